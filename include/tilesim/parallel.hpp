@@ -1,0 +1,17 @@
+// Threads for large operations (spec 00 "Threading"): default the hardware concurrency,
+// overridable by TILESIM_THREADS or set_num_threads. Results never depend on the count:
+// callers split work into chunks whose results do not interact.
+#pragma once
+#include <cstddef>
+#include <functional>
+
+namespace tilesim {
+
+size_t num_threads() noexcept;
+void set_num_threads(size_t n);  // 0 = back to the default
+
+// Runs body(begin, end) over [0, n) in chunks of at least `grain` items, on up to
+// num_threads() threads (the calling thread included). Exceptions from a chunk are rethrown.
+void parallel_for(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body);
+
+}  // namespace tilesim

@@ -1,0 +1,48 @@
+// tilesim._tilesim: the compiled half of the Python package (spec 60 §4).
+#include <pybind11/pybind11.h>
+
+#include <utility>
+#include <vector>
+
+#include "registry.hpp"
+#include "tilesim/error.hpp"
+#include "tilesim/parallel.hpp"
+#include "tilesim/version.hpp"
+
+namespace py = pybind11;
+
+namespace tilesim::py {
+namespace {
+std::vector<std::pair<const char*, Init>>& registry() {
+  static std::vector<std::pair<const char*, Init>> r;
+  return r;
+}
+}  // namespace
+
+Registrar::Registrar(const char* name, Init init) { registry().emplace_back(name, init); }
+
+}  // namespace tilesim::py
+
+PYBIND11_MODULE(_tilesim, m) {
+  m.doc() = "tilesim: bit-exact CPU twin of AI-accelerator tile and vector instructions";
+  m.attr("__version__") = tilesim::version();
+  m.def("num_threads", &tilesim::num_threads);
+  m.def("set_num_threads", &tilesim::set_num_threads, py::arg("n"));
+
+  // tilesim::Error -> tilesim.Error (code Fault -> tilesim.linx.Fault, a subclass), spec 60 §4.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const tilesim::Error& e) {
+      py::object errors = py::module_::import("tilesim._errors");
+      py::object cls = errors.attr(e.code() == tilesim::ErrorCode::Fault ? "Fault" : "Error");
+      py::object inst = cls(e.what(), tilesim::to_string(e.code()));
+      PyErr_SetObject(cls.ptr(), inst.ptr());
+    }
+  });
+
+  for (auto& [name, init] : tilesim::py::registry()) {
+    py::module_ sub = m.def_submodule(name);
+    init(m, sub);
+  }
+}
