@@ -13,6 +13,7 @@ build: deps
 
 run: build
 	./build/release/tilesim run
+	@for e in build/release/examples/example_*; do [ -x "$$e" ] || continue; echo "== $$e"; "$$e" || exit 1; done
 
 test-release: build
 	ctest --preset release
