@@ -1,11 +1,13 @@
 // tilesim._tilesim: the compiled half of the Python package (spec 60 §4).
 #include <pybind11/pybind11.h>
 
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "registry.hpp"
 #include "tilesim/error.hpp"
+#include "tilesim/formats.hpp"
 #include "tilesim/parallel.hpp"
 #include "tilesim/version.hpp"
 
@@ -28,6 +30,10 @@ PYBIND11_MODULE(_tilesim, m) {
   m.attr("__version__") = tilesim::version();
   m.def("num_threads", &tilesim::num_threads);
   m.def("set_num_threads", &tilesim::set_num_threads, py::arg("n"));
+  // Resolves a dtype name or alias to its canonical name (spec 60 §2); used by the Python layer.
+  m.def("canonical_dtype", [](const std::string& name) {
+    return std::string(tilesim::formats::name(tilesim::formats::parse_dtype(name)));
+  }, py::arg("name"));
 
   // tilesim::Error -> tilesim.Error (code Fault -> tilesim.linx.Fault, a subclass), spec 60 §4.
   py::register_exception_translator([](std::exception_ptr p) {
