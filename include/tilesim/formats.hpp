@@ -94,14 +94,32 @@ inline uint16_t f32_to_bf16(float f) noexcept {
   b += 0x7FFFu + ((b >> 16) & 1u);
   return static_cast<uint16_t>(b >> 16);
 }
+// Portable bit manipulation, not _Float16: clang 14 has no _Float16 on x86-64 without
+// AVX512-FP16, and the fuzz build (clang) compiles this header too.
 inline float f16_to_f32(uint16_t c) noexcept {
-  _Float16 h; std::memcpy(&h, &c, 2); return static_cast<float>(h);
+  const uint32_t s = uint32_t{c & 0x8000u} << 16;
+  const uint32_t e = (c >> 10) & 0x1Fu, m = c & 0x3FFu;
+  if (e == 0x1F) return bits_to_f32(s | 0x7F800000u | (m << 13) | (m ? 0x400000u : 0u));
+  if (e == 0) {
+    const float v = static_cast<float>(m) * 0x1p-24f;  // exact: m < 2^10
+    return s ? -v : v;
+  }
+  return bits_to_f32(s | ((e + 112u) << 23) | (m << 13));
 }
 // RNE, canonical NaN 0x7E00.
 inline uint16_t f32_to_f16(float f) noexcept {
-  if (f != f) return 0x7E00;
-  _Float16 h = static_cast<_Float16>(f);
-  uint16_t c; std::memcpy(&c, &h, 2); return c;
+  const uint32_t b = f32_to_bits(f);
+  const uint16_t s = static_cast<uint16_t>((b >> 16) & 0x8000u);
+  const uint32_t a = b & 0x7FFFFFFFu;
+  if (a > 0x7F800000u) return 0x7E00;
+  if (a >= 0x477FF000u) return s | 0x7C00u;  // >= 65520 rounds to Inf (and Inf itself)
+  if (a < 0x38800000u) {                     // below 2^-14: subnormal result or zero
+    const float t = bits_to_f32(a) * 0x1p24f;                      // exact scaling
+    const float r = (t + 0x1p23f) - 0x1p23f;                       // RNE to an integer (t < 2^10)
+    return s | static_cast<uint16_t>(r);     // r == 1024 is exactly the min normal 0x0400
+  }
+  const uint32_t r = a + 0x0FFFu + ((a >> 13) & 1u) - (112u << 23);
+  return s | static_cast<uint16_t>(r >> 13);
 }
 
 // ---- bulk conversions (SIMD where it pays; bit-identical to the core) ----
