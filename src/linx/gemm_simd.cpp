@@ -1,0 +1,168 @@
+// The fast engine of the GEMM core: panel packing, an MR x (2 vectors) register-blocked
+// micro-kernel and cache blocking over K, threaded over M x N tiles. Each C element keeps the
+// exact chain of spec 30 §3: its accumulator is stored after a K block and reloaded for the next,
+// so the fma (or wrapping add) sequence per element is k = 0..K-1 in order, whatever the thread
+// count or vector width. Bit-identical to chain_*_reference (tests check it).
+#include <algorithm>
+#include <cstring>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "linx/gemm_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/aligned_allocator.h>
+#include <hwy/highway.h>
+
+#include "linx/gemm_core.hpp"
+#include "tilesim/parallel.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace tilesim::linx::core::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET <= HWY_AVX2 && (HWY_ARCH_X86)
+#define TILESIM_LINX_SIMD 1
+#else
+#define TILESIM_LINX_SIMD 0  // SSSE3/SSE4/EMU128 MulAdd is not fused: use the reference there
+#endif
+
+#if TILESIM_LINX_SIMD
+constexpr size_t kMR = 8;     // rows per micro-tile
+constexpr size_t kKC = 256;   // K block (packed B panel slice stays in L1/L2)
+constexpr size_t kMC = 64;    // rows per task tile
+constexpr size_t kNCp = 8;    // B panels per task tile
+
+template <class V>
+HWY_INLINE V Step(V a, V b, V c) {
+  if constexpr (hwy::IsFloat<hn::TFromV<V>>())
+    return hn::MulAdd(a, b, c);  // fused, as the reference's std::fma
+  else
+    return hn::Add(hn::Mul(a, b), c);  // wraps mod 2^32
+}
+
+// C tile (kMR x 2L, row stride 2L) += chain over kc steps of packed panels.
+template <class D, class T>
+HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp, size_t kc, T* HWY_RESTRICT c) {
+  const size_t L = hn::Lanes(d);
+  const size_t NR = 2 * L;
+  using V = hn::Vec<D>;
+  V c00 = hn::Load(d, c + 0 * NR), c01 = hn::Load(d, c + 0 * NR + L);
+  V c10 = hn::Load(d, c + 1 * NR), c11 = hn::Load(d, c + 1 * NR + L);
+  V c20 = hn::Load(d, c + 2 * NR), c21 = hn::Load(d, c + 2 * NR + L);
+  V c30 = hn::Load(d, c + 3 * NR), c31 = hn::Load(d, c + 3 * NR + L);
+  V c40 = hn::Load(d, c + 4 * NR), c41 = hn::Load(d, c + 4 * NR + L);
+  V c50 = hn::Load(d, c + 5 * NR), c51 = hn::Load(d, c + 5 * NR + L);
+  V c60 = hn::Load(d, c + 6 * NR), c61 = hn::Load(d, c + 6 * NR + L);
+  V c70 = hn::Load(d, c + 7 * NR), c71 = hn::Load(d, c + 7 * NR + L);
+  for (size_t k = 0; k < kc; ++k) {
+    const V b0 = hn::Load(d, bp + k * NR), b1 = hn::Load(d, bp + k * NR + L);
+    const T* a = ap + k * kMR;
+    V x = hn::Set(d, a[0]); c00 = Step(x, b0, c00); c01 = Step(x, b1, c01);
+    x = hn::Set(d, a[1]); c10 = Step(x, b0, c10); c11 = Step(x, b1, c11);
+    x = hn::Set(d, a[2]); c20 = Step(x, b0, c20); c21 = Step(x, b1, c21);
+    x = hn::Set(d, a[3]); c30 = Step(x, b0, c30); c31 = Step(x, b1, c31);
+    x = hn::Set(d, a[4]); c40 = Step(x, b0, c40); c41 = Step(x, b1, c41);
+    x = hn::Set(d, a[5]); c50 = Step(x, b0, c50); c51 = Step(x, b1, c51);
+    x = hn::Set(d, a[6]); c60 = Step(x, b0, c60); c61 = Step(x, b1, c61);
+    x = hn::Set(d, a[7]); c70 = Step(x, b0, c70); c71 = Step(x, b1, c71);
+  }
+  hn::Store(c00, d, c + 0 * NR); hn::Store(c01, d, c + 0 * NR + L);
+  hn::Store(c10, d, c + 1 * NR); hn::Store(c11, d, c + 1 * NR + L);
+  hn::Store(c20, d, c + 2 * NR); hn::Store(c21, d, c + 2 * NR + L);
+  hn::Store(c30, d, c + 3 * NR); hn::Store(c31, d, c + 3 * NR + L);
+  hn::Store(c40, d, c + 4 * NR); hn::Store(c41, d, c + 4 * NR + L);
+  hn::Store(c50, d, c + 5 * NR); hn::Store(c51, d, c + 5 * NR + L);
+  hn::Store(c60, d, c + 6 * NR); hn::Store(c61, d, c + 6 * NR + L);
+  hn::Store(c70, d, c + 7 * NR); hn::Store(c71, d, c + 7 * NR + L);
+}
+
+template <class T>
+void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K) {
+  const hn::ScalableTag<T> d;
+  const size_t NR = 2 * hn::Lanes(d);
+  const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
+  // Packed panels, zero padded: Ap[ip][k][r] = A[ip*MR + r][k]; Bp[jp][k][c] = B[k][jp*NR + c].
+  auto Ap = hwy::AllocateAligned<T>(mp * K * kMR);
+  auto Bp = hwy::AllocateAligned<T>(np * K * NR);
+  for (size_t ip = 0; ip < mp; ++ip) {
+    T* dst = Ap.get() + ip * K * kMR;
+    for (size_t r = 0; r < kMR; ++r) {
+      const size_t i = ip * kMR + r;
+      if (i < M)
+        for (size_t k = 0; k < K; ++k) dst[k * kMR + r] = A[i * K + k];
+      else
+        for (size_t k = 0; k < K; ++k) dst[k * kMR + r] = T(0);
+    }
+  }
+  for (size_t jp = 0; jp < np; ++jp) {
+    T* dst = Bp.get() + jp * K * NR;
+    const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
+    for (size_t k = 0; k < K; ++k) {
+      std::memcpy(dst + k * NR, B + k * N + j0, w * sizeof(T));
+      for (size_t c = w; c < NR; ++c) dst[k * NR + c] = T(0);
+    }
+  }
+  const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR), tiles_n = (np + kNCp - 1) / kNCp;
+  const T* ApP = Ap.get();
+  const T* BpP = Bp.get();
+  parallel_for(tiles_m * tiles_n, 1, [&](size_t t0, size_t t1) {
+    auto ct = hwy::AllocateAligned<T>(kMR * NR);
+    T* c = ct.get();
+    for (size_t t = t0; t < t1; ++t) {
+      const size_t tm = t / tiles_n, tn = t % tiles_n;
+      const size_t ip0 = tm * (kMC / kMR), ip1 = std::min(mp, ip0 + kMC / kMR);
+      const size_t jp0 = tn * kNCp, jp1 = std::min(np, jp0 + kNCp);
+      for (size_t k0 = 0; k0 < K; k0 += kKC) {
+        const size_t kc = std::min(kKC, K - k0);
+        for (size_t jp = jp0; jp < jp1; ++jp) {
+          const size_t j0 = jp * NR, w = std::min(NR, N - j0);
+          for (size_t ip = ip0; ip < ip1; ++ip) {
+            const size_t i0 = ip * kMR, h = std::min(kMR, M - i0);
+            // Load the running accumulators (start values or the previous K block's).
+            for (size_t r = 0; r < kMR; ++r)
+              if (r < h) {
+                std::memcpy(c + r * NR, C + (i0 + r) * N + j0, w * sizeof(T));
+                for (size_t q = w; q < NR; ++q) c[r * NR + q] = T(0);
+              } else {
+                for (size_t q = 0; q < NR; ++q) c[r * NR + q] = T(0);
+              }
+            Micro(d, ApP + ip * K * kMR + k0 * kMR, BpP + jp * K * NR + k0 * NR, kc, c);
+            for (size_t r = 0; r < h; ++r) std::memcpy(C + (i0 + r) * N + j0, c + r * NR, w * sizeof(T));
+          }
+        }
+      }
+    }
+  });
+}
+#endif
+
+void ChainF32(const float* A, const float* B, float* C, size_t M, size_t N, size_t K) {
+#if TILESIM_LINX_SIMD
+  Chain<float>(A, B, C, M, N, K);
+#else
+  chain_f32_reference(A, B, C, M, N, K);
+#endif
+}
+void ChainI32(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K) {
+#if TILESIM_LINX_SIMD
+  Chain<int32_t>(A, B, C, M, N, K);
+#else
+  chain_i32_reference(A, B, C, M, N, K);
+#endif
+}
+#undef TILESIM_LINX_SIMD
+
+}  // namespace tilesim::linx::core::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tilesim::linx::core {
+HWY_EXPORT(ChainF32);
+HWY_EXPORT(ChainI32);
+void chain_f32_fast(const float* A, const float* B, float* C, size_t M, size_t N, size_t K) {
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(A, B, C, M, N, K);
+}
+void chain_i32_fast(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K) {
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(A, B, C, M, N, K);
+}
+}  // namespace tilesim::linx::core
+#endif
