@@ -1,15 +1,23 @@
-// Bulk conversions between format codes and fp32/fp64 arrays. Scalar loops over the generic core
-// with lookup tables for the 8-bit formats; SIMD fast paths live in convert_simd.cpp.
+// Bulk conversions between format codes and fp32/fp64 arrays (formats.hpp). The generic core
+// defines every result; the fast paths here (SIMD for fp16/bf16, a table for 8-/4-bit codes,
+// bit masks for fp32/tf32/hf32) are bit-identical to it and tested so. Big arrays are split
+// across threads in chunks that never share a byte (even element counts for packed types).
 #include <array>
 #include <cstring>
 
+#include "formats/convert_simd.hpp"
+#include "tilesim/error.hpp"
 #include "tilesim/formats.hpp"
+#include "tilesim/parallel.hpp"
 
 namespace tilesim::formats {
 namespace {
 
-uint64_t load_code(const uint8_t* p, const FormatInfo& f, size_t i) {
-  switch (f.storage_bits) {
+// 64 Ki elements per chunk: large enough that thread hand-off is noise, even for packed types.
+constexpr size_t kGrain = size_t{1} << 16;
+
+uint64_t load_code(const uint8_t* p, unsigned storage_bits, size_t i) {
+  switch (storage_bits) {
     case 4: return get_nibble(p, i);
     case 8: return p[i];
     case 16: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
@@ -18,8 +26,8 @@ uint64_t load_code(const uint8_t* p, const FormatInfo& f, size_t i) {
   }
 }
 
-void store_code(uint8_t* p, const FormatInfo& f, size_t i, uint64_t c) {
-  switch (f.storage_bits) {
+void store_code(uint8_t* p, unsigned storage_bits, size_t i, uint64_t c) {
+  switch (storage_bits) {
     case 4: set_nibble(p, i, static_cast<uint8_t>(c)); break;
     case 8: p[i] = static_cast<uint8_t>(c); break;
     case 16: { uint16_t v = static_cast<uint16_t>(c); std::memcpy(p + 2 * i, &v, 2); break; }
@@ -28,33 +36,99 @@ void store_code(uint8_t* p, const FormatInfo& f, size_t i, uint64_t c) {
   }
 }
 
+// decode_f32 of every code of every format stored in <= 8 bits, built once.
+const float* byte_lut(DType t) {
+  static const auto tables = [] {
+    std::array<std::array<float, 256>, kNumDTypes> lut{};
+    for (const FormatInfo& f : all_formats())
+      if (f.storage_bits <= 8)
+        for (unsigned c = 0; c < 256; ++c) lut[static_cast<size_t>(f.id)][c] = decode_f32(c, f.id);
+    return lut;
+  }();
+  return tables[static_cast<size_t>(t)].data();
+}
+
+// fp32 containers: value = the code with absent fraction bits masked (spec 10 §3); NaN ->
+// canonical 0x7FC00000 as decode_f32.
+void decode_f32_container(const uint8_t* p, uint32_t keep, float* out, size_t b, size_t e) {
+  for (size_t i = b; i < e; ++i) {
+    uint32_t c;
+    std::memcpy(&c, p + 4 * i, 4);
+    c &= keep;
+    out[i] = bits_to_f32((c & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : c);
+  }
+}
+
+[[noreturn]] void too_few(const char* fn, const char* what, size_t have, size_t rows, size_t cols) {
+  raise(ErrorCode::Constraint, std::string("formats.") + fn,
+        std::string(what) + ": got " + std::to_string(have) + " for " + std::to_string(rows) + " rows x " +
+            std::to_string(cols) + " elements (rows padded to whole bytes when packed)",
+        "10 §2");
+}
+
 }  // namespace
 
 void decode_array(const void* codes, DType t, float* out, size_t n) {
   const FormatInfo& f = info(t);
   const auto* p = static_cast<const uint8_t*>(codes);
-  if (f.storage_bits <= 8) {
-    std::array<float, 256> lut;
-    for (unsigned c = 0; c < 256; ++c) lut[c] = decode_f32(c, t);
-    if (f.storage_bits == 8)
-      for (size_t i = 0; i < n; ++i) out[i] = lut[p[i]];
-    else
-      for (size_t i = 0; i < n; ++i) out[i] = lut[get_nibble(p, i)];
-    return;
+  const auto* p16 = static_cast<const uint16_t*>(codes);
+  switch (t) {
+    case DType::fp16:
+      return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::f16_to_f32(p16 + b, out + b, e - b); });
+    case DType::bf16:
+      return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::bf16_to_f32(p16 + b, out + b, e - b); });
+    case DType::fp32:
+    case DType::tf32:
+    case DType::hf32: {
+      const uint32_t keep = ~((1u << f.man_shift) - 1);
+      return parallel_for(n, kGrain, [&](size_t b, size_t e) { decode_f32_container(p, keep, out, b, e); });
+    }
+    default: break;
   }
-  for (size_t i = 0; i < n; ++i) out[i] = decode_f32(load_code(p, f, i), t);
+  if (f.storage_bits == 8) {
+    const float* lut = byte_lut(t);
+    return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::lut8_to_f32(p + b, lut, out + b, e - b); });
+  }
+  if (f.storage_bits == 4) {
+    const float* lut = byte_lut(t);
+    return parallel_for(n, kGrain, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) out[i] = lut[get_nibble(p, i)];
+    });
+  }
+  parallel_for(n, kGrain, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) out[i] = decode_f32(load_code(p, f.storage_bits, i), t);
+  });
 }
 
 void decode_array_f64(const void* codes, DType t, double* out, size_t n) {
   const FormatInfo& f = info(t);
   const auto* p = static_cast<const uint8_t*>(codes);
-  for (size_t i = 0; i < n; ++i) out[i] = decode(load_code(p, f, i), t);
+  parallel_for(n, kGrain, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) out[i] = decode(load_code(p, f.storage_bits, i), t);
+  });
 }
 
 void encode_array(const float* values, DType t, void* codes, size_t n, Rounding mode, bool saturate) {
   const FormatInfo& f = info(t);
   auto* p = static_cast<uint8_t*>(codes);
-  for (size_t i = 0; i < n; ++i) store_code(p, f, i, encode(values[i], t, mode, saturate));
+  auto* p16 = static_cast<uint16_t*>(codes);
+  if (mode == Rounding::rne && !saturate && t == DType::fp16)
+    return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::f32_to_f16(values + b, p16 + b, e - b); });
+  if (mode == Rounding::rne && !saturate && t == DType::bf16)
+    return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::f32_to_bf16(values + b, p16 + b, e - b); });
+  if (t == DType::fp32 && !saturate) {
+    // Every fp32 value is exact in every mode: the code is the value's bits, NaN canonical.
+    return parallel_for(n, kGrain, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) {
+        uint32_t c = f32_to_bits(values[i]);
+        if ((c & 0x7FFFFFFFu) > 0x7F800000u) c = 0x7FC00000u;
+        std::memcpy(p + 4 * i, &c, 4);
+      }
+    });
+  }
+  parallel_for(n, kGrain, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) store_code(p, f.storage_bits, i, encode(values[i], t, mode, saturate));
+  });
   if (f.storage_bits == 4 && (n & 1)) p[n >> 1] &= 0x0F;  // padding nibble written 0 (spec 10 §2)
 }
 
@@ -62,12 +136,16 @@ void encode_array_f64(const double* values, DType t, void* codes, size_t n, Roun
                       bool saturate) {
   const FormatInfo& f = info(t);
   auto* p = static_cast<uint8_t*>(codes);
-  for (size_t i = 0; i < n; ++i) store_code(p, f, i, encode(values[i], t, mode, saturate));
+  parallel_for(n, kGrain, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) store_code(p, f.storage_bits, i, encode(values[i], t, mode, saturate));
+  });
   if (f.storage_bits == 4 && (n & 1)) p[n >> 1] &= 0x0F;
 }
 
 std::vector<uint8_t> pack_x2(std::span<const uint8_t> codes, size_t rows, size_t cols) {
   const size_t row_bytes = (cols + 1) / 2;
+  if (cols != 0 && rows > codes.size() / cols) too_few("pack_x2", "codes", codes.size(), rows, cols);
+  if (codes.size() != rows * cols) too_few("pack_x2", "codes", codes.size(), rows, cols);
   std::vector<uint8_t> out(rows * row_bytes, 0);
   for (size_t r = 0; r < rows; ++r)
     for (size_t c = 0; c < cols; ++c) set_nibble(out.data() + r * row_bytes, c, codes[r * cols + c]);
@@ -76,6 +154,8 @@ std::vector<uint8_t> pack_x2(std::span<const uint8_t> codes, size_t rows, size_t
 
 std::vector<uint8_t> unpack_x2(std::span<const uint8_t> packed, size_t rows, size_t cols) {
   const size_t row_bytes = (cols + 1) / 2;
+  if (row_bytes != 0 && rows > packed.size() / row_bytes)
+    too_few("unpack_x2", "packed bytes", packed.size(), rows, cols);
   std::vector<uint8_t> out(rows * cols);
   for (size_t r = 0; r < rows; ++r)
     for (size_t c = 0; c < cols; ++c) out[r * cols + c] = get_nibble(packed.data() + r * row_bytes, c);

@@ -108,6 +108,11 @@ uint64_t encode_e8m0(double x, Rounding mode, bool saturate) {
 uint64_t encode_int(double v, const FormatInfo& f, Rounding mode) {
   if (std::isnan(v)) return 0;  // spec 10 §4: NaN -> 0
   const bool neg = v < 0;
+  if (std::isinf(v)) {  // saturates like any out-of-range value
+    if (f.kind == Kind::Unsigned) return neg ? 0 : mask_bits(f.code_bits);
+    const uint64_t top = 1ull << (f.code_bits - 1);
+    return (neg ? top : top - 1) & mask_bits(f.code_bits);
+  }
   const double a = std::fabs(v);
   double n = std::floor(a);
   if (round_up(std::fmod(n, 2.0) != 0.0, a - n, neg, mode)) n += 1.0;
@@ -132,6 +137,7 @@ uint64_t encode_int(double v, const FormatInfo& f, Rounding mode) {
 bool is_nan_code(uint64_t code, DType t) noexcept {
   const FormatInfo& f = info(t);
   if (f.kind != Kind::Float || f.nan == NanKind::None) return false;
+  code &= mask_bits(f.code_bits);
   const Fields k = fields(f);
   const uint64_t e = (code >> k.exp_pos) & k.exp_mask;
   const uint64_t m = (code >> k.man_pos) & k.man_mask;
@@ -170,6 +176,9 @@ double decode(uint64_t code, DType t) noexcept {
 }
 
 float decode_f32(uint64_t code, DType t) noexcept {
+  // 64-bit integers convert in one rounding (RNE), not via double.
+  if (t == DType::s64) return static_cast<float>(static_cast<int64_t>(code));
+  if (t == DType::u64) return static_cast<float>(code);
   const double d = decode(code, t);
   if (std::isnan(d)) return bits_to_f32(0x7FC00000u);
   return static_cast<float>(d);

@@ -1,0 +1,151 @@
+// SIMD kernels of convert_simd.hpp, written once and compiled per target (spec 70 "Highway").
+// fp16 conversions use integer bit manipulation rather than Highway's f16 Demote/Promote,
+// because Highway 1.0.3's emulation on targets without F16C does not round every input as
+// IEEE RNE; the one floating-point step (subnormal fp16 results) is an fp32 add, which rounds
+// RNE under the default MXCSR.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "formats/convert_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "formats/convert_simd.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace tilesim::formats::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DI = hn::ScalableTag<int32_t>;
+using DF = hn::Rebind<float, DI>;
+using DH = hn::Rebind<uint16_t, DI>;  // u16 codes, same lane count
+using DB = hn::Rebind<uint8_t, DI>;
+using VI = hn::Vec<DI>;
+
+// fp32 bits -> fp16 code in the low 16 bits of each lane (spec 10 §4, RNE, non-saturating).
+HWY_INLINE VI F16Code(VI x) {
+  const DI di;
+  const DF df;
+  const VI a = hn::And(x, hn::Set(di, 0x7FFFFFFF));
+  const VI sign = hn::And(hn::ShiftRight<16>(x), hn::Set(di, 0x8000));
+  // Normal results: rebias 127 -> 15 and round the 13 dropped bits to nearest even.
+  const VI odd = hn::And(hn::ShiftRight<13>(a), hn::Set(di, 1));
+  const VI normal =
+      hn::ShiftRight<13>(hn::Add(hn::Sub(a, hn::Set(di, 112 << 23)), hn::Add(hn::Set(di, 0xFFF), odd)));
+  // Subnormal results (|x| < 2^-14): adding 0.5f aligns the value so the fp32 ulp is the fp16
+  // subnormal ulp 2^-24; the fp32 add does the RNE rounding, possibly up to 0x0400 (min normal).
+  const VI half = hn::Set(di, 0x3F000000);
+  const VI sub = hn::Sub(hn::BitCast(di, hn::Add(hn::BitCast(df, a), hn::BitCast(df, half))), half);
+  VI r = hn::IfThenElse(hn::Lt(a, hn::Set(di, 0x38800000)), sub, normal);
+  // |x| >= 65520 rounds to Inf (65520 is the tie between 65504 and 2^16, odd mantissa).
+  r = hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x477FEFFF)), hn::Set(di, 0x7C00), r);
+  r = hn::Or(r, sign);
+  return hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, 0x7E00), r);
+}
+
+HWY_INLINE VI Bf16Code(VI x) {
+  const DI di;
+  const VI a = hn::And(x, hn::Set(di, 0x7FFFFFFF));
+  const VI odd = hn::And(hn::ShiftRight<16>(x), hn::Set(di, 1));
+  // Logical shift: the sum may carry into bit 31 for negative inputs.
+  const hn::RebindToUnsigned<DI> du;
+  const VI r = hn::BitCast(di, hn::ShiftRight<16>(hn::BitCast(du, hn::Add(x, hn::Add(hn::Set(di, 0x7FFF), odd)))));
+  return hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, 0x7FC0), r);
+}
+
+HWY_INLINE VI F16ToF32Bits(VI h) {
+  const DI di;
+  const DF df;
+  const VI sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(di, 0x8000)));
+  const VI mag = hn::And(h, hn::Set(di, 0x7FFF));
+  const VI normal = hn::Add(hn::ShiftLeft<13>(mag), hn::Set(di, 112 << 23));
+  // Subnormal: m · 2^-24, exact in fp32.
+  const VI sub = hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mag), hn::Set(df, 5.9604644775390625e-8f)));
+  VI r = hn::IfThenElse(hn::Lt(mag, hn::Set(di, 0x0400)), sub, normal);
+  r = hn::IfThenElse(hn::Gt(mag, hn::Set(di, 0x7BFF)), hn::Set(di, 0x7F800000), r);
+  r = hn::Or(r, sign);
+  return hn::IfThenElse(hn::Gt(mag, hn::Set(di, 0x7C00)), hn::Set(di, 0x7FC00000), r);
+}
+
+HWY_INLINE VI Bf16ToF32Bits(VI h) {
+  const DI di;
+  const VI r = hn::ShiftLeft<16>(h);
+  return hn::IfThenElse(hn::Gt(hn::And(h, hn::Set(di, 0x7FFF)), hn::Set(di, 0x7F80)),
+                        hn::Set(di, 0x7FC00000), r);
+}
+
+// One loop shape for the four 16-bit conversions; the tail goes through a zero-padded buffer
+// so every lane runs the same code.
+template <VI (*Op)(VI)>
+HWY_INLINE void Encode16(const float* HWY_RESTRICT in, uint16_t* HWY_RESTRICT out, size_t n) {
+  const DI di;
+  const DF df;
+  const DH dh;
+  const size_t N = hn::Lanes(di);
+  size_t i = 0;
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::DemoteTo(dh, Op(hn::BitCast(di, hn::LoadU(df, in + i)))), dh, out + i);
+  if (i < n) {
+    HWY_ALIGN float buf[64] = {};
+    HWY_ALIGN uint16_t res[64];
+    for (size_t j = 0; j < n - i; ++j) buf[j] = in[i + j];
+    hn::Store(hn::DemoteTo(dh, Op(hn::BitCast(di, hn::Load(df, buf)))), dh, res);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = res[j];
+  }
+}
+
+template <VI (*Op)(VI)>
+HWY_INLINE void Decode16(const uint16_t* HWY_RESTRICT in, float* HWY_RESTRICT out, size_t n) {
+  const DI di;
+  const DF df;
+  const DH dh;
+  const size_t N = hn::Lanes(di);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::BitCast(df, Op(hn::PromoteTo(di, hn::LoadU(dh, in + i)))), df, out + i);
+  if (i < n) {
+    HWY_ALIGN uint16_t buf[64] = {};
+    HWY_ALIGN float res[64];
+    for (size_t j = 0; j < n - i; ++j) buf[j] = in[i + j];
+    hn::Store(hn::BitCast(df, Op(hn::PromoteTo(di, hn::Load(dh, buf)))), df, res);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = res[j];
+  }
+}
+
+void F32ToF16(const float* in, uint16_t* out, size_t n) { Encode16<F16Code>(in, out, n); }
+void F32ToBf16(const float* in, uint16_t* out, size_t n) { Encode16<Bf16Code>(in, out, n); }
+void F16ToF32(const uint16_t* in, float* out, size_t n) { Decode16<F16ToF32Bits>(in, out, n); }
+void Bf16ToF32(const uint16_t* in, float* out, size_t n) { Decode16<Bf16ToF32Bits>(in, out, n); }
+
+void Lut8ToF32(const uint8_t* HWY_RESTRICT in, const float* HWY_RESTRICT lut, float* HWY_RESTRICT out, size_t n) {
+  const DI di;
+  const DF df;
+  const DB db;
+  const size_t N = hn::Lanes(di);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::GatherIndex(df, lut, hn::PromoteTo(di, hn::LoadU(db, in + i))), df, out + i);
+  for (; i < n; ++i) out[i] = lut[in[i]];
+}
+
+int64_t Target() { return HWY_TARGET; }
+
+}  // namespace tilesim::formats::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tilesim::formats::simd {
+HWY_EXPORT(F32ToF16);
+HWY_EXPORT(F32ToBf16);
+HWY_EXPORT(F16ToF32);
+HWY_EXPORT(Bf16ToF32);
+HWY_EXPORT(Lut8ToF32);
+HWY_EXPORT(Target);
+
+int64_t dispatched_target() { return HWY_DYNAMIC_DISPATCH(Target)(); }
+
+void f32_to_f16(const float* in, uint16_t* out, size_t n) { HWY_DYNAMIC_DISPATCH(F32ToF16)(in, out, n); }
+void f32_to_bf16(const float* in, uint16_t* out, size_t n) { HWY_DYNAMIC_DISPATCH(F32ToBf16)(in, out, n); }
+void f16_to_f32(const uint16_t* in, float* out, size_t n) { HWY_DYNAMIC_DISPATCH(F16ToF32)(in, out, n); }
+void bf16_to_f32(const uint16_t* in, float* out, size_t n) { HWY_DYNAMIC_DISPATCH(Bf16ToF32)(in, out, n); }
+void lut8_to_f32(const uint8_t* in, const float* lut, float* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(Lut8ToF32)(in, lut, out, n);
+}
+}  // namespace tilesim::formats::simd
+#endif

@@ -1,0 +1,22 @@
+// SIMD fast paths of the bulk conversions (Highway, dynamic dispatch). Private to the library
+// and the tests: each is bit-identical to the generic core (minifloat.cpp) for every input and
+// is tested against it on every compiled target (tests/formats/simd_test.cpp). Single-threaded;
+// convert.cpp splits big arrays across threads.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace tilesim::formats::simd {
+
+// fp32 -> fp16 / bf16 codes, RNE, non-saturating, NaN -> canonical 0x7E00 / 0x7FC0 (spec 10 §4).
+void f32_to_f16(const float* in, uint16_t* out, size_t n);
+void f32_to_bf16(const float* in, uint16_t* out, size_t n);
+// fp16 / bf16 codes -> fp32, exact; NaN codes -> canonical 0x7FC00000 (as decode_f32).
+void f16_to_f32(const uint16_t* in, float* out, size_t n);
+void bf16_to_f32(const uint16_t* in, float* out, size_t n);
+// 8-bit codes -> fp32 through a 256-entry table (the core's decode_f32 of every code).
+void lut8_to_f32(const uint8_t* in, const float* lut, float* out, size_t n);
+// The Highway target (HWY_AVX2, ...) the dispatcher currently selects (tests check every one).
+int64_t dispatched_target();
+
+}  // namespace tilesim::formats::simd

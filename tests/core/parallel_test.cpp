@@ -1,0 +1,74 @@
+// The thread pool (spec 00 "Threading"): parallel_for covers [0, n) exactly once for every
+// thread count and grain, propagates exceptions, and nested calls run inline.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+#include "tilesim/parallel.hpp"
+
+namespace {
+struct ThreadsGuard {
+  ~ThreadsGuard() { tilesim::set_num_threads(0); }
+};
+}  // namespace
+
+TEST(Parallel, CoversRangeExactlyOnce) {
+  ThreadsGuard g;
+  for (size_t threads : {1u, 2u, 3u, 8u}) {
+    tilesim::set_num_threads(threads);
+    EXPECT_EQ(tilesim::num_threads(), threads);
+    for (size_t n : {0u, 1u, 7u, 64u, 1000u, 100003u}) {
+      for (size_t grain : {0u, 1u, 3u, 64u, 1u << 20}) {
+        std::vector<std::atomic<int>> hits(n);
+        std::atomic<size_t> calls{0};
+        tilesim::parallel_for(n, grain, [&](size_t b, size_t e) {
+          ASSERT_LE(b, e);
+          ASSERT_LE(e, n);
+          ++calls;
+          for (size_t i = b; i < e; ++i) hits[i].fetch_add(1);
+        });
+        for (size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(hits[i].load(), 1) << "n=" << n << " i=" << i;
+        }
+        if (n == 0) {
+          EXPECT_EQ(calls.load(), 0u);
+        }
+      }
+    }
+  }
+}
+
+TEST(Parallel, ExceptionsPropagate) {
+  ThreadsGuard g;
+  for (size_t threads : {1u, 4u}) {
+    tilesim::set_num_threads(threads);
+    EXPECT_THROW(tilesim::parallel_for(1000, 10,
+                                       [](size_t, size_t e) {
+                                         if (e > 500) throw std::runtime_error("chunk failed");
+                                       }),
+                 std::runtime_error);
+    // The pool is still usable afterwards.
+    std::atomic<size_t> sum{0};
+    tilesim::parallel_for(100, 7, [&](size_t b, size_t e) { sum += e - b; });
+    EXPECT_EQ(sum.load(), 100u);
+  }
+}
+
+TEST(Parallel, NestedCallsRunInline) {
+  ThreadsGuard g;
+  tilesim::set_num_threads(4);
+  std::atomic<size_t> total{0};
+  tilesim::parallel_for(8, 1, [&](size_t, size_t) {
+    tilesim::parallel_for(10, 1, [&](size_t b, size_t e) { total += e - b; });
+  });
+  EXPECT_EQ(total.load(), 80u);
+}
+
+TEST(Parallel, SetNumThreadsZeroRestoresDefault) {
+  ThreadsGuard g;
+  tilesim::set_num_threads(3);
+  tilesim::set_num_threads(0);
+  EXPECT_GE(tilesim::num_threads(), 1u);
+}
