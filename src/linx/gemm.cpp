@@ -8,9 +8,12 @@
 
 namespace tilesim::linx {
 namespace {
-std::vector<uint32_t> decode_matrix(const Matrix& m, DType t) {
+// Decodes into a grow-only per-thread buffer (slot 0: A, 1: B), avoiding fresh pages per call.
+const uint32_t* decode_matrix(const Matrix& m, DType t, int slot) {
   const size_t n = m.rows * m.cols;
-  std::vector<uint32_t> out(n);
+  thread_local std::vector<uint32_t> bufs[2];
+  std::vector<uint32_t>& out = bufs[slot];
+  if (out.size() < n) out.resize(n);
   const auto* p = static_cast<const uint8_t*>(m.data);
   if (formats::is_packed4(t)) {  // carrier is one code per byte: repack into nibbles first
     std::vector<uint8_t> packed((n + 1) / 2, 0);
@@ -19,7 +22,7 @@ std::vector<uint32_t> decode_matrix(const Matrix& m, DType t) {
   } else {
     core::decode(p, t, 0, n, out.data());
   }
-  return out;
+  return out.data();
 }
 }  // namespace
 
@@ -39,9 +42,12 @@ void gemm(const Matrix& a, const Matrix& b, const void* bias, void* acc, const G
               std::to_string(a.cols) + " and " + std::to_string(b.rows) + "x" + std::to_string(b.cols),
           "30 §4");
   if (!a.data || !b.data || !acc) raise(ErrorCode::Constraint, "linx gemm", "null matrix pointer", "30 §4");
-  const std::vector<uint32_t> A = decode_matrix(a, t.a), B = decode_matrix(b, t.b);
-  core::run(core::domain_of(t.a), A.data(), B.data(), bias, t.accumulate ? acc : nullptr, acc, a.rows, b.cols, a.cols,
-            t.engine);
+  // fp32 / s32 / u32 are already the core's domain: no decode copy.
+  const auto identity = [](DType x) { return x == DType::fp32 || x == DType::s32 || x == DType::u32; };
+  const void* A = identity(t.a) ? a.data : decode_matrix(a, t.a, 0);
+  const void* B = identity(t.b) ? b.data : decode_matrix(b, t.b, 1);
+  core::run(core::domain_of(t.a), A, B, bias,
+            t.accumulate ? acc : nullptr, acc, a.rows, b.cols, a.cols, t.engine);
 }
 
 }  // namespace tilesim::linx

@@ -44,6 +44,13 @@ T load(const uint8_t* p, size_t i) {
 void decode(const uint8_t* p, DType t, size_t first, size_t n, void* out_v) {
   if (domain_of(t) == Domain::f32) {
     float* out = static_cast<float*>(out_v);
+    // Long runs of fp16 / bf16 / 8-bit codes: the formats module's SIMD bulk decoder (bit-identical
+    // for every non-NaN code; any NaN operand makes its results the default NaN anyway).
+    const bool bulk = n >= 4096 && (t == DType::fp16 || t == DType::bf16 || fm::info(t).storage_bits == 8);
+    if (bulk) {
+      fm::decode_array(p + first * (fm::info(t).storage_bits / 8), t, out, n);
+      return;
+    }
     switch (t) {
       case DType::fp64:  // rounded to fp32, RNE (spec 30 §3; a tilesim decision)
         for (size_t i = 0; i < n; ++i) out[i] = static_cast<float>(load<double>(p, first + i));
@@ -121,10 +128,13 @@ void chain_i32_reference(const int32_t* A, const int32_t* B, int32_t* C, size_t 
 void run(Domain d, const void* A, const void* B, const void* bias, const void* start, void* out, size_t M,
          size_t N, size_t K, Engine e) {
   const size_t mn = M * N;
+  // The fast engine starts the chain from +0 itself (no separate zeroing pass).
+  const bool zero_start = !start;
   if (start) {
     if (start != out) std::memcpy(out, start, mn * 4);
-  } else
+  } else if (e == Engine::reference) {
     std::memset(out, 0, mn * 4);  // +0.0f / 0
+  }
   if (d == Domain::f32) {
     float* C = static_cast<float*>(out);
     const auto* a = static_cast<const float*>(A);
@@ -132,8 +142,12 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
     if (e == Engine::reference)
       chain_f32_reference(a, b, C, M, N, K);
     else
-      chain_f32_fast(a, b, C, M, N, K);
+      chain_f32_fast(a, b, C, M, N, K, zero_start);
     const auto* bs = static_cast<const float*>(bias);
+    if (e == Engine::fast) {
+      epilogue_f32_fast(C, bs, M, N);
+      return;
+    }
     for (size_t i = 0; i < M; ++i)
       for (size_t j = 0; j < N; ++j) {
         float v = C[i * N + j];
@@ -149,7 +163,7 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
   if (e == Engine::reference)
     chain_i32_reference(a, b, C, M, N, K);
   else
-    chain_i32_fast(a, b, C, M, N, K);
+    chain_i32_fast(a, b, C, M, N, K, zero_start);
   if (const auto* bs = static_cast<const uint32_t*>(bias))
     for (size_t i = 0; i < M; ++i)
       for (size_t j = 0; j < N; ++j)

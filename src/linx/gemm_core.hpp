@@ -21,8 +21,11 @@ void decode(const uint8_t* storage, DType t, size_t first, size_t n, void* out);
 // start values (0 or ACC) on entry.
 void chain_f32_reference(const float* A, const float* B, float* C, size_t M, size_t N, size_t K);
 void chain_i32_reference(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K);
-void chain_f32_fast(const float* A, const float* B, float* C, size_t M, size_t N, size_t K);
-void chain_i32_fast(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K);
+// zero_start: C is not read; the chains start from +0 / 0.
+void chain_f32_fast(const float* A, const float* B, float* C, size_t M, size_t N, size_t K, bool zero_start);
+void chain_i32_fast(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K, bool zero_start);
+// C = C + bias[j] (when bias) then NaN -> 0x7FC00000, SIMD; identical to the scalar epilogue.
+void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N);
 
 // The whole TMATMUL / .BIAS / .ACC result on decoded operands: C = start (zeros when start is
 // null), the chain, then + bias (one fp32 / wrapping add) and default NaN. `out` M x N.

@@ -75,16 +75,30 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp,
   hn::Store(c70, d, c + 7 * NR); hn::Store(c71, d, c + 7 * NR + L);
 }
 
+// Grow-only aligned buffers, one set per thread (slot 0: A panels, 1: B panels).
 template <class T>
-void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K) {
+T* scratch(int slot, size_t n) {
+  thread_local hwy::AlignedFreeUniquePtr<uint8_t[]> buf[2];
+  thread_local size_t cap[2] = {0, 0};
+  const size_t bytes = n * sizeof(T);
+  if (cap[slot] < bytes) {
+    buf[slot] = hwy::AllocateAligned<uint8_t>(bytes);
+    cap[slot] = bytes;
+  }
+  return reinterpret_cast<T*>(buf[slot].get());
+}
+
+template <class T>
+void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K, bool zero_start) {
   const hn::ScalableTag<T> d;
   const size_t NR = 2 * hn::Lanes(d);
   const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
   // Packed panels, zero padded: Ap[ip][k][r] = A[ip*MR + r][k]; Bp[jp][k][c] = B[k][jp*NR + c].
-  auto Ap = hwy::AllocateAligned<T>(mp * K * kMR);
-  auto Bp = hwy::AllocateAligned<T>(np * K * NR);
+  // Scratch kept per thread across calls (no page faults per call on large sizes).
+  T* const ApBuf = scratch<T>(0, mp * K * kMR);
+  T* const BpBuf = scratch<T>(1, np * K * NR);
   for (size_t ip = 0; ip < mp; ++ip) {
-    T* dst = Ap.get() + ip * K * kMR;
+    T* dst = ApBuf + ip * K * kMR;
     for (size_t r = 0; r < kMR; ++r) {
       const size_t i = ip * kMR + r;
       if (i < M)
@@ -94,7 +108,7 @@ void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K) {
     }
   }
   for (size_t jp = 0; jp < np; ++jp) {
-    T* dst = Bp.get() + jp * K * NR;
+    T* dst = BpBuf + jp * K * NR;
     const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
     for (size_t k = 0; k < K; ++k) {
       std::memcpy(dst + k * NR, B + k * N + j0, w * sizeof(T));
@@ -102,8 +116,8 @@ void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K) {
     }
   }
   const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR), tiles_n = (np + kNCp - 1) / kNCp;
-  const T* ApP = Ap.get();
-  const T* BpP = Bp.get();
+  const T* ApP = ApBuf;
+  const T* BpP = BpBuf;
   parallel_for(tiles_m * tiles_n, 1, [&](size_t t0, size_t t1) {
     auto ct = hwy::AllocateAligned<T>(kMR * NR);
     T* c = ct.get();
@@ -119,7 +133,7 @@ void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K) {
             const size_t i0 = ip * kMR, h = std::min(kMR, M - i0);
             // Load the running accumulators (start values or the previous K block's).
             for (size_t r = 0; r < kMR; ++r)
-              if (r < h) {
+              if (r < h && !(zero_start && k0 == 0)) {
                 std::memcpy(c + r * NR, C + (i0 + r) * N + j0, w * sizeof(T));
                 for (size_t q = w; q < NR; ++q) c[r * NR + q] = T(0);
               } else {
@@ -135,19 +149,46 @@ void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K) {
 }
 #endif
 
-void ChainF32(const float* A, const float* B, float* C, size_t M, size_t N, size_t K) {
+void ChainF32(const float* A, const float* B, float* C, size_t M, size_t N, size_t K, bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(A, B, C, M, N, K);
+  Chain<float>(A, B, C, M, N, K, zero_start);
 #else
+  if (zero_start) std::memset(C, 0, M * N * sizeof(float));
   chain_f32_reference(A, B, C, M, N, K);
 #endif
 }
-void ChainI32(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K) {
+void ChainI32(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K, bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<int32_t>(A, B, C, M, N, K);
+  Chain<int32_t>(A, B, C, M, N, K, zero_start);
 #else
+  if (zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
   chain_i32_reference(A, B, C, M, N, K);
 #endif
+}
+
+// Bias add (one fp32 add) and default NaN, over rows; exact like the scalar loop.
+void EpilogueF32(float* C, const float* bias, size_t M, size_t N) {
+  const hn::ScalableTag<float> d;
+  const size_t L = hn::Lanes(d);
+  const auto qnan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<decltype(d)>(), 0x7FC00000u));
+  for (size_t i = 0; i < M; ++i) {
+    float* row = C + i * N;
+    size_t j = 0;
+    for (; j + L <= N; j += L) {
+      auto v = hn::LoadU(d, row + j);
+      if (bias) v = hn::Add(v, hn::LoadU(d, bias + j));
+      hn::StoreU(hn::IfThenElse(hn::IsNaN(v), qnan, v), d, row + j);
+    }
+    for (; j < N; ++j) {
+      float v = row[j];
+      if (bias) v = v + bias[j];
+      if (v != v) {
+        const uint32_t q = 0x7FC00000u;
+        std::memcpy(&v, &q, 4);
+      }
+      row[j] = v;
+    }
+  }
 }
 #undef TILESIM_LINX_SIMD
 
@@ -158,11 +199,17 @@ HWY_AFTER_NAMESPACE();
 namespace tilesim::linx::core {
 HWY_EXPORT(ChainF32);
 HWY_EXPORT(ChainI32);
-void chain_f32_fast(const float* A, const float* B, float* C, size_t M, size_t N, size_t K) {
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(A, B, C, M, N, K);
+HWY_EXPORT(EpilogueF32);
+void chain_f32_fast(const float* A, const float* B, float* C, size_t M, size_t N, size_t K, bool zero_start) {
+  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(A, B, C, M, N, K, zero_start);
 }
-void chain_i32_fast(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K) {
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(A, B, C, M, N, K);
+void chain_i32_fast(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K, bool zero_start) {
+  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(A, B, C, M, N, K, zero_start);
+}
+void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N) {
+  HWY_DYNAMIC_DISPATCH(EpilogueF32)(C, bias, M, N);
 }
 }  // namespace tilesim::linx::core
 #endif

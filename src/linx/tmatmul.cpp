@@ -2,6 +2,7 @@
 // from the tile queues, and the shared GEMM core. Every check runs before anything is computed;
 // the caller applies the returned Commit, so a fault leaves the machine unchanged.
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +20,9 @@ using enc::Op;
 struct Ctx {
   std::string instr;
   long word;
-  std::string text;
+  std::span<const enc::Word> block;  // rendered as text only when a fault is raised
   [[noreturn]] void fail(const std::string& kind, const std::string& detail, const std::string& spec) const {
-    fault(instr, kind, word, text, detail, spec);
+    fault(instr, kind, word, text::block_text(block), detail, spec);
   }
 };
 
@@ -59,19 +60,21 @@ void need_size(const Ctx& c, const Source& src, const char* role, unsigned code,
 // domain. Fractal lines (K0 elements along k) are contiguous, so each is one decode run.
 std::vector<uint32_t> fetch_matrix(const Source& src, size_t rows, size_t cols, DType t, Layout l) {
   const LayoutMap m(rows, cols, t, l);
-  const uint8_t* p = src.slot->bytes->data();
+  // Decode the padded tile in one bulk call, then gather: fractal lines (K0 elements along k)
+  // are contiguous, so A rows copy line by line and B columns transpose line by line.
+  std::vector<uint32_t> flat(m.elements);
+  core::decode(src.slot->bytes->data(), t, 0, m.elements, flat.data());
   std::vector<uint32_t> out(rows * cols);
-  if (l == Layout::nz) {  // A: M x K, k contiguous within a fractal row
+  if (l == Layout::nz) {  // A: M x K
     for (size_t i = 0; i < rows; ++i)
       for (size_t k = 0; k < cols; k += m.k0)
-        core::decode(p, t, m.offset(i, k), std::min(m.k0, cols - k), out.data() + i * cols + k);
-  } else {  // B: K x N, k contiguous within a fractal column
-    std::vector<uint32_t> line(m.k0);
-    for (size_t j = 0; j < cols; ++j)
-      for (size_t k = 0; k < rows; k += m.k0) {
-        const size_t n = std::min(m.k0, rows - k);
-        core::decode(p, t, m.offset(k, j), n, line.data());
-        for (size_t q = 0; q < n; ++q) out[(k + q) * cols + j] = line[q];
+        std::memcpy(out.data() + i * cols + k, flat.data() + m.offset(i, k), std::min(m.k0, cols - k) * 4);
+  } else {  // B: K x N
+    for (size_t k0 = 0; k0 < rows; k0 += m.k0)
+      for (size_t j = 0; j < cols; ++j) {
+        const uint32_t* line = flat.data() + m.offset(k0, j);
+        const size_t n = std::min(m.k0, rows - k0);
+        for (size_t q = 0; q < n; ++q) out[(k0 + q) * cols + j] = line[q];
       }
   }
   return out;
@@ -81,7 +84,7 @@ std::vector<uint32_t> fetch_matrix(const Source& src, size_t rows, size_t cols, 
 
 Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long word_index) {
   const unsigned fn = b[0][F::fn];
-  Ctx c{enc::cube_fn_name(fn), word_index, text::block_text(b)};
+  Ctx c{enc::cube_fn_name(fn), word_index, b};
   if (fn > 2)
     c.fail("unsupported", std::string("CUBE function ") + c.instr + " (Fn " + std::to_string(fn) +
                               ") is not implemented; only TMATMUL, TMATMUL.BIAS, TMATMUL.ACC (Fn 0, 1, 2) execute",
