@@ -39,20 +39,28 @@ HWY_INLINE V Step(V a, V b, V c) {
     return hn::Add(hn::Mul(a, b), c);  // wraps mod 2^32
 }
 
-// C tile (kMR x 2L, row stride 2L) += chain over kc steps of packed panels.
+// C tile (kMR x 2L at c, row stride ldc) = chain over kc steps of the packed panels, starting
+// from the tile's current values, or from zero when `zero` (the first K block of a zero start).
 template <class D, class T>
-HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp, size_t kc, T* HWY_RESTRICT c) {
+HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp, size_t kc, T* HWY_RESTRICT c,
+                        size_t ldc, bool zero) {
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
   using V = hn::Vec<D>;
-  V c00 = hn::Load(d, c + 0 * NR), c01 = hn::Load(d, c + 0 * NR + L);
-  V c10 = hn::Load(d, c + 1 * NR), c11 = hn::Load(d, c + 1 * NR + L);
-  V c20 = hn::Load(d, c + 2 * NR), c21 = hn::Load(d, c + 2 * NR + L);
-  V c30 = hn::Load(d, c + 3 * NR), c31 = hn::Load(d, c + 3 * NR + L);
-  V c40 = hn::Load(d, c + 4 * NR), c41 = hn::Load(d, c + 4 * NR + L);
-  V c50 = hn::Load(d, c + 5 * NR), c51 = hn::Load(d, c + 5 * NR + L);
-  V c60 = hn::Load(d, c + 6 * NR), c61 = hn::Load(d, c + 6 * NR + L);
-  V c70 = hn::Load(d, c + 7 * NR), c71 = hn::Load(d, c + 7 * NR + L);
+  V c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, c60, c61, c70, c71;
+  if (zero) {
+    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = hn::Zero(d);
+    c40 = c41 = c50 = c51 = c60 = c61 = c70 = c71 = hn::Zero(d);
+  } else {
+    c00 = hn::LoadU(d, c + 0 * ldc); c01 = hn::LoadU(d, c + 0 * ldc + L);
+    c10 = hn::LoadU(d, c + 1 * ldc); c11 = hn::LoadU(d, c + 1 * ldc + L);
+    c20 = hn::LoadU(d, c + 2 * ldc); c21 = hn::LoadU(d, c + 2 * ldc + L);
+    c30 = hn::LoadU(d, c + 3 * ldc); c31 = hn::LoadU(d, c + 3 * ldc + L);
+    c40 = hn::LoadU(d, c + 4 * ldc); c41 = hn::LoadU(d, c + 4 * ldc + L);
+    c50 = hn::LoadU(d, c + 5 * ldc); c51 = hn::LoadU(d, c + 5 * ldc + L);
+    c60 = hn::LoadU(d, c + 6 * ldc); c61 = hn::LoadU(d, c + 6 * ldc + L);
+    c70 = hn::LoadU(d, c + 7 * ldc); c71 = hn::LoadU(d, c + 7 * ldc + L);
+  }
   for (size_t k = 0; k < kc; ++k) {
     const V b0 = hn::Load(d, bp + k * NR), b1 = hn::Load(d, bp + k * NR + L);
     const T* a = ap + k * kMR;
@@ -65,14 +73,14 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp,
     x = hn::Set(d, a[6]); c60 = Step(x, b0, c60); c61 = Step(x, b1, c61);
     x = hn::Set(d, a[7]); c70 = Step(x, b0, c70); c71 = Step(x, b1, c71);
   }
-  hn::Store(c00, d, c + 0 * NR); hn::Store(c01, d, c + 0 * NR + L);
-  hn::Store(c10, d, c + 1 * NR); hn::Store(c11, d, c + 1 * NR + L);
-  hn::Store(c20, d, c + 2 * NR); hn::Store(c21, d, c + 2 * NR + L);
-  hn::Store(c30, d, c + 3 * NR); hn::Store(c31, d, c + 3 * NR + L);
-  hn::Store(c40, d, c + 4 * NR); hn::Store(c41, d, c + 4 * NR + L);
-  hn::Store(c50, d, c + 5 * NR); hn::Store(c51, d, c + 5 * NR + L);
-  hn::Store(c60, d, c + 6 * NR); hn::Store(c61, d, c + 6 * NR + L);
-  hn::Store(c70, d, c + 7 * NR); hn::Store(c71, d, c + 7 * NR + L);
+  hn::StoreU(c00, d, c + 0 * ldc); hn::StoreU(c01, d, c + 0 * ldc + L);
+  hn::StoreU(c10, d, c + 1 * ldc); hn::StoreU(c11, d, c + 1 * ldc + L);
+  hn::StoreU(c20, d, c + 2 * ldc); hn::StoreU(c21, d, c + 2 * ldc + L);
+  hn::StoreU(c30, d, c + 3 * ldc); hn::StoreU(c31, d, c + 3 * ldc + L);
+  hn::StoreU(c40, d, c + 4 * ldc); hn::StoreU(c41, d, c + 4 * ldc + L);
+  hn::StoreU(c50, d, c + 5 * ldc); hn::StoreU(c51, d, c + 5 * ldc + L);
+  hn::StoreU(c60, d, c + 6 * ldc); hn::StoreU(c61, d, c + 6 * ldc + L);
+  hn::StoreU(c70, d, c + 7 * ldc); hn::StoreU(c71, d, c + 7 * ldc + L);
 }
 
 // Grow-only aligned buffers, one set per thread (slot 0: A panels, 1: B panels).
@@ -131,16 +139,17 @@ void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K, bool zero
           const size_t j0 = jp * NR, w = std::min(NR, N - j0);
           for (size_t ip = ip0; ip < ip1; ++ip) {
             const size_t i0 = ip * kMR, h = std::min(kMR, M - i0);
-            // Load the running accumulators (start values or the previous K block's).
+            const bool zero = zero_start && k0 == 0;
+            T* const dst = C + i0 * N + j0;
+            if (h == kMR && w == NR) {  // full tile: accumulate in place
+              Micro(d, ApP + ip * K * kMR + k0 * kMR, BpP + jp * K * NR + k0 * NR, kc, dst, N, zero);
+              continue;
+            }
+            // Edge tile: run on a zero-padded copy, store the valid part.
             for (size_t r = 0; r < kMR; ++r)
-              if (r < h && !(zero_start && k0 == 0)) {
-                std::memcpy(c + r * NR, C + (i0 + r) * N + j0, w * sizeof(T));
-                for (size_t q = w; q < NR; ++q) c[r * NR + q] = T(0);
-              } else {
-                for (size_t q = 0; q < NR; ++q) c[r * NR + q] = T(0);
-              }
-            Micro(d, ApP + ip * K * kMR + k0 * kMR, BpP + jp * K * NR + k0 * NR, kc, c);
-            for (size_t r = 0; r < h; ++r) std::memcpy(C + (i0 + r) * N + j0, c + r * NR, w * sizeof(T));
+              for (size_t q = 0; q < NR; ++q) c[r * NR + q] = (r < h && q < w && !zero) ? dst[r * N + q] : T(0);
+            Micro(d, ApP + ip * K * kMR + k0 * kMR, BpP + jp * K * NR + k0 * NR, kc, c, NR, false);
+            for (size_t r = 0; r < h; ++r) std::memcpy(dst + r * N, c + r * NR, w * sizeof(T));
           }
         }
       }
