@@ -105,29 +105,30 @@ void decode(const uint8_t* p, DType t, size_t first, size_t n, void* out_v) {
   }
 }
 
-void chain_f32_reference(const float* A, const float* B, float* C, size_t M, size_t N, size_t K) {
+void chain_f32_reference(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K) {
   for (size_t i = 0; i < M; ++i)
     for (size_t j = 0; j < N; ++j) {
       float acc = C[i * N + j];
-      for (size_t k = 0; k < K; ++k) acc = std::fma(A[i * K + k], B[k * N + j], acc);
+      for (size_t k = 0; k < K; ++k) acc = std::fma(A[i * K + k], B[k * bs.sk + j * bs.sj], acc);
       C[i * N + j] = acc;
     }
 }
 
-void chain_i32_reference(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K) {
+void chain_i32_reference(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K) {
   // Unsigned arithmetic: 32-bit two's-complement wrap without UB (spec 30 §3).
   for (size_t i = 0; i < M; ++i)
     for (size_t j = 0; j < N; ++j) {
       uint32_t acc = static_cast<uint32_t>(C[i * N + j]);
       for (size_t k = 0; k < K; ++k)
-        acc += static_cast<uint32_t>(A[i * K + k]) * static_cast<uint32_t>(B[k * N + j]);
+        acc += static_cast<uint32_t>(A[i * K + k]) * static_cast<uint32_t>(B[k * bs.sk + j * bs.sj]);
       C[i * N + j] = static_cast<int32_t>(acc);
     }
 }
 
 void run(Domain d, const void* A, const void* B, const void* bias, const void* start, void* out, size_t M,
-         size_t N, size_t K, Engine e) {
+         size_t N, size_t K, Engine e, bool b_col_major) {
   const size_t mn = M * N;
+  const BStride bs = b_col_major ? BStride{1, K} : BStride{N, 1};
   // The fast engine starts the chain from +0 itself (no separate zeroing pass).
   const bool zero_start = !start;
   if (start) {
@@ -140,9 +141,9 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
     const auto* a = static_cast<const float*>(A);
     const auto* b = static_cast<const float*>(B);
     if (e == Engine::reference)
-      chain_f32_reference(a, b, C, M, N, K);
+      chain_f32_reference(a, b, bs, C, M, N, K);
     else
-      chain_f32_fast(a, b, C, M, N, K, zero_start);
+      chain_f32_fast(a, b, bs, C, M, N, K, zero_start);
     const auto* bs = static_cast<const float*>(bias);
     if (e == Engine::fast) {
       epilogue_f32_fast(C, bs, M, N);
@@ -161,9 +162,9 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
   const auto* a = static_cast<const int32_t*>(A);
   const auto* b = static_cast<const int32_t*>(B);
   if (e == Engine::reference)
-    chain_i32_reference(a, b, C, M, N, K);
+    chain_i32_reference(a, b, bs, C, M, N, K);
   else
-    chain_i32_fast(a, b, C, M, N, K, zero_start);
+    chain_i32_fast(a, b, bs, C, M, N, K, zero_start);
   if (const auto* bs = static_cast<const uint32_t*>(bias))
     for (size_t i = 0; i < M; ++i)
       for (size_t j = 0; j < N; ++j)

@@ -97,7 +97,7 @@ T* scratch(int slot, size_t n) {
 }
 
 template <class T>
-void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K, bool zero_start) {
+void Chain(const T* A, const T* B, BStride bs, T* C, size_t M, size_t N, size_t K, bool zero_start) {
   const hn::ScalableTag<T> d;
   const size_t NR = 2 * hn::Lanes(d);
   const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
@@ -118,9 +118,20 @@ void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K, bool zero
   for (size_t jp = 0; jp < np; ++jp) {
     T* dst = BpBuf + jp * K * NR;
     const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
-    for (size_t k = 0; k < K; ++k) {
-      std::memcpy(dst + k * NR, B + k * N + j0, w * sizeof(T));
-      for (size_t c = w; c < NR; ++c) dst[k * NR + c] = T(0);
+    if (bs.sj == 1) {  // row-major B: panel rows are contiguous runs
+      for (size_t k = 0; k < K; ++k) {
+        std::memcpy(dst + k * NR, B + k * bs.sk + j0, w * sizeof(T));
+        for (size_t c = w; c < NR; ++c) dst[k * NR + c] = T(0);
+      }
+    } else {  // column-major B: each column is a contiguous k run
+      for (size_t c = 0; c < NR; ++c) {
+        if (c < w) {
+          const T* col = B + (j0 + c) * bs.sj;
+          for (size_t k = 0; k < K; ++k) dst[k * NR + c] = col[k * bs.sk];
+        } else {
+          for (size_t k = 0; k < K; ++k) dst[k * NR + c] = T(0);
+        }
+      }
     }
   }
   const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR), tiles_n = (np + kNCp - 1) / kNCp;
@@ -158,20 +169,21 @@ void Chain(const T* A, const T* B, T* C, size_t M, size_t N, size_t K, bool zero
 }
 #endif
 
-void ChainF32(const float* A, const float* B, float* C, size_t M, size_t N, size_t K, bool zero_start) {
+void ChainF32(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K, bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(A, B, C, M, N, K, zero_start);
+  Chain<float>(A, B, bs, C, M, N, K, zero_start);
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(float));
-  chain_f32_reference(A, B, C, M, N, K);
+  chain_f32_reference(A, B, bs, C, M, N, K);
 #endif
 }
-void ChainI32(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K, bool zero_start) {
+void ChainI32(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
+              bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<int32_t>(A, B, C, M, N, K, zero_start);
+  Chain<int32_t>(A, B, bs, C, M, N, K, zero_start);
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
-  chain_i32_reference(A, B, C, M, N, K);
+  chain_i32_reference(A, B, bs, C, M, N, K);
 #endif
 }
 
@@ -209,13 +221,15 @@ namespace tilesim::linx::core {
 HWY_EXPORT(ChainF32);
 HWY_EXPORT(ChainI32);
 HWY_EXPORT(EpilogueF32);
-void chain_f32_fast(const float* A, const float* B, float* C, size_t M, size_t N, size_t K, bool zero_start) {
+void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
+                    bool zero_start) {
   if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(A, B, C, M, N, K, zero_start);
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(A, B, bs, C, M, N, K, zero_start);
 }
-void chain_i32_fast(const int32_t* A, const int32_t* B, int32_t* C, size_t M, size_t N, size_t K, bool zero_start) {
+void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
+                    bool zero_start) {
   if (!K && zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(A, B, C, M, N, K, zero_start);
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(A, B, bs, C, M, N, K, zero_start);
 }
 void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N) {
   HWY_DYNAMIC_DISPATCH(EpilogueF32)(C, bias, M, N);

@@ -56,27 +56,27 @@ void need_size(const Ctx& c, const Source& src, const char* role, unsigned code,
            "30 §4");
 }
 
-// Decodes a tile in NZ (A) or ZN (B) layout into a row-major rows x cols matrix of the core's
-// domain. Fractal lines (K0 elements along k) are contiguous, so each is one decode run.
-std::vector<uint32_t> fetch_matrix(const Source& src, size_t rows, size_t cols, DType t, Layout l) {
+// Decodes a tile into the core's domain: A (NZ) as a row-major M x K matrix, B (ZN) as a
+// column-major K x N matrix (N x K row-major). Fractal lines (K0 elements along k) are contiguous
+// in both layouts, so each line is one copy. 32-bit types are already the core's domain and are
+// read straight from the tile; the others are decoded in one bulk call first.
+std::vector<uint32_t> fetch_lines(const Source& src, size_t rows, size_t cols, DType t, Layout l) {
   const LayoutMap m(rows, cols, t, l);
-  // Decode the padded tile in one bulk call, then gather: fractal lines (K0 elements along k)
-  // are contiguous, so A rows copy line by line and B columns transpose line by line.
-  std::vector<uint32_t> flat(m.elements);
-  core::decode(src.slot->bytes->data(), t, 0, m.elements, flat.data());
-  std::vector<uint32_t> out(rows * cols);
-  if (l == Layout::nz) {  // A: M x K
-    for (size_t i = 0; i < rows; ++i)
-      for (size_t k = 0; k < cols; k += m.k0)
-        std::memcpy(out.data() + i * cols + k, flat.data() + m.offset(i, k), std::min(m.k0, cols - k) * 4);
-  } else {  // B: K x N
-    for (size_t k0 = 0; k0 < rows; k0 += m.k0)
-      for (size_t j = 0; j < cols; ++j) {
-        const uint32_t* line = flat.data() + m.offset(k0, j);
-        const size_t n = std::min(m.k0, rows - k0);
-        for (size_t q = 0; q < n; ++q) out[(k0 + q) * cols + j] = line[q];
-      }
+  const uint8_t* raw = src.slot->bytes->data();
+  std::vector<uint32_t> flat;
+  const uint8_t* lines = raw;  // 4-byte elements, copied bytewise
+  if (!(formats::info(t).storage_bits == 32 && t != DType::tf32 && t != DType::hf32)) {
+    flat.resize(m.elements);
+    core::decode(raw, t, 0, m.elements, flat.data());
+    lines = reinterpret_cast<const uint8_t*>(flat.data());
   }
+  const bool a = l == Layout::nz;
+  const size_t outer = a ? rows : cols, inner = a ? cols : rows;  // inner = K
+  std::vector<uint32_t> out(outer * inner);
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t k = 0; k < inner; k += m.k0)
+      std::memcpy(out.data() + o * inner + k, lines + 4 * (a ? m.offset(o, k) : m.offset(k, o)),
+                  std::min(m.k0, inner - k) * 4);
   return out;
 }
 
@@ -187,8 +187,8 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
              "30 §3");
   }
   // ---- compute (the one GEMM core) ----
-  const std::vector<uint32_t> A = fetch_matrix(sa, M, K, ta, Layout::nz);
-  const std::vector<uint32_t> B = fetch_matrix(sb, K, N, tb, Layout::zn);
+  const std::vector<uint32_t> A = fetch_lines(sa, M, K, ta, Layout::nz);
+  const std::vector<uint32_t> B = fetch_lines(sb, K, N, tb, Layout::zn);
   Commit out;
   out.acc.valid = true;
   out.acc.m = M;
@@ -196,7 +196,7 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
   out.acc.type = tacc;
   out.acc.data.resize(M * N);
   core::run(core::domain_of(ta), A.data(), B.data(), bias ? sbias->slot->bytes->data() : nullptr,
-            fn == 2 ? s.acc.data.data() : nullptr, out.acc.data.data(), M, N, K, Engine::fast);
+            fn == 2 ? s.acc.data.data() : nullptr, out.acc.data.data(), M, N, K, Engine::fast, /*b_col_major=*/true);
   // Sources without .reuse are released when the block commits (spec 30 §1 "Reuse").
   for (const Source* src : std::initializer_list<const Source*>{&sa, &sb, sbias ? &*sbias : nullptr})
     if (src && !src->reuse) out.release.emplace_back(src->queue, src->pos);
