@@ -154,3 +154,15 @@ def test_cli_default_example():
     r = cli("run")  # every model's default runs; check the linx part only
     assert "== linx ==" in r.stdout, r.stderr
     assert "matches expected.npy bit for bit" in r.stdout.split("== linx ==")[1]
+
+
+def test_fault_class_and_every_queue():
+    assert linx.Fault is tilesim._errors.Fault and issubclass(linx.Fault, tilesim.Error)
+    m = linx.Machine()
+    for q in "TUMN":
+        m.push_tile(q, np.zeros((16, 16), np.float16))  # defaults: fp16, nz
+    assert all(m.tiles()[q] == [(1, 512, True)] for q in "TUMN")
+    with pytest.raises(tilesim.Error):
+        m.push_tile("X", np.zeros((2, 2), np.float16))
+    raw = linx.pack(np.arange(16 * 16).reshape(16, 16) % 7, "u8", "zn")
+    assert np.array_equal(linx.unpack(raw.tobytes(), (16, 16), "u8", "zn"), np.arange(256).reshape(16, 16) % 7)
