@@ -57,9 +57,11 @@ size_t packed_bytes(size_t rows, size_t cols, DType t, Layout l) { return Layout
 
 namespace {
 void check_shape(size_t rows, size_t cols, const char* what) {
-  if (rows == 0 || cols == 0 || rows > (1u << 20) || cols > (1u << 20))
+  // Bounds keep every size computation far from overflow; a tile holds at most 256 KB anyway.
+  if (rows == 0 || cols == 0 || rows > (1u << 20) || cols > (1u << 20) || rows * cols > (size_t{1} << 28))
     raise(ErrorCode::Constraint, what,
-          "matrix shape must be 1..2^20 per side, got " + std::to_string(rows) + "x" + std::to_string(cols),
+          "matrix shape must be 1..2^20 per side and at most 2^28 elements, got " + std::to_string(rows) + "x" +
+              std::to_string(cols),
           "30 §4");
 }
 uint64_t load_carrier(const uint8_t* p, size_t cb) {

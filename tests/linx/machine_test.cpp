@@ -353,3 +353,14 @@ TEST(LinxLayout, PackUnpackOffsetsAndPadding) {
   EXPECT_THROW(unpack(std::vector<uint8_t>(3), 17, 9, DType::fp16, Layout::nz), tilesim::Error);
   EXPECT_THROW(parse_layout("zz"), tilesim::Error);
 }
+
+TEST(LinxLayout, RejectsEmptyAndHugeShapes) {
+  const uint8_t x[4] = {};
+  EXPECT_THROW(pack(x, 0, 4, DType::u8, Layout::nd), tilesim::Error);
+  try {
+    pack(x, 1u << 20, 1u << 20, DType::u8, Layout::nd);
+    ADD_FAILURE();
+  } catch (const tilesim::Error& e) {
+    EXPECT_HAS(e.what(), "at most 2^28 elements, got 1048576x1048576");
+  }
+}
