@@ -116,10 +116,16 @@ std::vector<uint8_t> raw_bytes(const py::object& o) {
 
 std::vector<uint32_t> words_of(const py::object& o) {
   std::vector<uint32_t> w;
+  if (py::isinstance<py::str>(o) || !py::isinstance<py::iterable>(o))
+    bad("tilesim.linx", "words must be a sequence of integers");
   for (const py::handle h : o) {
-    const py::int_ i = py::reinterpret_borrow<py::object>(h);
-    const long long v = i.cast<long long>();
-    if (v < 0 || v > 0xFFFFFFFFLL) bad("tilesim.linx", "word " + std::to_string(v) + " is not a 32-bit value");
+    if (!PyIndex_Check(h.ptr()) || PyFloat_Check(h.ptr()))
+      bad("tilesim.linx", "word " + py::repr(h).cast<std::string>() + " is not an integer");
+    const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
+    if (!i) throw py::error_already_set();
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow || v < 0 || v > 0xFFFFFFFFLL) bad("tilesim.linx", "word " + py::repr(h).cast<std::string>() + " is not a 32-bit value");
     w.push_back(static_cast<uint32_t>(v));
   }
   return w;

@@ -166,3 +166,16 @@ def test_fault_class_and_every_queue():
         m.push_tile("X", np.zeros((2, 2), np.float16))
     raw = linx.pack(np.arange(16 * 16).reshape(16, 16) % 7, "u8", "zn")
     assert np.array_equal(linx.unpack(raw.tobytes(), (16, 16), "u8", "zn"), np.arange(256).reshape(16, 16) % 7)
+
+
+@pytest.mark.parametrize("bad", [[1.5], [-1], [2**32], [2**70], "0x1", [None], 5])
+def test_words_must_be_32_bit_integers(bad):
+    with pytest.raises(tilesim.Error):
+        linx.disassemble(bad)
+    with pytest.raises(tilesim.Error):
+        linx.Machine().run(bad if not isinstance(bad, str) else [bad])
+
+
+def test_numpy_words_accepted():
+    w = np.array(linx.assemble("BSTOP"), dtype=np.uint32)
+    assert linx.disassemble(w) == "BSTOP\n"
