@@ -1,0 +1,233 @@
+// tilesim.linx bindings (spec 60 §4). Conversions between NumPy arrays and carrier codes only;
+// the semantics are in src/linx.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "registry.hpp"
+#include "tilesim/error.hpp"
+#include "tilesim/linx.hpp"
+
+namespace py = pybind11;
+namespace fm = tilesim::formats;
+namespace lx = tilesim::linx;
+
+namespace {
+
+[[noreturn]] void bad(const std::string& what, const std::string& msg) {
+  tilesim::raise(tilesim::ErrorCode::Constraint, what, msg, "60 §2");
+}
+
+py::dtype carrier_dtype(fm::DType t) {
+  switch (fm::info(t).carrier) {
+    case fm::Carrier::f64: return py::dtype("float64");
+    case fm::Carrier::f32: return py::dtype("float32");
+    case fm::Carrier::f16: return py::dtype("float16");
+    case fm::Carrier::u8: return py::dtype("uint8");
+    case fm::Carrier::u16: return py::dtype("uint16");
+    case fm::Carrier::u32: return py::dtype("uint32");
+    case fm::Carrier::u64: return py::dtype("uint64");
+    case fm::Carrier::i8: return py::dtype("int8");
+    case fm::Carrier::i16: return py::dtype("int16");
+    case fm::Carrier::i32: return py::dtype("int32");
+    default: return py::dtype("int64");
+  }
+}
+
+struct Codes {
+  std::vector<uint8_t> bytes;  // carrier elements
+  size_t rows, cols;
+};
+
+// A 1-D (N,) or 2-D array -> carrier codes of t. Float-valued formats with a float carrier take
+// any real array (encoded RNE by the formats core); the others take integer codes / values,
+// range-checked against the type.
+Codes to_codes(const py::array& arr, fm::DType t, const char* what) {
+  Codes c{};
+  if (arr.ndim() == 1) {
+    c.rows = 1;
+    c.cols = static_cast<size_t>(arr.shape(0));
+  } else if (arr.ndim() == 2) {
+    c.rows = static_cast<size_t>(arr.shape(0));
+    c.cols = static_cast<size_t>(arr.shape(1));
+  } else {
+    bad(what, "matrix must be 1-D or 2-D, got " + std::to_string(arr.ndim()) + " dimensions");
+  }
+  const size_t n = c.rows * c.cols, cb = lx::carrier_bytes(t);
+  const auto& fi = fm::info(t);
+  c.bytes.resize(n * cb);
+  const char kind = arr.dtype().kind();
+  const bool float_carrier = fi.carrier == fm::Carrier::f64 || fi.carrier == fm::Carrier::f32 ||
+                             fi.carrier == fm::Carrier::f16;
+  if (float_carrier) {
+    if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
+      bad(what, "cannot read a " + std::string(fm::name(t)) + " matrix from a NumPy array of kind '" + kind + "'");
+    auto v = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(arr);
+    fm::encode_array_f64(v.data(), t, c.bytes.data(), n);  // one code per carrier unit
+    return c;
+  }
+  if (kind != 'i' && kind != 'u' && kind != 'b')
+    bad(what, std::string(fm::name(t)) + " data is given as integer codes or values (spec 60 §2), got a NumPy array of kind '" +
+                  kind + "'");
+  const bool is_signed = fi.kind == fm::Kind::Signed;
+  const unsigned bits = fi.storage_bits == 4 ? 4 : fi.storage_bits;
+  const auto check_store = [&](size_t i, uint64_t code, bool ok, const std::string& shown) {
+    if (!ok) bad(what, "element " + std::to_string(i) + " = " + shown + " is out of range for " + std::string(fm::name(t)));
+    std::memcpy(c.bytes.data() + i * cb, &code, cb);
+  };
+  if (kind == 'u') {
+    auto v = py::array_t<uint64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+    const uint64_t max = is_signed ? (bits >= 64 ? ~uint64_t{0} >> 1 : (uint64_t{1} << (bits - 1)) - 1)
+                                   : (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+    for (size_t i = 0; i < n; ++i) check_store(i, v.data()[i], v.data()[i] <= max, std::to_string(v.data()[i]));
+  } else {
+    auto v = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(arr);
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t x = v.data()[i];
+      bool ok;
+      if (is_signed)
+        ok = bits >= 64 || (x >= -(int64_t{1} << (bits - 1)) && x < (int64_t{1} << (bits - 1)));
+      else
+        ok = x >= 0 && (bits >= 64 || x < (int64_t{1} << bits));
+      check_store(i, static_cast<uint64_t>(x), ok, std::to_string(x));
+    }
+  }
+  return c;
+}
+
+fm::DType dtype_of(const py::object& d) { return fm::parse_dtype(py::str(d).cast<std::string>(), "tilesim.linx dtype"); }
+
+std::vector<uint8_t> raw_bytes(const py::object& o) {
+  if (py::isinstance<py::bytes>(o) || py::isinstance<py::bytearray>(o)) {
+    const std::string s = py::isinstance<py::bytes>(o) ? o.cast<std::string>()
+                                                       : std::string(PyByteArray_AsString(o.ptr()),
+                                                                     static_cast<size_t>(PyByteArray_Size(o.ptr())));
+    return {s.begin(), s.end()};
+  }
+  auto a = py::array::ensure(o);
+  if (!a || a.dtype().kind() != 'u' || a.itemsize() != 1)
+    bad("tilesim.linx push_raw", "raw tile bytes must be bytes or a uint8 array");
+  auto v = py::array_t<uint8_t, py::array::c_style>::ensure(a);
+  return {v.data(), v.data() + v.size()};
+}
+
+std::vector<uint32_t> words_of(const py::object& o) {
+  std::vector<uint32_t> w;
+  if (py::isinstance<py::str>(o) || !py::isinstance<py::iterable>(o))
+    bad("tilesim.linx", "words must be a sequence of integers");
+  for (const py::handle h : o) {
+    if (!PyIndex_Check(h.ptr()) || PyFloat_Check(h.ptr()))
+      bad("tilesim.linx", "word " + py::repr(h).cast<std::string>() + " is not an integer");
+    const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
+    if (!i) throw py::error_already_set();
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow || v < 0 || v > 0xFFFFFFFFLL) bad("tilesim.linx", "word " + py::repr(h).cast<std::string>() + " is not a 32-bit value");
+    w.push_back(static_cast<uint32_t>(v));
+  }
+  return w;
+}
+
+char queue_of(const std::string& q) {
+  if (q.size() != 1) bad("tilesim.linx", "queue must be one of 'T', 'U', 'M', 'N', got '" + q + "'");
+  return q[0];
+}
+
+void init_linx(py::module_&, py::module_& m) {
+  m.doc() = "LinxISA tile blocks: TMATMUL, TMATMUL.BIAS, TMATMUL.ACC (spec 30)";
+  m.def("assemble", [](const std::string& text) { return lx::assemble(text); }, py::arg("text"));
+  m.def("disassemble", [](const py::object& words, bool fold) { return lx::disassemble(words_of(words), fold); },
+        py::arg("words"), py::arg("fold") = false);
+  m.def(
+      "pack",
+      [](const py::array& matrix, const py::object& dtype, const std::string& layout) {
+        const fm::DType t = dtype_of(dtype);
+        const Codes c = to_codes(matrix, t, "tilesim.linx.pack");
+        const auto raw = lx::pack(c.bytes.data(), c.rows, c.cols, t, lx::parse_layout(layout));
+        py::array_t<uint8_t> out(static_cast<py::ssize_t>(raw.size()));
+        std::memcpy(out.mutable_data(), raw.data(), raw.size());
+        return out;
+      },
+      py::arg("matrix"), py::arg("dtype"), py::arg("layout"));
+  m.def(
+      "unpack",
+      [](const py::object& raw, const py::object& shape, const py::object& dtype, const std::string& layout) {
+        const fm::DType t = dtype_of(dtype);
+        size_t rows = 1, cols;
+        bool one_d = false;
+        if (py::isinstance<py::int_>(shape)) {
+          cols = shape.cast<size_t>();
+          one_d = true;
+        } else {
+          const auto s = shape.cast<std::vector<size_t>>();
+          if (s.size() == 1) { cols = s[0]; one_d = true; }
+          else if (s.size() == 2) { rows = s[0]; cols = s[1]; }
+          else bad("tilesim.linx.unpack", "shape must be (rows, cols) or (n,)");
+        }
+        const auto bytes = raw_bytes(raw);
+        const auto el = lx::unpack(bytes, rows, cols, t, lx::parse_layout(layout));
+        std::vector<py::ssize_t> dims = one_d ? std::vector<py::ssize_t>{static_cast<py::ssize_t>(cols)}
+                                              : std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows),
+                                                                         static_cast<py::ssize_t>(cols)};
+        py::array out(carrier_dtype(t), dims);
+        std::memcpy(out.mutable_data(), el.data(), el.size());
+        return out;
+      },
+      py::arg("raw"), py::arg("shape"), py::arg("dtype"), py::arg("layout"));
+
+  py::class_<lx::Machine>(m, "Machine")
+      .def(py::init<const std::string&>(), py::arg("profile") = "linx_v056")
+      .def("set_reg", [](lx::Machine& self, const std::string& reg, uint64_t v) { self.set_reg(reg, v); },
+           py::arg("reg"), py::arg("value"))
+      .def(
+          "push_tile",
+          [](lx::Machine& self, const std::string& q, const py::array& matrix, const py::object& dtype,
+             const std::string& layout, const py::object& size) {
+            const fm::DType t = dtype_of(dtype);
+            const Codes c = to_codes(matrix, t, "tilesim.linx.Machine.push_tile");
+            self.push_tile(queue_of(q), c.bytes.data(), c.rows, c.cols, t, lx::parse_layout(layout),
+                           size.is_none() ? 0 : size.cast<size_t>());
+          },
+          py::arg("queue"), py::arg("matrix"), py::arg("dtype") = "fp16", py::arg("layout") = "nz",
+          py::arg("size") = py::none())
+      .def(
+          "push_raw",
+          [](lx::Machine& self, const std::string& q, const py::object& raw, const py::object& size) {
+            const auto b = raw_bytes(raw);
+            self.push_raw(queue_of(q), b, size.is_none() ? 0 : size.cast<size_t>());
+          },
+          py::arg("queue"), py::arg("raw_bytes"), py::arg("size") = py::none())
+      .def(
+          "run",
+          [](lx::Machine& self, const py::object& prog) {
+            if (py::isinstance<py::str>(prog))
+              self.run(prog.cast<std::string>());
+            else
+              self.run(words_of(prog));
+          },
+          py::arg("program"))
+      .def("acc",
+           [](const lx::Machine& self) {
+             const lx::AccView& a = self.acc();
+             if (!a.valid) tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.linx.Machine.acc", "ACC holds no result", "30 §1");
+             py::array out(carrier_dtype(a.type),
+                           std::vector<py::ssize_t>{static_cast<py::ssize_t>(a.m), static_cast<py::ssize_t>(a.n)});
+             std::memcpy(out.mutable_data(), a.data.data(), a.data.size() * 4);
+             return out;
+           })
+      .def("tiles", [](const lx::Machine& self) {
+        py::dict d;
+        for (const char q : std::string("TUMN")) {
+          py::list l;
+          for (const auto& t : self.tiles(q)) l.append(py::make_tuple(t.index, t.size, t.live));
+          d[py::str(std::string(1, q))] = l;
+        }
+        return d;
+      });
+}
+
+tilesim::py::Registrar reg("linx", &init_linx);
+}  // namespace

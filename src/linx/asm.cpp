@@ -1,0 +1,439 @@
+// Assembler: template form and raw header form (spec 30 §5) -> words via the encoding table.
+// Checks syntax and encodability only; semantic legality is the machine's (spec 30 §5).
+#include <cctype>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "linx/encoding_table.hpp"
+#include "tilesim/error.hpp"
+#include "tilesim/linx.hpp"
+
+namespace tilesim::linx {
+namespace {
+using enc::F;
+using enc::Op;
+
+struct Tok {
+  std::string text;  // as written
+  std::string up;    // upper case
+  size_t col;        // 1-based
+};
+
+struct Line {
+  std::string file;
+  size_t line;
+  std::vector<Tok> toks;
+  size_t end_col;
+  [[noreturn]] void fail(size_t col, const std::string& mn, const std::string& msg) const {
+    throw Error(ErrorCode::Parse, file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
+                                      (mn.empty() ? "" : mn + ": ") + msg + " [spec 30 §5]");
+  }
+};
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '#';
+}
+
+// Strips comments (`;`, `//` anywhere; `#` at line start or after whitespace) and lexes.
+std::vector<Tok> lex(const std::string& s, size_t& end_col, const std::function<void(size_t, std::string)>& bad) {
+  std::vector<Tok> out;
+  size_t i = 0;
+  const size_t n = s.size();
+  end_col = n + 1;
+  while (i < n) {
+    const char c = s[i];
+    if (c == ';' || (c == '/' && i + 1 < n && s[i + 1] == '/') ||
+        (c == '#' && (i == 0 || std::isspace(static_cast<unsigned char>(s[i - 1]))))) {
+      end_col = i + 1;
+      break;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+    if (c == '-' && i + 1 < n && s[i + 1] == '>') {
+      out.push_back({"->", "->", i + 1});
+      i += 2;
+      continue;
+    }
+    if (word_char(c)) {
+      size_t j = i;
+      while (j < n && word_char(s[j])) ++j;
+      std::string t = s.substr(i, j - i), u = t;
+      for (auto& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      out.push_back({t, u, i + 1});
+      i = j;
+      continue;
+    }
+    if (std::string_view(",<>:+=").find(c) != std::string_view::npos) {
+      out.push_back({std::string(1, c), std::string(1, c), i + 1});
+      ++i;
+      continue;
+    }
+    bad(i + 1, std::string("unexpected character '") + c + "'");
+  }
+  return out;
+}
+
+using Group = std::vector<Tok>;
+
+struct Parser {
+  const Line& L;
+  std::string mn;
+  size_t pos = 1;
+  Parser(const Line& l) : L(l), mn(l.toks[0].up) {}
+
+  [[noreturn]] void fail(size_t col, const std::string& m) const { L.fail(col, mn, m); }
+  size_t col_here() const { return pos < L.toks.size() ? L.toks[pos].col : L.end_col; }
+
+  // Comma-separated operand groups from pos to the end (commas inside <...> do not split).
+  std::vector<Group> groups() {
+    std::vector<Group> gs;
+    if (pos >= L.toks.size()) return gs;
+    Group g;
+    int depth = 0;
+    for (; pos < L.toks.size(); ++pos) {
+      const Tok& t = L.toks[pos];
+      if (t.up == "<") ++depth;
+      if (t.up == ">") --depth;
+      if (t.up == "," && depth == 0) {
+        if (g.empty()) fail(t.col, "empty operand");
+        gs.push_back(std::move(g));
+        g.clear();
+        continue;
+      }
+      g.push_back(t);
+    }
+    if (g.empty()) fail(L.end_col, "missing operand after ','");
+    gs.push_back(std::move(g));
+    return gs;
+  }
+
+  uint32_t number(const Tok& t, uint64_t max, const char* what) const {
+    const std::string& u = t.up;
+    uint64_t v = 0;
+    size_t i = 0;
+    int base = 10;
+    if (u.size() > 2 && u[0] == '0' && u[1] == 'X') { base = 16; i = 2; }
+    if (i >= u.size()) fail(t.col, std::string("bad ") + what + " '" + t.text + "'");
+    for (; i < u.size(); ++i) {
+      const char c = u[i];
+      int d;
+      if (c >= '0' && c <= '9') d = c - '0';
+      else if (base == 16 && c >= 'A' && c <= 'F') d = c - 'A' + 10;
+      else fail(t.col, std::string("bad ") + what + " '" + t.text + "'");
+      v = v * static_cast<uint64_t>(base) + static_cast<uint64_t>(d);
+      if (v > max) break;
+    }
+    if (v > max)
+      fail(t.col, std::string(what) + " " + t.text + " out of range 0.." + std::to_string(max));
+    return static_cast<uint32_t>(v);
+  }
+
+  static bool is_number(const Tok& t) { return std::isdigit(static_cast<unsigned char>(t.up[0])) != 0; }
+
+  unsigned reg(const Tok& t) const {
+    std::string lower = t.text;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    unsigned r;
+    if (!enc::parse_reg(lower, r)) fail(t.col, "unknown register '" + t.text + "'");
+    if (r >= 24) fail(t.col, "reserved register '" + t.text + "' (R24..R31 are reserved; R0..R23 exist)");
+    return r;
+  }
+
+  unsigned type(const Tok& t) const {
+    unsigned c;
+    if (!parse_type_name(t.text, c))
+      fail(t.col, "bad type '" + t.text + "' (valid: FP64 FP32 TF32 HF32 FP16 BF16 HiF8 E4M3 E5M2 E3M2 E2M3 "
+                  "E2M1x2 E1M2x2 E8M0 HiF4x2 S64 S32 S16 S8 S4x2 U64 U32 U16 U8 U4x2)");
+    return c;
+  }
+
+  // reg | imm | reg+imm  ->  (reg, imm) of B.DIM (spec 30 §5).
+  std::pair<unsigned, uint32_t> dim(const Group& g, size_t from) const {
+    const size_t n = g.size() - from;
+    const uint64_t max = (1u << 17) - 1;
+    if (n == 1) {
+      if (is_number(g[from])) return {0, number(g[from], max, "imm")};
+      return {reg(g[from]), 0};
+    }
+    if (n == 3 && g[from + 1].up == "+" && !is_number(g[from])) return {reg(g[from]), number(g[from + 2], max, "imm")};
+    fail(g[from].col, "bad dimension: expected imm, reg or reg+imm");
+  }
+
+  // T#n[.reuse] -> (code, reuse)
+  std::pair<unsigned, unsigned> tile(const Group& g) const {
+    if (g.size() != 1) fail(g[0].col, "bad tile operand: expected Q#n[.reuse]");
+    std::string u = g[0].up;
+    unsigned reuse = 0;
+    if (u.size() > 6 && u.substr(u.size() - 6) == ".REUSE") {
+      reuse = 1;
+      u.resize(u.size() - 6);
+    }
+    unsigned code;
+    bool oor;
+    if (!enc::parse_tile(u, code, oor)) fail(g[0].col, "bad tile operand '" + g[0].text + "' (expected T#n, U#n, M#n or N#n)");
+    if (oor) fail(g[0].col, "tile index in '" + g[0].text + "' out of range 1..16");
+    return {code, reuse};
+  }
+
+  // ->DST<Size>
+  std::pair<unsigned, unsigned> dest(const Group& g, bool acc_only) const {
+    if (g.size() != 5 || g[0].up != "->" || g[2].up != "<" || g[4].up != ">")
+      fail(g[0].col, acc_only ? "bad destination: expected ->ACC<Size>" : "bad destination: expected ->DST<Size>");
+    unsigned d;
+    if (!enc::parse_dst(g[1].up, d) || (acc_only && d != enc::kDstAcc))
+      fail(g[1].col, acc_only ? "destination must be ACC (results go only to ACC)"
+                              : "bad destination '" + g[1].text + "' (T U M N S ACC)");
+    unsigned imm4;
+    if (!enc::parse_size(g[3].up, imm4))
+      fail(g[3].col, "Size '" + g[3].text + "' is not a legal value (0B 32B 64B ... 512KB, powers of two)");
+    return {d, imm4};
+  }
+
+  void no_more(const std::vector<Group>& gs, size_t n) const {
+    if (gs.size() != n)
+      fail(gs.size() > n ? gs[n][0].col : L.end_col,
+           "wrong operand count: expected " + std::to_string(n) + ", got " + std::to_string(gs.size()));
+  }
+};
+
+uint32_t emit(const enc::Word& w, const Line& L, size_t col, const std::string& mn) {
+  try {
+    return enc::encode(w);
+  } catch (const Error& e) {
+    L.fail(col, mn, e.what());
+  }
+}
+
+void tmpl(Parser& p, std::vector<uint32_t>& out) {
+  const Line& L = p.L;
+  unsigned fn;
+  enc::parse_cube_fn(p.mn, fn);
+  if (p.pos >= L.toks.size() || L.toks[p.pos].up != "<") p.fail(p.col_here(), "expected '<LB0:M, LB1:N, LB2:K, TypeA[, TypeB]>'");
+  ++p.pos;
+  // Items of <...>: split on commas up to '>'.
+  std::vector<Group> items;
+  Group g;
+  for (;; ++p.pos) {
+    if (p.pos >= L.toks.size()) p.fail(L.end_col, "missing '>'");
+    const Tok& t = L.toks[p.pos];
+    if (t.up == "," || t.up == ">") {
+      if (g.empty()) p.fail(t.col, "empty item in <...>");
+      items.push_back(std::move(g));
+      g.clear();
+      if (t.up == ">") { ++p.pos; break; }
+      continue;
+    }
+    g.push_back(t);
+  }
+  std::pair<unsigned, uint32_t> dims[3];
+  bool seen[3] = {false, false, false};
+  std::vector<unsigned> types;
+  for (const Group& it : items) {
+    if (it.size() >= 2 && it[1].up == ":") {
+      static const char* const names[3][2] = {{"LB0", "M"}, {"LB1", "N"}, {"LB2", "K"}};
+      int x = -1;
+      for (int k = 0; k < 3; ++k)
+        if (it[0].up == names[k][0] || it[0].up == names[k][1]) x = k;
+      if (x < 0) p.fail(it[0].col, "unknown dimension label '" + it[0].text + "' (LB0/M, LB1/N, LB2/K)");
+      if (seen[x]) p.fail(it[0].col, "dimension " + it[0].text + " given twice");
+      if (!types.empty()) p.fail(it[0].col, "dimensions come before the types");
+      if (it.size() < 3) p.fail(it[1].col, "missing dimension value");
+      dims[x] = p.dim(it, 2);
+      seen[x] = true;
+    } else {
+      if (it.size() != 1) p.fail(it[0].col, "bad item in <...>: expected LBx:dim or a type");
+      types.push_back(p.type(it[0]));
+    }
+  }
+  for (int x = 0; x < 3; ++x)
+    if (!seen[x]) p.fail(L.toks[1].col, std::string("missing dimension LB") + std::to_string(x));
+  if (types.empty() || types.size() > 2)
+    p.fail(L.toks[1].col, "expected TypeA[, TypeB] in <...>, got " + std::to_string(types.size()) + " types");
+  if (p.pos < L.toks.size() && L.toks[p.pos].up == ",") ++p.pos;  // optional comma after '>'
+  std::vector<Group> gs = p.groups();
+  const size_t nsrc = 3 - (fn == 0 ? 1 : 0);
+  if (gs.empty() || gs.back()[0].up != "->") p.fail(L.end_col, "missing ->ACC<Size>");
+  if (gs.size() != nsrc + 1)
+    p.fail(gs[0][0].col, "wrong operand count: " + p.mn + " takes " + std::to_string(nsrc) +
+                             (fn == 0 ? " sources (A, B)" : fn == 1 ? " sources (A, B, Bias)" : " sources (A, B, ACC)") +
+                             " and ->ACC<Size>, got " + std::to_string(gs.size() - 1));
+  const auto [d, imm4] = p.dest(gs.back(), true);
+  const auto a = p.tile(gs[0]);
+  const auto b = p.tile(gs[1]);
+  std::pair<unsigned, unsigned> bias{0, 0};
+  if (fn == 1) bias = p.tile(gs[2]);
+  if (fn == 2 && !(gs[2].size() == 1 && gs[2][0].up == "ACC")) p.fail(gs[2][0].col, "third operand of TMATMUL.ACC must be ACC");
+  const size_t col = L.toks[0].col;
+  // Expansion order of spec 30 §5.
+  enc::Word w;
+  w.op = Op::bstart_cube;
+  w[F::fn] = fn;
+  w[F::dt] = types[0];
+  out.push_back(emit(w, L, col, p.mn));
+  if (types.size() == 2 && types[1] != types[0]) {
+    enc::Word t;
+    t.op = Op::b_datr;
+    t[F::datatype] = types[1];
+    out.push_back(emit(t, L, col, p.mn));
+  }
+  for (unsigned x = 0; x < 3; ++x) {
+    enc::Word t;
+    t.op = Op::b_dim;
+    t[F::reg] = dims[x].first;
+    t[F::uimm] = dims[x].second;
+    t[F::lb] = x;
+    out.push_back(emit(t, L, col, p.mn));
+  }
+  enc::Word io;
+  io.op = Op::b_iot2;
+  io[F::s0] = a.first;
+  io[F::s0r] = a.second;
+  io[F::s1] = b.first;
+  io[F::s1r] = b.second;
+  if (fn == 1) {
+    io[F::dst] = enc::kDstNone;
+    out.push_back(emit(io, L, col, p.mn));
+    enc::Word t;
+    t.op = Op::b_iot1;
+    t[F::s0] = bias.first;
+    t[F::s0r] = bias.second;
+    t[F::last] = 1;
+    t[F::dst] = d;
+    t[F::size] = imm4;
+    out.push_back(emit(t, L, col, p.mn));
+  } else {
+    io[F::last] = 1;
+    io[F::dst] = d;
+    io[F::size] = imm4;
+    out.push_back(emit(io, L, col, p.mn));
+  }
+}
+
+void raw(Parser& p, std::vector<uint32_t>& out) {
+  const Line& L = p.L;
+  const std::string& mn = p.mn;
+  const size_t col = L.toks[0].col;
+  std::vector<Group> gs = p.groups();
+  enc::Word w;
+  const auto single = [&](const Group& g, const char* what) -> const Tok& {
+    if (g.size() != 1) p.fail(g[0].col, std::string("bad ") + what);
+    return g[0];
+  };
+  if (mn == "BSTART.CUBE" || mn == "BSTART.TMATMUL" || mn == "BSTART.TMATMUL.ACC" || mn == "BSTART.ACCCVT") {
+    w.op = Op::bstart_cube;
+    if (mn == "BSTART.CUBE") {
+      p.no_more(gs, 2);
+      unsigned fn;
+      const Tok& f = single(gs[0], "CUBE function");
+      if (!enc::parse_cube_fn(f.up, fn)) p.fail(f.col, "unknown CUBE function '" + f.text + "'");
+      w[F::fn] = fn;
+      w[F::dt] = p.type(single(gs[1], "type"));
+    } else {
+      p.no_more(gs, 1);
+      w[F::fn] = mn == "BSTART.TMATMUL" ? 0 : mn == "BSTART.TMATMUL.ACC" ? 2 : 8;
+      w[F::dt] = p.type(single(gs[0], "type"));
+    }
+  } else if (mn.rfind("BSTART.", 0) == 0) {
+    static const std::pair<const char*, Op> classes[] = {
+        {"BSTART.MPAR", Op::bstart_mpar}, {"BSTART.MSEQ", Op::bstart_mseq}, {"BSTART.TMA", Op::bstart_tma},
+        {"BSTART.VPAR", Op::bstart_vpar}, {"BSTART.VSEQ", Op::bstart_vseq}, {"BSTART.FIXP", Op::bstart_fixp}};
+    bool found = false;
+    for (const auto& [n, op] : classes)
+      if (mn == n) { w.op = op; found = true; }
+    if (!found) p.fail(col, "unknown mnemonic '" + L.toks[0].text + "'");
+    p.no_more(gs, 1);
+    w[F::imm] = p.number(single(gs[0], "number"), 4095, "imm");
+  } else if (mn == "B.DATR") {
+    w.op = Op::b_datr;
+    if (gs.empty()) p.fail(L.end_col, "wrong operand count: expected DataType");
+    w[F::datatype] = p.type(single(gs[0], "type"));
+    static const std::pair<const char*, std::pair<F, uint32_t>> keys[] = {
+        {"SAT", {F::sat, 1}}, {"RMODE", {F::rmode, 7}}, {"CMODE", {F::cmode, 7}}, {"PAD", {F::pad, 31}},
+        {"LAYOUT", {F::layout, 31}}};
+    for (size_t i = 1; i < gs.size(); ++i) {
+      const Group& g = gs[i];
+      if (g.size() != 3 || g[1].up != "=") p.fail(g[0].col, "expected key=N (sat, rmode, cmode, pad, layout)");
+      bool ok = false;
+      for (const auto& [k, fm] : keys)
+        if (g[0].up == k) { w[fm.first] = p.number(g[2], fm.second, k); ok = true; }
+      if (!ok) p.fail(g[0].col, "unknown B.DATR field '" + g[0].text + "'");
+    }
+  } else if (mn == "B.DIM") {
+    w.op = Op::b_dim;
+    p.no_more(gs, 3);
+    w[F::reg] = p.reg(single(gs[0], "register"));
+    w[F::uimm] = p.number(single(gs[1], "imm"), (1u << 17) - 1, "imm");
+    const Group& g = gs[2];
+    if (g.size() != 2 || g[0].up != "->" || g[1].up.size() != 3 || g[1].up.substr(0, 2) != "LB" || g[1].up[2] < '0' ||
+        g[1].up[2] > '2')
+      p.fail(g[0].col, "expected ->LB0, ->LB1 or ->LB2");
+    w[F::lb] = static_cast<uint32_t>(g[1].up[2] - '0');
+  } else if (mn == "B.IOT") {
+    std::vector<std::pair<unsigned, unsigned>> srcs;
+    size_t i = 0;
+    for (; i < gs.size() && gs[i][0].up != "LAST" && gs[i][0].up != "->"; ++i) srcs.push_back(p.tile(gs[i]));
+    if (srcs.size() > 2) p.fail(gs[2][0].col, "wrong operand count: B.IOT takes at most 2 sources");
+    if (i < gs.size() && gs[i][0].up == "LAST") {
+      if (gs[i].size() != 1) p.fail(gs[i][0].col, "bad 'last'");
+      w[F::last] = 1;
+      ++i;
+    }
+    w[F::dst] = enc::kDstNone;
+    if (i < gs.size() && gs[i][0].up == "->") {
+      const auto [d, imm4] = p.dest(gs[i], false);
+      w[F::dst] = d;
+      w[F::size] = imm4;
+      ++i;
+    }
+    if (i != gs.size()) p.fail(gs[i][0].col, "unexpected operand (order: sources, last, ->DST<Size>)");
+    w.op = srcs.size() == 2 ? Op::b_iot2 : srcs.size() == 1 ? Op::b_iot1 : Op::b_iot0;
+    if (srcs.size() >= 1) { w[F::s0] = srcs[0].first; w[F::s0r] = srcs[0].second; }
+    if (srcs.size() == 2) { w[F::s1] = srcs[1].first; w[F::s1r] = srcs[1].second; }
+  } else if (mn == "B.IOD") {
+    w.op = Op::b_iod;
+    p.no_more(gs, 4);
+    w[F::d0] = p.number(single(gs[0], "number"), 31, "d0");
+    w[F::d1] = p.number(single(gs[1], "number"), 31, "d1");
+    w[F::d2] = p.number(single(gs[2], "number"), 31, "d2");
+    const Group& g = gs[3];
+    if (g.size() != 2 || g[0].up != "->") p.fail(g[0].col, "expected ->dd");
+    w[F::dd] = p.number(g[1], 31, "dd");
+  } else if (mn == "BSTOP") {
+    w.op = Op::bstop;
+    p.no_more(gs, 0);
+  } else {
+    p.fail(col, "unknown mnemonic '" + L.toks[0].text + "'");
+  }
+  out.push_back(emit(w, L, col, mn));
+}
+
+}  // namespace
+
+std::vector<uint32_t> assemble(std::string_view text, std::string_view filename) {
+  std::vector<uint32_t> out;
+  size_t line_no = 0, start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string s(text.substr(start, end - start));
+    if (!s.empty() && s.back() == '\r') s.pop_back();
+    ++line_no;
+    Line L{std::string(filename), line_no, {}, 0};
+    L.toks = lex(s, L.end_col, [&](size_t col, std::string m) { L.fail(col, "", m); });
+    if (!L.toks.empty()) {
+      if (!std::isalpha(static_cast<unsigned char>(L.toks[0].text[0])))
+        L.fail(L.toks[0].col, "", "expected a mnemonic, got '" + L.toks[0].text + "'");
+      Parser p(L);
+      unsigned fn;
+      if (enc::parse_cube_fn(p.mn, fn) && fn <= 2)
+        tmpl(p, out);
+      else
+        raw(p, out);
+    }
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace tilesim::linx

@@ -1,0 +1,150 @@
+// Disassembler: raw form per word, optional folding of CUBE blocks back into template form
+// (spec 30 §5). Field values come from the encoding table's decoder; no bit positions here.
+#include <vector>
+
+#include "linx/text.hpp"
+#include "tilesim/linx.hpp"
+
+namespace tilesim::linx {
+namespace text {
+using enc::F;
+using enc::Op;
+
+bool is_commit(Op op) {
+  return op != Op::b_datr && op != Op::b_dim && op != Op::b_iot2 && op != Op::b_iot1 && op != Op::b_iot0 &&
+         op != Op::b_iod;
+}
+
+namespace {
+std::string src(const enc::Word& w, F code, F reuse) {
+  return enc::tile_text(w[code]) + (w[reuse] ? ".reuse" : "");
+}
+std::string dest(const enc::Word& w) {
+  return std::string("->") + enc::dst_name(w[F::dst]) + "<" + enc::size_text(w[F::size]) + ">";
+}
+}  // namespace
+
+std::string raw_line(const enc::Word& w) {
+  const enc::Row& r = enc::row(w.op);
+  std::string s = r.mnemonic;
+  switch (w.op) {
+    case Op::bstart_cube: {
+      const unsigned fn = w[F::fn];
+      const char* dt = type_code(w[F::dt]).name;
+      // Fn 0, 2, 8 print as the opcode table's alias headers (spec 30 §5).
+      if (fn == 0) return std::string("BSTART.TMATMUL ") + dt;
+      if (fn == 2) return std::string("BSTART.TMATMUL.ACC ") + dt;
+      if (fn == 8) return std::string("BSTART.ACCCVT ") + dt;
+      return s + " " + enc::cube_fn_name(fn) + ", " + dt;
+    }
+    case Op::bstart_mpar: case Op::bstart_mseq: case Op::bstart_tma: case Op::bstart_vpar:
+    case Op::bstart_vseq: case Op::bstart_fixp:
+      return s + " " + std::to_string(w[F::imm]);
+    case Op::b_datr: {
+      s += std::string(" ") + type_code(w[F::datatype]).name;
+      const std::pair<F, const char*> extra[] = {
+          {F::sat, "sat"}, {F::rmode, "rmode"}, {F::cmode, "cmode"}, {F::pad, "pad"}, {F::layout, "layout"}};
+      for (const auto& [f, n] : extra)
+        if (w[f]) s += std::string(", ") + n + "=" + std::to_string(w[f]);
+      return s;
+    }
+    case Op::b_dim:
+      return s + " " + enc::reg_name(w[F::reg]) + ", " + std::to_string(w[F::uimm]) + ", ->LB" +
+             std::to_string(w[F::lb]);
+    case Op::b_iot2: case Op::b_iot1: case Op::b_iot0: {
+      std::string ops;
+      const auto add = [&](const std::string& x) { ops += (ops.empty() ? " " : ", ") + x; };
+      if (w.op != Op::b_iot0) add(src(w, F::s0, F::s0r));
+      if (w.op == Op::b_iot2) add(src(w, F::s1, F::s1r));
+      if (w[F::last]) add("last");
+      if (w[F::dst] != enc::kDstNone) add(dest(w));
+      return s + ops;
+    }
+    case Op::b_iod:
+      return s + " " + std::to_string(w[F::d0]) + ", " + std::to_string(w[F::d1]) + ", " +
+             std::to_string(w[F::d2]) + ", ->" + std::to_string(w[F::dd]);
+    case Op::bstop:
+      return s;
+  }
+  return s;
+}
+
+namespace {
+std::string dim_text(const enc::Word& w) {
+  const unsigned reg = w[F::reg], imm = w[F::uimm];
+  if (reg == 0) return std::to_string(imm);
+  if (imm == 0) return enc::reg_name(reg);
+  return std::string(enc::reg_name(reg)) + "+" + std::to_string(imm);
+}
+}  // namespace
+
+std::optional<std::string> fold_block(std::span<const enc::Word> b) {
+  if (b.empty() || b[0].op != Op::bstart_cube) return std::nullopt;
+  const unsigned fn = b[0][F::fn];
+  if (fn > 2) return std::nullopt;
+  size_t i = 1;
+  const unsigned ta = b[0][F::dt];
+  std::string types = type_code(ta).name;
+  if (i < b.size() && b[i].op == Op::b_datr) {
+    const enc::Word& d = b[i];
+    if (d[F::sat] || d[F::rmode] || d[F::cmode] || d[F::pad] || d[F::layout] || d[F::datatype] == ta)
+      return std::nullopt;
+    types += std::string(", ") + type_code(d[F::datatype]).name;
+    ++i;
+  }
+  static const char* const lbs[3] = {"LB0", "LB1", "LB2"};
+  std::string dims;
+  for (unsigned x = 0; x < 3; ++x, ++i) {
+    if (i >= b.size() || b[i].op != Op::b_dim || b[i][F::lb] != x) return std::nullopt;
+    dims += std::string(lbs[x]) + ":" + dim_text(b[i]) + ", ";
+  }
+  std::string ops;
+  if (i >= b.size() || b[i].op != Op::b_iot2) return std::nullopt;
+  const enc::Word& io = b[i++];
+  ops = src(io, F::s0, F::s0r) + ", " + src(io, F::s1, F::s1r);
+  const enc::Word* tail = &io;
+  if (fn == 1) {
+    if (io[F::last] || io[F::dst] != enc::kDstNone) return std::nullopt;
+    if (i >= b.size() || b[i].op != Op::b_iot1) return std::nullopt;
+    tail = &b[i++];
+    ops += ", " + src(*tail, F::s0, F::s0r);
+  } else if (fn == 2) {
+    ops += ", ACC";
+  }
+  if (!(*tail)[F::last] || (*tail)[F::dst] != enc::kDstAcc) return std::nullopt;
+  if (i != b.size()) return std::nullopt;
+  return std::string(enc::cube_fn_name(fn)) + " <" + dims + types + ">, " + ops + ", " + dest(*tail);
+}
+
+std::string block_text(std::span<const enc::Word> b) {
+  if (auto f = fold_block(b)) return *f;
+  std::string s;
+  for (const auto& w : b) s += (s.empty() ? "" : "; ") + raw_line(w);
+  return s;
+}
+
+}  // namespace text
+
+std::string disassemble(std::span<const uint32_t> words, bool fold) {
+  std::vector<enc::Word> ws;
+  ws.reserve(words.size());
+  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));
+  std::string out;
+  size_t i = 0;
+  while (i < ws.size()) {
+    size_t j = i + 1;
+    if (text::is_commit(ws[i].op))
+      while (j < ws.size() && !text::is_commit(ws[j].op)) ++j;
+    if (fold) {
+      if (auto f = text::fold_block(std::span<const enc::Word>(ws).subspan(i, j - i))) {
+        out += *f + "\n";
+        i = j;
+        continue;
+      }
+    }
+    for (; i < j; ++i) out += text::raw_line(ws[i]) + "\n";
+  }
+  return out;
+}
+
+}  // namespace tilesim::linx

@@ -1,0 +1,42 @@
+// The one GEMM core of the TMATMUL family (spec 30 §3): operands decoded to fp32 or int32, a
+// scalar reference (the definition) and a blocked SIMD kernel that keeps every element's k order.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "tilesim/linx.hpp"
+
+namespace tilesim::linx::core {
+
+enum class Domain : uint8_t { f32, i32 };
+Domain domain_of(DType t) noexcept;
+
+// Decodes n storage elements of t (element `first` on) into the core's number domain: floats
+// exactly to fp32 (fp64 rounded RNE, tf32/hf32 low bits masked), integers sign/zero-extended to
+// 32 bits (64-bit ones keep their low 32 bits). out is float* or int32_t* per domain_of(t).
+void decode(const uint8_t* storage, DType t, size_t first, size_t n, void* out);
+
+// B's element (k, j) is B[k * sk + j * sj]: (sk, sj) = (N, 1) row-major, (1, K) column-major.
+struct BStride {
+  size_t sk, sj;
+};
+// The accumulation chain of spec 30 §3 (A row-major M x K, C row-major M x N): for every (i, j),
+// in k order, C = fma(A[i][k], B[k][j], C) in fp32 / C = C + A*B in wrapping 32-bit integers.
+// C holds the start values (0 or ACC) on entry.
+void chain_f32_reference(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K);
+void chain_i32_reference(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K);
+// zero_start: C is not read; the chains start from +0 / 0.
+void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
+                    bool zero_start);
+void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
+                    bool zero_start);
+// C = C + bias[j] (when bias) then NaN -> 0x7FC00000, SIMD; identical to the scalar epilogue.
+void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N);
+
+// The whole TMATMUL / .BIAS / .ACC result on decoded operands: C = start (zeros when start is
+// null), the chain, then + bias (one fp32 / wrapping add) and default NaN. `out` M x N.
+// b_col_major: B is stored K-contiguous per column (N x K row-major), as a ZN tile's lines are.
+void run(Domain d, const void* A, const void* B, const void* bias, const void* start, void* out, size_t M,
+         size_t N, size_t K, Engine e, bool b_col_major = false);
+
+}  // namespace tilesim::linx::core

@@ -1,0 +1,238 @@
+// The fast engine of the GEMM core: panel packing, an MR x (2 vectors) register-blocked
+// micro-kernel and cache blocking over K, threaded over M x N tiles. Each C element keeps the
+// exact chain of spec 30 §3: its accumulator is stored after a K block and reloaded for the next,
+// so the fma (or wrapping add) sequence per element is k = 0..K-1 in order, whatever the thread
+// count or vector width. Bit-identical to chain_*_reference (tests check it).
+#include <algorithm>
+#include <cstring>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "linx/gemm_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/aligned_allocator.h>
+#include <hwy/highway.h>
+
+#include "linx/gemm_core.hpp"
+#include "tilesim/parallel.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace tilesim::linx::core::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET <= HWY_AVX2 && (HWY_ARCH_X86)
+#define TILESIM_LINX_SIMD 1
+#else
+#define TILESIM_LINX_SIMD 0  // SSSE3/SSE4/EMU128 MulAdd is not fused: use the reference there
+#endif
+
+#if TILESIM_LINX_SIMD
+constexpr size_t kMR = 8;     // rows per micro-tile
+constexpr size_t kKC = 256;   // K block (packed B panel slice stays in L1/L2)
+constexpr size_t kMC = 64;    // rows per task tile
+constexpr size_t kNCp = 8;    // B panels per task tile
+
+template <class V>
+HWY_INLINE V Step(V a, V b, V c) {
+  if constexpr (hwy::IsFloat<hn::TFromV<V>>())
+    return hn::MulAdd(a, b, c);  // fused, as the reference's std::fma
+  else
+    return hn::Add(hn::Mul(a, b), c);  // wraps mod 2^32
+}
+
+// C tile (kMR x 2L at c, row stride ldc) = chain over kc steps of the packed panels, starting
+// from the tile's current values, or from zero when `zero` (the first K block of a zero start).
+template <class D, class T>
+HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp, size_t kc, T* HWY_RESTRICT c,
+                        size_t ldc, bool zero) {
+  const size_t L = hn::Lanes(d);
+  const size_t NR = 2 * L;
+  using V = hn::Vec<D>;
+  V c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, c60, c61, c70, c71;
+  if (zero) {
+    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = hn::Zero(d);
+    c40 = c41 = c50 = c51 = c60 = c61 = c70 = c71 = hn::Zero(d);
+  } else {
+    c00 = hn::LoadU(d, c + 0 * ldc); c01 = hn::LoadU(d, c + 0 * ldc + L);
+    c10 = hn::LoadU(d, c + 1 * ldc); c11 = hn::LoadU(d, c + 1 * ldc + L);
+    c20 = hn::LoadU(d, c + 2 * ldc); c21 = hn::LoadU(d, c + 2 * ldc + L);
+    c30 = hn::LoadU(d, c + 3 * ldc); c31 = hn::LoadU(d, c + 3 * ldc + L);
+    c40 = hn::LoadU(d, c + 4 * ldc); c41 = hn::LoadU(d, c + 4 * ldc + L);
+    c50 = hn::LoadU(d, c + 5 * ldc); c51 = hn::LoadU(d, c + 5 * ldc + L);
+    c60 = hn::LoadU(d, c + 6 * ldc); c61 = hn::LoadU(d, c + 6 * ldc + L);
+    c70 = hn::LoadU(d, c + 7 * ldc); c71 = hn::LoadU(d, c + 7 * ldc + L);
+  }
+  for (size_t k = 0; k < kc; ++k) {
+    const V b0 = hn::Load(d, bp + k * NR), b1 = hn::Load(d, bp + k * NR + L);
+    const T* a = ap + k * kMR;
+    V x = hn::Set(d, a[0]); c00 = Step(x, b0, c00); c01 = Step(x, b1, c01);
+    x = hn::Set(d, a[1]); c10 = Step(x, b0, c10); c11 = Step(x, b1, c11);
+    x = hn::Set(d, a[2]); c20 = Step(x, b0, c20); c21 = Step(x, b1, c21);
+    x = hn::Set(d, a[3]); c30 = Step(x, b0, c30); c31 = Step(x, b1, c31);
+    x = hn::Set(d, a[4]); c40 = Step(x, b0, c40); c41 = Step(x, b1, c41);
+    x = hn::Set(d, a[5]); c50 = Step(x, b0, c50); c51 = Step(x, b1, c51);
+    x = hn::Set(d, a[6]); c60 = Step(x, b0, c60); c61 = Step(x, b1, c61);
+    x = hn::Set(d, a[7]); c70 = Step(x, b0, c70); c71 = Step(x, b1, c71);
+  }
+  hn::StoreU(c00, d, c + 0 * ldc); hn::StoreU(c01, d, c + 0 * ldc + L);
+  hn::StoreU(c10, d, c + 1 * ldc); hn::StoreU(c11, d, c + 1 * ldc + L);
+  hn::StoreU(c20, d, c + 2 * ldc); hn::StoreU(c21, d, c + 2 * ldc + L);
+  hn::StoreU(c30, d, c + 3 * ldc); hn::StoreU(c31, d, c + 3 * ldc + L);
+  hn::StoreU(c40, d, c + 4 * ldc); hn::StoreU(c41, d, c + 4 * ldc + L);
+  hn::StoreU(c50, d, c + 5 * ldc); hn::StoreU(c51, d, c + 5 * ldc + L);
+  hn::StoreU(c60, d, c + 6 * ldc); hn::StoreU(c61, d, c + 6 * ldc + L);
+  hn::StoreU(c70, d, c + 7 * ldc); hn::StoreU(c71, d, c + 7 * ldc + L);
+}
+
+// Grow-only aligned buffers, one set per thread (slot 0: A panels, 1: B panels).
+template <class T>
+T* scratch(int slot, size_t n) {
+  thread_local hwy::AlignedFreeUniquePtr<uint8_t[]> buf[2];
+  thread_local size_t cap[2] = {0, 0};
+  const size_t bytes = n * sizeof(T);
+  if (cap[slot] < bytes) {
+    buf[slot] = hwy::AllocateAligned<uint8_t>(bytes);
+    cap[slot] = bytes;
+  }
+  return reinterpret_cast<T*>(buf[slot].get());
+}
+
+template <class T>
+void Chain(const T* A, const T* B, BStride bs, T* C, size_t M, size_t N, size_t K, bool zero_start) {
+  const hn::ScalableTag<T> d;
+  const size_t NR = 2 * hn::Lanes(d);
+  const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
+  // Packed panels, zero padded: Ap[ip][k][r] = A[ip*MR + r][k]; Bp[jp][k][c] = B[k][jp*NR + c].
+  // Scratch kept per thread across calls (no page faults per call on large sizes).
+  T* const ApBuf = scratch<T>(0, mp * K * kMR);
+  T* const BpBuf = scratch<T>(1, np * K * NR);
+  for (size_t ip = 0; ip < mp; ++ip) {
+    T* dst = ApBuf + ip * K * kMR;
+    for (size_t r = 0; r < kMR; ++r) {
+      const size_t i = ip * kMR + r;
+      if (i < M)
+        for (size_t k = 0; k < K; ++k) dst[k * kMR + r] = A[i * K + k];
+      else
+        for (size_t k = 0; k < K; ++k) dst[k * kMR + r] = T(0);
+    }
+  }
+  for (size_t jp = 0; jp < np; ++jp) {
+    T* dst = BpBuf + jp * K * NR;
+    const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
+    if (bs.sj == 1) {  // row-major B: panel rows are contiguous runs
+      for (size_t k = 0; k < K; ++k) {
+        std::memcpy(dst + k * NR, B + k * bs.sk + j0, w * sizeof(T));
+        for (size_t c = w; c < NR; ++c) dst[k * NR + c] = T(0);
+      }
+    } else {  // column-major B: each column is a contiguous k run
+      for (size_t c = 0; c < NR; ++c) {
+        if (c < w) {
+          const T* col = B + (j0 + c) * bs.sj;
+          for (size_t k = 0; k < K; ++k) dst[k * NR + c] = col[k * bs.sk];
+        } else {
+          for (size_t k = 0; k < K; ++k) dst[k * NR + c] = T(0);
+        }
+      }
+    }
+  }
+  const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR), tiles_n = (np + kNCp - 1) / kNCp;
+  const T* ApP = ApBuf;
+  const T* BpP = BpBuf;
+  parallel_for(tiles_m * tiles_n, 1, [&](size_t t0, size_t t1) {
+    auto ct = hwy::AllocateAligned<T>(kMR * NR);
+    T* c = ct.get();
+    for (size_t t = t0; t < t1; ++t) {
+      const size_t tm = t / tiles_n, tn = t % tiles_n;
+      const size_t ip0 = tm * (kMC / kMR), ip1 = std::min(mp, ip0 + kMC / kMR);
+      const size_t jp0 = tn * kNCp, jp1 = std::min(np, jp0 + kNCp);
+      for (size_t k0 = 0; k0 < K; k0 += kKC) {
+        const size_t kc = std::min(kKC, K - k0);
+        for (size_t jp = jp0; jp < jp1; ++jp) {
+          const size_t j0 = jp * NR, w = std::min(NR, N - j0);
+          for (size_t ip = ip0; ip < ip1; ++ip) {
+            const size_t i0 = ip * kMR, h = std::min(kMR, M - i0);
+            const bool zero = zero_start && k0 == 0;
+            T* const dst = C + i0 * N + j0;
+            if (h == kMR && w == NR) {  // full tile: accumulate in place
+              Micro(d, ApP + ip * K * kMR + k0 * kMR, BpP + jp * K * NR + k0 * NR, kc, dst, N, zero);
+              continue;
+            }
+            // Edge tile: run on a zero-padded copy, store the valid part.
+            for (size_t r = 0; r < kMR; ++r)
+              for (size_t q = 0; q < NR; ++q) c[r * NR + q] = (r < h && q < w && !zero) ? dst[r * N + q] : T(0);
+            Micro(d, ApP + ip * K * kMR + k0 * kMR, BpP + jp * K * NR + k0 * NR, kc, c, NR, false);
+            for (size_t r = 0; r < h; ++r) std::memcpy(dst + r * N, c + r * NR, w * sizeof(T));
+          }
+        }
+      }
+    }
+  });
+}
+#endif
+
+void ChainF32(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K, bool zero_start) {
+#if TILESIM_LINX_SIMD
+  Chain<float>(A, B, bs, C, M, N, K, zero_start);
+#else
+  if (zero_start) std::memset(C, 0, M * N * sizeof(float));
+  chain_f32_reference(A, B, bs, C, M, N, K);
+#endif
+}
+void ChainI32(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
+              bool zero_start) {
+#if TILESIM_LINX_SIMD
+  Chain<int32_t>(A, B, bs, C, M, N, K, zero_start);
+#else
+  if (zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
+  chain_i32_reference(A, B, bs, C, M, N, K);
+#endif
+}
+
+// Bias add (one fp32 add) and default NaN, over rows; exact like the scalar loop.
+void EpilogueF32(float* C, const float* bias, size_t M, size_t N) {
+  const hn::ScalableTag<float> d;
+  const size_t L = hn::Lanes(d);
+  const auto qnan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<decltype(d)>(), 0x7FC00000u));
+  for (size_t i = 0; i < M; ++i) {
+    float* row = C + i * N;
+    size_t j = 0;
+    for (; j + L <= N; j += L) {
+      auto v = hn::LoadU(d, row + j);
+      if (bias) v = hn::Add(v, hn::LoadU(d, bias + j));
+      hn::StoreU(hn::IfThenElse(hn::IsNaN(v), qnan, v), d, row + j);
+    }
+    for (; j < N; ++j) {
+      float v = row[j];
+      if (bias) v = v + bias[j];
+      if (v != v) {
+        const uint32_t q = 0x7FC00000u;
+        std::memcpy(&v, &q, 4);
+      }
+      row[j] = v;
+    }
+  }
+}
+#undef TILESIM_LINX_SIMD
+
+}  // namespace tilesim::linx::core::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tilesim::linx::core {
+HWY_EXPORT(ChainF32);
+HWY_EXPORT(ChainI32);
+HWY_EXPORT(EpilogueF32);
+void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
+                    bool zero_start) {
+  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(A, B, bs, C, M, N, K, zero_start);
+}
+void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
+                    bool zero_start) {
+  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(A, B, bs, C, M, N, K, zero_start);
+}
+void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N) {
+  HWY_DYNAMIC_DISPATCH(EpilogueF32)(C, bias, M, N);
+}
+}  // namespace tilesim::linx::core
+#endif

@@ -1,0 +1,163 @@
+// The LinxISA machine (spec 30 §1): registers, tile queues with relative indexing, the live
+// capacity rule, ACC, and block sequencing. Blocks are validated and computed against the
+// current state and committed only when they succeed (faults are atomic).
+#include <algorithm>
+
+#include "linx/machine_state.hpp"
+#include "linx/text.hpp"
+#include "tilesim/profile.hpp"
+
+namespace tilesim::linx {
+namespace {
+constexpr LinxProfile kProfiles[] = {
+    {"linx_v056", LinxProfile::Order::sequential_fma, LinxProfile::IntOverflow::wrap32, 16, 256, 256 * 1024,
+     512 * 1024},
+};
+}  // namespace
+
+const LinxProfile& linx_profile(std::string_view name) {
+  return find_profile<LinxProfile>(kProfiles, "LinxISA profile", name);
+}
+
+int queue_index(char q) {
+  switch (q) {
+    case 'T': case 't': return 0;
+    case 'U': case 'u': return 1;
+    case 'M': case 'm': return 2;
+    case 'N': case 'n': return 3;
+    default: return -1;
+  }
+}
+const char* queue_name(int q) {
+  static const char* const n[4] = {"T", "U", "M", "N"};
+  return n[q & 3];
+}
+
+void fault(const std::string& instr, const std::string& kind, long word, const std::string& block,
+           const std::string& detail, const std::string& spec) {
+  std::string msg = instr + ": fault (" + kind + ")";
+  if (word >= 0) msg += " at word " + std::to_string(word);
+  msg += ": " + detail;
+  if (!block.empty()) msg += " in block `" + block + "`";
+  msg += " [spec " + spec + "]";
+  throw Fault(kind, word, block, msg);
+}
+
+Machine::Machine(std::string_view profile) : s_(std::make_unique<State>()) { s_->profile = &linx_profile(profile); }
+Machine::~Machine() = default;
+Machine::Machine(const Machine& o) : s_(std::make_unique<State>(*o.s_)) {}
+Machine& Machine::operator=(const Machine& o) {
+  if (this != &o) *s_ = *o.s_;
+  return *this;
+}
+
+unsigned Machine::parse_reg(std::string_view name) {
+  std::string lower(name);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  unsigned r;
+  if (!enc::parse_reg(lower, r))
+    raise(ErrorCode::Constraint, "linx set_reg", "unknown register '" + std::string(name) + "' (R0..R23 or an ABI name)",
+          "30 §1");
+  if (r >= 24)
+    raise(ErrorCode::Constraint, "linx set_reg", "register '" + std::string(name) + "' is reserved (codes 24..31)", "30 §1");
+  return r;
+}
+
+void Machine::set_reg(std::string_view name, uint64_t value) {
+  const unsigned r = parse_reg(name);
+  if (r == 0) raise(ErrorCode::Constraint, "linx set_reg", "R0 (zero) reads 0 and cannot be set", "30 §1");
+  s_->regs[r] = value;
+}
+uint64_t Machine::reg(unsigned i) const { return i < 24 ? s_->regs[i] : 0; }
+
+size_t Machine::live_bytes() const {
+  size_t n = 0;
+  for (const auto& q : s_->queues)
+    for (const auto& t : q)
+      if (t.live) n += t.size;
+  return n;
+}
+
+void Machine::push_raw(char queue, std::span<const uint8_t> raw, size_t size) {
+  const int q = queue_index(queue);
+  const LinxProfile& p = *s_->profile;
+  if (q < 0) raise(ErrorCode::Constraint, "linx push", std::string("unknown tile queue '") + queue + "' (T, U, M, N)", "30 §1");
+  if (raw.size() > p.max_tile)
+    raise(ErrorCode::Constraint, "linx push",
+          "tile data of " + std::to_string(raw.size()) + " bytes exceeds the largest tile (256 KB)", "30 §1");
+  if (size == 0) {
+    size = p.min_tile;
+    while (size < raw.size()) size *= 2;
+  }
+  bool pow2 = size >= p.min_tile && size <= p.max_tile && (size & (size - 1)) == 0;
+  if (!pow2)
+    raise(ErrorCode::Constraint, "linx push",
+          "tile size " + std::to_string(size) + " is not 256 B x 2^k in 256 B..256 KB", "30 §1");
+  if (size < raw.size())
+    raise(ErrorCode::Constraint, "linx push",
+          "tile size " + std::to_string(size) + " is smaller than its " + std::to_string(raw.size()) + " bytes of data",
+          "30 §1");
+  auto& dq = s_->queues[static_cast<size_t>(q)];
+  // The 17th-oldest leaves the window (released) as this one enters (spec 30 §1).
+  size_t live = live_bytes();
+  if (dq.size() == p.queue_depth && dq.back().live) live -= dq.back().size;
+  if (live + size > p.live_capacity)
+    fault(std::string("push ") + queue_name(q), "capacity", -1, "",
+          "live tiles would hold " + std::to_string(live + size) + " bytes, more than the " +
+              std::to_string(p.live_capacity) + "-byte capacity",
+          "30 §1");
+  auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
+  std::copy(raw.begin(), raw.end(), bytes->begin());
+  if (dq.size() == p.queue_depth) dq.pop_back();
+  dq.push_front(TileSlot{std::move(bytes), size, true});
+}
+
+void Machine::push_tile(char queue, const void* elems, size_t rows, size_t cols, DType t, Layout l, size_t size) {
+  const std::vector<uint8_t> raw = pack(elems, rows, cols, t, l);
+  push_raw(queue, raw, size);
+}
+
+const AccView& Machine::acc() const { return s_->acc; }
+
+std::vector<TileInfo> Machine::tiles(char queue) const {
+  const int q = queue_index(queue);
+  if (q < 0) raise(ErrorCode::Constraint, "linx tiles", std::string("unknown tile queue '") + queue + "'", "30 §1");
+  std::vector<TileInfo> out;
+  const auto& dq = s_->queues[static_cast<size_t>(q)];
+  for (size_t i = 0; i < dq.size(); ++i) out.push_back({static_cast<int>(i + 1), dq[i].size, dq[i].live});
+  return out;
+}
+
+std::vector<uint8_t> Machine::tile_bytes(char queue, int n) const {
+  const int q = queue_index(queue);
+  if (q < 0 || n < 1 || static_cast<size_t>(n) > s_->queues[static_cast<size_t>(q)].size())
+    raise(ErrorCode::Bounds, "linx tile_bytes", std::string("no tile ") + queue + "#" + std::to_string(n), "30 §1");
+  return *s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)].bytes;
+}
+
+void Machine::run(std::string_view text) { run(assemble(text)); }
+
+void Machine::run(std::span<const uint32_t> words) {
+  std::vector<enc::Word> ws;
+  ws.reserve(words.size());
+  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));
+  size_t i = 0;
+  while (i < ws.size()) {
+    if (!text::is_commit(ws[i].op))
+      fault(enc::row(ws[i].op).mnemonic, "malformed block", static_cast<long>(i), text::raw_line(ws[i]),
+            "header word before the first BSTART", "30 §1");
+    size_t j = i + 1;
+    while (j < ws.size() && !text::is_commit(ws[j].op)) ++j;
+    const std::span<const enc::Word> block(ws.data() + i, j - i);
+    if (ws[i].op == enc::Op::bstop) return;  // BSTOP ends the program (tilesim decision)
+    if (ws[i].op != enc::Op::bstart_cube)
+      fault(enc::row(ws[i].op).mnemonic, "unsupported", static_cast<long>(i), text::block_text(block),
+            "block class is not executed by tilesim (only CUBE blocks and BSTOP)", "30 §1");
+    Commit c = exec_cube(*s_, block, static_cast<long>(i));
+    for (const auto& [q, pos] : c.release) s_->queues[static_cast<size_t>(q)][pos].live = false;
+    s_->acc = std::move(c.acc);
+    i = j;
+  }
+}
+
+}  // namespace tilesim::linx

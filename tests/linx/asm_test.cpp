@@ -1,0 +1,154 @@
+// Assembler: template and raw forms, syntax variants, and one test per malformed-line kind
+// (each asserting the line:column and the message).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "tilesim/linx.hpp"
+
+using namespace tilesim::linx;
+
+static std::string asm_error(const std::string& text) {
+  try {
+    assemble(text, "f.s");
+  } catch (const tilesim::Error& e) {
+    EXPECT_EQ(e.code(), tilesim::ErrorCode::Parse);
+    return e.what();
+  }
+  return "no error";
+}
+#define EXPECT_HAS(hay, needle) EXPECT_NE(std::string(hay).find(needle), std::string::npos) << (hay)
+
+TEST(LinxAsm, TemplateVariantsAgree) {
+  const auto ref = assemble("TMATMUL.BIAS <LB0:100, LB1:a0, LB2:a1+10, FP32>, T#1, U#1, N#1, ->ACC<64KB>");
+  // No comma after '>', M:/N:/K: labels, lower case, R-numbers, hex, comments of all three kinds.
+  EXPECT_EQ(assemble("tmatmul.bias <m:0x64, n:R2, k:r3+0xA, fp32> t#1, u#1, n#1, ->acc<64kb> ; c"), ref);
+  EXPECT_EQ(assemble("# header comment\n  TMATMUL.BIAS <LB0:100,LB1:a0,LB2:a1+10,FP32,FP32>,T#1,U#1,N#1,->ACC<64KB> // x\n"),
+            ref);
+  EXPECT_EQ(assemble("TMATMUL.BIAS <LB0:100, LB1:a0, LB2:a1+10, FP32>, T#1, U#1, N#1, ->ACC<64KB>   # trailing"), ref);
+  // Raw header form of the same block.
+  EXPECT_EQ(assemble("BSTART.CUBE TMATMUL.BIAS, FP32\nB.DIM zero, 100, ->LB0\nB.DIM a0, 0, ->LB1\n"
+                     "B.DIM a1, 10, ->LB2\nB.IOT T#1, U#1\nB.IOT N#1, last, ->ACC<64KB>"),
+            ref);
+}
+
+TEST(LinxAsm, TemplateExpansionOrderAndFields) {
+  const auto w = assemble("TMATMUL.ACC <LB0:s1+3, LB1:16, LB2:x3, FP16, E4M3>, T#2.reuse, M#16.reuse, ACC, ->ACC<512KB>");
+  EXPECT_EQ(disassemble(w),
+            "BSTART.TMATMUL.ACC FP16\nB.DATR E4M3\nB.DIM s1, 3, ->LB0\nB.DIM zero, 16, ->LB1\nB.DIM x3, 0, ->LB2\n"
+            "B.IOT T#2.reuse, M#16.reuse, last, ->ACC<512KB>\n");
+  EXPECT_EQ(disassemble(w, true),
+            "TMATMUL.ACC <LB0:s1+3, LB1:16, LB2:x3, FP16, E4M3>, T#2.reuse, M#16.reuse, ACC, ->ACC<512KB>\n");
+  const auto p = assemble("TMATMUL <LB0:1, LB1:2, LB2:131071, S8>, N#16, U#3.reuse, ->ACC<32B>");
+  EXPECT_EQ(disassemble(p, true), "TMATMUL <LB0:1, LB1:2, LB2:131071, S8>, N#16, U#3.reuse, ->ACC<32B>\n");
+  EXPECT_EQ(p.size(), 5u);
+}
+
+TEST(LinxAsm, EverySizeSpelling) {
+  const char* sizes[] = {"0B", "32B", "64B", "128B", "256B", "512B", "1KB", "2KB", "4KB", "8KB", "16KB", "32KB", "64KB",
+                         "128KB", "256KB", "512KB"};
+  for (unsigned i = 0; i < 16; ++i) {
+    const auto w = assemble(std::string("B.IOT T#1, last, ->ACC<") + sizes[i] + ">");
+    EXPECT_EQ((w[0] >> 25) & 15, i) << sizes[i];  // imm4 at 28..25 (spec 30 §6)
+  }
+}
+
+TEST(LinxAsm, RawFormsRoundTrip) {
+  const char* lines[] = {"B.DATR E2M1x2, sat=1, rmode=5, cmode=7, pad=31, layout=17",
+                         "B.IOD 1, 2, 31, ->7",
+                         "B.IOT",
+                         "B.IOT last, ->S<4KB>",
+                         "B.IOT U#4.reuse, ->T<256B>",
+                         "B.IOT M#2, N#9.reuse, ->N<1KB>",
+                         "BSTART.FIXP 4095",
+                         "BSTART.TMA 0",
+                         "BSTOP"};
+  for (const char* l : lines) EXPECT_EQ(disassemble(assemble(l)), std::string(l) + "\n");
+}
+
+// asm -> words -> disasm (raw and folded) -> asm over generated programs.
+TEST(LinxAsm, GeneratedProgramsRoundTrip) {
+  std::mt19937 rng(3);
+  const char* types[] = {"FP64", "FP32", "TF32", "HF32", "FP16", "BF16", "HiF8", "E4M3", "E5M2", "E3M2", "E2M3",
+                         "E2M1x2", "E1M2x2", "E8M0", "HiF4x2", "S64", "S32", "S16", "S8", "S4x2", "U64", "U32",
+                         "U16", "U8", "U4x2"};
+  const char* regs[] = {"zero", "sp", "a0", "a7", "ra", "fp", "s1", "s8", "x0", "x3"};
+  const char* sizes[] = {"32B", "1KB", "64KB", "512KB"};
+  const char* q = "TUMN";
+  auto pick = [&](auto& arr) { return arr[rng() % (sizeof(arr) / sizeof(arr[0]))]; };
+  auto dim = [&]() -> std::string {
+    switch (rng() % 3) {
+      case 0: return std::to_string(rng() % 131072);
+      case 1: return pick(regs);
+      default: return std::string(pick(regs)) + "+" + std::to_string(rng() % 131072);
+    }
+  };
+  auto tile = [&]() {
+    return std::string(1, q[rng() % 4]) + "#" + std::to_string(1 + rng() % 16) + (rng() % 2 ? ".reuse" : "");
+  };
+  for (int t = 0; t < 300; ++t) {
+    const int fn = static_cast<int>(rng() % 3);
+    std::string s = fn == 0 ? "TMATMUL" : fn == 1 ? "TMATMUL.BIAS" : "TMATMUL.ACC";
+    s += " <LB0:" + dim() + ", LB1:" + dim() + ", LB2:" + dim() + ", " + pick(types);
+    if (rng() % 2) s += std::string(", ") + pick(types);
+    s += ">, " + tile() + ", " + tile() + ", ";
+    if (fn == 1) s += tile() + ", ";
+    if (fn == 2) s += "ACC, ";
+    s += std::string("->ACC<") + pick(sizes) + ">";
+    const auto w = assemble(s);
+    EXPECT_EQ(assemble(disassemble(w)), w) << s;
+    EXPECT_EQ(assemble(disassemble(w, true)), w) << s;
+  }
+}
+
+TEST(LinxAsm, ErrorUnknownMnemonic) {
+  EXPECT_HAS(asm_error("BSTOP\n  TMATMUL.FOO <LB0:1>"), "f.s:2:3: TMATMUL.FOO: unknown mnemonic 'TMATMUL.FOO'");
+  EXPECT_HAS(asm_error("BSTART.XYZ 1"), "f.s:1:1: BSTART.XYZ: unknown mnemonic");
+}
+TEST(LinxAsm, ErrorBadType) {
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP8>, T#1, U#1, ->ACC<1KB>"), "f.s:1:31: TMATMUL: bad type 'FP8'");
+  EXPECT_HAS(asm_error("B.DATR INT9"), "f.s:1:8: B.DATR: bad type 'INT9'");
+}
+TEST(LinxAsm, ErrorReservedRegister) {
+  EXPECT_HAS(asm_error("TMATMUL <LB0:R24, LB1:1, LB2:1, FP32>, T#1, U#1, ->ACC<1KB>"),
+             "f.s:1:14: TMATMUL: reserved register 'R24'");
+  EXPECT_HAS(asm_error("B.DIM r31, 0, ->LB0"), "f.s:1:7: B.DIM: reserved register 'r31'");
+  EXPECT_HAS(asm_error("B.DIM q7, 0, ->LB0"), "f.s:1:7: B.DIM: unknown register 'q7'");
+}
+TEST(LinxAsm, ErrorImmOutOfRange) {
+  EXPECT_HAS(asm_error("TMATMUL <LB0:131072, LB1:1, LB2:1, FP32>, T#1, U#1, ->ACC<1KB>"),
+             "f.s:1:14: TMATMUL: imm 131072 out of range 0..131071");
+  EXPECT_HAS(asm_error("B.DIM a0, 0x20000, ->LB1"), "f.s:1:11: B.DIM: imm 0x20000 out of range");
+  EXPECT_HAS(asm_error("B.IOD 1, 2, 32, ->0"), "f.s:1:13: B.IOD: d2 32 out of range 0..31");
+  EXPECT_HAS(asm_error("B.IOT T#17, U#1"), "f.s:1:7: B.IOT: tile index in 'T#17' out of range 1..16");
+}
+TEST(LinxAsm, ErrorIllegalSize) {
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP32>, T#1, U#1, ->ACC<48KB>"),
+             "f.s:1:54: TMATMUL: Size '48KB' is not a legal value");
+  EXPECT_HAS(asm_error("B.IOT T#1, last, ->ACC<16B>"), "Size '16B' is not a legal value");
+  EXPECT_HAS(asm_error("B.IOT T#1, last, ->ACC<1024KB>"), "Size '1024KB' is not a legal value");
+}
+TEST(LinxAsm, ErrorMissingAcc) {
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP32>, T#1, U#1"), "f.s:1:46: TMATMUL: missing ->ACC<Size>");
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP32>, T#1, U#1, ->T<1KB>"),
+             "destination must be ACC (results go only to ACC)");
+}
+TEST(LinxAsm, ErrorWrongOperandCount) {
+  EXPECT_HAS(asm_error("TMATMUL.BIAS <LB0:1, LB1:1, LB2:1, FP32>, T#1, U#1, ->ACC<1KB>"),
+             "f.s:1:43: TMATMUL.BIAS: wrong operand count: TMATMUL.BIAS takes 3 sources (A, B, Bias) and ->ACC<Size>, got 2");
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP32>, T#1, U#1, N#1, ->ACC<1KB>"), "wrong operand count");
+  EXPECT_HAS(asm_error("B.DIM a0, 1"), "f.s:1:12: B.DIM: wrong operand count: expected 3, got 2");
+  EXPECT_HAS(asm_error("BSTOP 1"), "f.s:1:7: BSTOP: wrong operand count: expected 0, got 1");
+  EXPECT_HAS(asm_error("B.IOT T#1, T#2, T#3"), "f.s:1:17: B.IOT: wrong operand count: B.IOT takes at most 2 sources");
+}
+TEST(LinxAsm, ErrorOtherMalformedLines) {
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB2:1, FP32>, T#1, U#1, ->ACC<1KB>"), "f.s:1:9: TMATMUL: missing dimension LB1");
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP32, T#1, U#1, ->ACC<1KB>"), "bad type 'T#1'");
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP32>, T#1, X#1, ->ACC<1KB>"), "f.s:1:43: TMATMUL: bad tile operand 'X#1'");
+  EXPECT_HAS(asm_error("TMATMUL.ACC <LB0:1, LB1:1, LB2:1, FP32>, T#1, U#1, T#2, ->ACC<1KB>"),
+             "third operand of TMATMUL.ACC must be ACC");
+  EXPECT_HAS(asm_error("B.DIM a0, 1, ->LB3"), "f.s:1:14: B.DIM: expected ->LB0, ->LB1 or ->LB2");
+  EXPECT_HAS(asm_error("B.DATR FP16, foo=1"), "unknown B.DATR field 'foo'");
+  EXPECT_HAS(asm_error("BSTOP $"), "f.s:1:7: unexpected character '$'");
+  EXPECT_HAS(asm_error("123"), "f.s:1:1: expected a mnemonic");
+}
