@@ -1,0 +1,1 @@
+f.s:2:3: TMATMUL.FOO: unknown mnemonic 'TMATMUL.FOO'

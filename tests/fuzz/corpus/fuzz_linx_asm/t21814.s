@@ -1,0 +1,1 @@
+f.s:1:14: TMATMUL: imm 131072 out of range 0..131071

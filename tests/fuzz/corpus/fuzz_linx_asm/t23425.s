@@ -1,0 +1,1 @@
+f.s:1:14: TMATMUL: reserved register 'R24'

@@ -1,0 +1,1 @@
+f.s:1:31: TMATMUL: bad type 'FP8'

@@ -1,0 +1,1 @@
+TMATMUL.ACC <LB0:s1+3, LB1:16, LB2:x3, FP16, E4M3>, T#2.reuse, M#16.reuse, ACC, ->ACC<512KB>

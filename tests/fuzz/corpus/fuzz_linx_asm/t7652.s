@@ -1,0 +1,1 @@
+TMATMUL <LB0:1, LB1:2, LB2:131071, S8>, N#16, U#3.reuse, ->ACC<32B>

@@ -1,0 +1,1 @@
+TMATMUL <LB0:1, LB1:1, LB2:1, FP8>, T#1, U#1, ->ACC<1KB>
