@@ -81,6 +81,16 @@ HWY_INLINE void Encode16(const float* HWY_RESTRICT in, uint16_t* HWY_RESTRICT ou
   const DH dh;
   const size_t N = hn::Lanes(di);
   size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  // Two vectors per step, their low halves joined by one ConcatEven: cheaper than two
+  // saturating demotes and a full-width store.
+  const hn::Repartition<uint16_t, DI> d16;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const VI lo = Op(hn::BitCast(di, hn::LoadU(df, in + i)));
+    const VI hi = Op(hn::BitCast(di, hn::LoadU(df, in + i + N)));
+    hn::StoreU(hn::ConcatEven(d16, hn::BitCast(d16, hi), hn::BitCast(d16, lo)), d16, out + i);
+  }
+#endif
   for (; i + N <= n; i += N)
     hn::StoreU(hn::DemoteTo(dh, Op(hn::BitCast(di, hn::LoadU(df, in + i)))), dh, out + i);
   if (i < n) {
@@ -109,9 +119,61 @@ HWY_INLINE void Decode16(const uint16_t* HWY_RESTRICT in, float* HWY_RESTRICT ou
   }
 }
 
+// AVX2 and AVX3 imply F16C: its vcvtps2ph / vcvtph2ps round RNE in hardware (immediate mode,
+// not MXCSR) and are exact for every input; NaN inputs are made the canonical fp32 NaN first,
+// which converts to 0x7E00. Older targets use the integer kernels above.
+#if HWY_TARGET <= HWY_AVX2
+using DF16 = hn::Rebind<hwy::float16_t, DF>;
+
+HWY_INLINE hn::Vec<DF> CanonicalNan(hn::Vec<DF> v) {
+  const DF df;
+  return hn::IfThenElse(hn::IsNaN(v), hn::BitCast(df, hn::Set(DI(), 0x7FC00000)), v);
+}
+
+void F32ToF16(const float* HWY_RESTRICT in, uint16_t* HWY_RESTRICT out, size_t n) {
+  const DF df;
+  const DF16 d16;
+  const size_t N = hn::Lanes(df);
+  auto* o = reinterpret_cast<hwy::float16_t*>(out);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::DemoteTo(d16, CanonicalNan(hn::LoadU(df, in + i))), d16, o + i);
+  if (i < n) Encode16<F16Code>(in + i, out + i, n - i);
+}
+
+void F16ToF32(const uint16_t* HWY_RESTRICT in, float* HWY_RESTRICT out, size_t n) {
+  const DF df;
+  const DF16 d16;
+  const size_t N = hn::Lanes(df);
+  const auto* p = reinterpret_cast<const hwy::float16_t*>(in);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(CanonicalNan(hn::PromoteTo(df, hn::LoadU(d16, p + i))), df, out + i);
+  if (i < n) Decode16<F16ToF32Bits>(in + i, out + i, n - i);
+}
+#else
 void F32ToF16(const float* in, uint16_t* out, size_t n) { Encode16<F16Code>(in, out, n); }
-void F32ToBf16(const float* in, uint16_t* out, size_t n) { Encode16<Bf16Code>(in, out, n); }
 void F16ToF32(const uint16_t* in, float* out, size_t n) { Decode16<F16ToF32Bits>(in, out, n); }
+#endif
+// bf16 = the high half of the rounded fp32 bits: NaN inputs are made 0x7FC00000 first (which
+// rounds to 0x7FC0), and ConcatOdd keeps the high halves of two vectors at once.
+void F32ToBf16(const float* HWY_RESTRICT in, uint16_t* HWY_RESTRICT out, size_t n) {
+  size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const DI di;
+  const DF df;
+  const hn::Repartition<uint16_t, DI> d16;
+  const size_t N = hn::Lanes(di);
+  const VI qnan = hn::Set(di, 0x7FC00000), bias = hn::Set(di, 0x7FFF), one = hn::Set(di, 1);
+  auto round = [&](hn::Vec<DF> v) {
+    const VI x = hn::IfThenElse(hn::RebindMask(di, hn::IsNaN(v)), qnan, hn::BitCast(di, v));
+    return hn::Add(x, hn::Add(bias, hn::And(hn::ShiftRight<16>(x), one)));
+  };
+  for (; i + 2 * N <= n; i += 2 * N) {
+    const VI lo = round(hn::LoadU(df, in + i)), hi = round(hn::LoadU(df, in + i + N));
+    hn::StoreU(hn::ConcatOdd(d16, hn::BitCast(d16, hi), hn::BitCast(d16, lo)), d16, out + i);
+  }
+#endif
+  if (i < n) Encode16<Bf16Code>(in + i, out + i, n - i);
+}
 void Bf16ToF32(const uint16_t* in, float* out, size_t n) { Decode16<Bf16ToF32Bits>(in, out, n); }
 
 void Lut8ToF32(const uint8_t* HWY_RESTRICT in, const float* HWY_RESTRICT lut, float* HWY_RESTRICT out, size_t n) {
