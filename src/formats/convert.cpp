@@ -2,7 +2,9 @@
 // defines every result; the fast paths here (SIMD for fp16/bf16, a table for 8-/4-bit codes,
 // bit masks for fp32/tf32/hf32) are bit-identical to it and tested so. Big arrays are split
 // across threads in chunks that never share a byte (even element counts for packed types).
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 
 #include "formats/convert_simd.hpp"
@@ -57,6 +59,30 @@ void decode_f32_container(const uint8_t* p, uint32_t keep, float* out, size_t b,
     c &= keep;
     out[i] = bits_to_f32((c & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : c);
   }
+}
+
+
+// The SIMD minifloat encoder serves every float format but fp64, fp32 (identity) and e8m0
+// (its own rule); its special-case codes are taken from the core so the two cannot disagree.
+bool mini_encodable(const FormatInfo& f) {
+  return f.kind == Kind::Float && f.id != DType::fp64 && f.id != DType::fp32 && f.id != DType::e8m0;
+}
+
+simd::MiniParams mini_params(const FormatInfo& f, Rounding mode, bool sat) {
+  simd::MiniParams p{};
+  p.man_bits = f.man_bits;
+  p.bias = f.bias;
+  p.man_shift = f.man_shift;
+  p.mode = static_cast<int32_t>(mode);
+  p.sign_bit = static_cast<uint32_t>(1u << (f.code_bits - 1));
+  p.max_mag = static_cast<int32_t>(encode(f.max_finite, f.id) & (p.sign_bit - 1));
+  p.ovf_pos = static_cast<uint32_t>(encode(2 * f.max_finite, f.id, mode, sat));
+  p.ovf_neg = static_cast<uint32_t>(encode(-2 * f.max_finite, f.id, mode, sat));
+  p.inf_pos = static_cast<uint32_t>(encode(HUGE_VAL, f.id, mode, sat));
+  p.inf_neg = static_cast<uint32_t>(encode(-HUGE_VAL, f.id, mode, sat));
+  p.nan = static_cast<uint32_t>(encode(std::nan(""), f.id, mode, sat));
+  p.out_bytes = f.storage_bits <= 8 ? 1 : f.storage_bits / 8;
+  return p;
 }
 
 [[noreturn]] void too_few(const char* fn, const char* what, size_t have, size_t rows, size_t cols) {
@@ -126,9 +152,22 @@ void encode_array(const float* values, DType t, void* codes, size_t n, Rounding 
       }
     });
   }
-  parallel_for(n, kGrain, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) store_code(p, f.storage_bits, i, encode(values[i], t, mode, saturate));
-  });
+  if (mini_encodable(f)) {
+    const simd::MiniParams mp = mini_params(f, mode, saturate);
+    parallel_for(n, kGrain, [&](size_t b, size_t e) {
+      if (f.storage_bits != 4) return simd::f32_to_mini(values + b, mp, p + b * mp.out_bytes, e - b);
+      uint8_t tmp[4096];  // one code per element, then packed (b is even: kGrain is)
+      for (size_t i = b; i < e; i += sizeof tmp) {
+        const size_t m = std::min(sizeof tmp, e - i);
+        simd::f32_to_mini(values + i, mp, tmp, m);
+        for (size_t j = 0; j < m; ++j) set_nibble(p, i + j, tmp[j]);
+      }
+    });
+  } else {
+    parallel_for(n, kGrain, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) store_code(p, f.storage_bits, i, encode(values[i], t, mode, saturate));
+    });
+  }
   if (f.storage_bits == 4 && (n & 1)) p[n >> 1] &= 0x0F;  // padding nibble written 0 (spec 10 §2)
 }
 

@@ -186,6 +186,82 @@ void Lut8ToF32(const uint8_t* HWY_RESTRICT in, const float* HWY_RESTRICT lut, fl
   for (; i < n; ++i) out[i] = lut[in[i]];
 }
 
+// Generic fp32 -> minifloat (spec 10 §4), lane by lane. value = sig·2^e2 with sig < 2^24;
+// the target quantum is 2^(et-M) with et = max(E32-127, emin) (fp32 subnormals are below every
+// emin here); the mode's increment is added below the dropped bits and the sum shifted. The
+// dropped-bit count is clamped to 25, where every mode already sees "below half, nonzero".
+// mag = ((et + bias - 1) << M) + n covers subnormal, normal and the carry into E = 1.
+HWY_INLINE VI MiniCode(VI x, const MiniParams& p) {
+  const DI di;
+  const hn::RebindToUnsigned<DI> du;
+  const VI one = hn::Set(di, 1);
+  const VI a = hn::And(x, hn::Set(di, 0x7FFFFFFF));
+  const auto neg = hn::Lt(x, hn::Zero(di));
+  const VI E32 = hn::ShiftRight<23>(a);
+  const auto normal = hn::Gt(E32, hn::Zero(di));
+  const VI m32 = hn::And(a, hn::Set(di, 0x7FFFFF));
+  const VI sig = hn::IfThenElse(normal, hn::Or(m32, hn::Set(di, 0x800000)), m32);
+  const VI e2 = hn::IfThenElse(normal, hn::Sub(E32, hn::Set(di, 150)), hn::Set(di, -149));
+  VI et = hn::Max(hn::Sub(E32, hn::Set(di, 127)), hn::Set(di, 1 - p.bias));
+  const VI sh = hn::Min(hn::Sub(hn::Sub(et, hn::Set(di, p.man_bits)), e2), hn::Set(di, 25));
+  const VI half = hn::BitCast(di, hn::Shl(hn::BitCast(du, one), hn::BitCast(du, hn::Sub(sh, one))));
+  const VI all = hn::Sub(hn::Add(half, half), one);
+  const auto shr = [&](VI v, VI s) { return hn::BitCast(di, hn::Shr(hn::BitCast(du, v), hn::BitCast(du, s))); };
+  VI add;
+  switch (p.mode) {
+    case 0: add = hn::Add(hn::Sub(half, one), hn::And(shr(sig, sh), one)); break;  // rne
+    case 1: add = half; break;                                                      // rna
+    case 2: add = hn::Zero(di); break;                                              // rtz
+    case 3: add = hn::IfThenElseZero(neg, all); break;                              // rdn
+    default: add = hn::IfThenZeroElse(neg, all); break;                             // rup
+  }
+  VI n = shr(hn::Add(sig, add), sh);
+  const VI carry = shr(n, hn::Set(di, p.man_bits + 1));  // n == 2^(M+1): next binade
+  n = shr(n, carry);
+  et = hn::Add(et, carry);
+  VI mag = hn::Add(hn::BitCast(di, hn::Shl(hn::BitCast(du, hn::Add(et, hn::Set(di, p.bias - 1))),
+                                           hn::BitCast(du, hn::Set(di, p.man_bits)))),
+                   n);
+  mag = hn::BitCast(di, hn::Shl(hn::BitCast(du, mag), hn::BitCast(du, hn::Set(di, p.man_shift))));
+  VI r = hn::Or(mag, hn::IfThenElseZero(neg, hn::Set(di, static_cast<int32_t>(p.sign_bit))));
+  const VI ovf = hn::IfThenElse(neg, hn::Set(di, static_cast<int32_t>(p.ovf_neg)), hn::Set(di, static_cast<int32_t>(p.ovf_pos)));
+  r = hn::IfThenElse(hn::Gt(mag, hn::Set(di, p.max_mag)), ovf, r);
+  const VI inf = hn::IfThenElse(neg, hn::Set(di, static_cast<int32_t>(p.inf_neg)), hn::Set(di, static_cast<int32_t>(p.inf_pos)));
+  r = hn::IfThenElse(hn::Eq(a, hn::Set(di, 0x7F800000)), inf, r);
+  return hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, static_cast<int32_t>(p.nan)), r);
+}
+
+HWY_INLINE void StoreCodes(VI c, int32_t bytes, void* out, size_t i) {
+  const DI di;
+  if (bytes == 1) {
+    hn::StoreU(hn::DemoteTo(DB(), c), DB(), static_cast<uint8_t*>(out) + i);
+  } else if (bytes == 2) {
+    hn::StoreU(hn::DemoteTo(DH(), c), DH(), static_cast<uint16_t*>(out) + i);
+  } else {
+    hn::StoreU(c, di, static_cast<int32_t*>(out) + i);
+  }
+}
+
+void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& p, void* HWY_RESTRICT out, size_t n) {
+  const DI di;
+  const DF df;
+  const size_t N = hn::Lanes(di);
+  size_t i = 0;
+  for (; i + N <= n; i += N) StoreCodes(MiniCode(hn::BitCast(di, hn::LoadU(df, in + i)), p), p.out_bytes, out, i);
+  if (i < n) {
+    HWY_ALIGN float buf[64] = {};
+    HWY_ALIGN int32_t res[64] = {};
+    for (size_t j = 0; j < n - i; ++j) buf[j] = in[i + j];
+    hn::Store(MiniCode(hn::BitCast(di, hn::Load(df, buf)), p), di, res);
+    for (size_t j = 0; j < n - i; ++j) {
+      const uint32_t c = static_cast<uint32_t>(res[j]);
+      if (p.out_bytes == 1) static_cast<uint8_t*>(out)[i + j] = static_cast<uint8_t>(c);
+      else if (p.out_bytes == 2) static_cast<uint16_t*>(out)[i + j] = static_cast<uint16_t>(c);
+      else static_cast<uint32_t*>(out)[i + j] = c;
+    }
+  }
+}
+
 int64_t Target() { return HWY_TARGET; }
 
 }  // namespace tilesim::formats::simd::HWY_NAMESPACE
@@ -199,6 +275,11 @@ HWY_EXPORT(F16ToF32);
 HWY_EXPORT(Bf16ToF32);
 HWY_EXPORT(Lut8ToF32);
 HWY_EXPORT(Target);
+HWY_EXPORT(F32ToMini);
+
+void f32_to_mini(const float* in, const MiniParams& p, void* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(F32ToMini)(in, p, out, n);
+}
 
 int64_t dispatched_target() { return HWY_DYNAMIC_DISPATCH(Target)(); }
 

@@ -38,7 +38,7 @@ void for_each_target(Fn fn) {
 
 // Encode inputs: every value of the 16-bit format, every midpoint of adjacent values and its
 // fp32 neighbours (all exact in fp32), specials, and random fp32 bit patterns.
-std::vector<float> encode_inputs(DType t) {
+std::vector<float> encode_inputs(DType t, int nrandom = 300000) {
   std::vector<float> xs;
   std::vector<float> vals;
   for (uint32_t c = 0; c < 0x10000; ++c) {
@@ -64,9 +64,9 @@ std::vector<float> encode_inputs(DType t) {
                      0x7F7F7FFFu, 0x7F7F8001u})
     xs.push_back(f::bits_to_f32(b));
   std::mt19937 rng(42);
-  for (int i = 0; i < 300000; ++i) xs.push_back(f::bits_to_f32(rng()));
+  for (int i = 0; i < nrandom; ++i) xs.push_back(f::bits_to_f32(rng()));
   // fp16 subnormal-result range densely: |x| < 2^-14.
-  for (int i = 0; i < 100000; ++i) xs.push_back(f::bits_to_f32((rng() % 0x38800000u) | (rng() & 0x80000000u)));
+  for (int i = 0; i < nrandom / 3; ++i) xs.push_back(f::bits_to_f32((rng() % 0x38800000u) | (rng() & 0x80000000u)));
   return xs;
 }
 
@@ -231,4 +231,70 @@ TEST(FormatsBulk, NonCanonicalContainersAndNanCodesDecodeLikeTheCore) {
   for (float v : o) EXPECT_EQ(f::f32_to_bits(v), 0x7FC00000u);
   f::decode_array(b, DType::bf16, o, 4);
   for (float v : o) EXPECT_EQ(f::f32_to_bits(v), 0x7FC00000u);
+}
+
+// The SIMD minifloat encoder (every float format but fp64/fp32/e8m0, every mode, saturation)
+// equals the core on every target: each format's values, midpoints and their fp32 neighbours,
+// specials, fp32 subnormals and random bit patterns.
+TEST(FormatsSimd, MiniEncodeEveryFormatModeAndTarget) {
+  const DType fmts[] = {DType::fp16, DType::bf16, DType::e4m3, DType::e5m2, DType::e3m2,
+                        DType::e2m3, DType::e2m1, DType::e1m2, DType::tf32, DType::hf32};
+  std::mt19937 rng(99);
+  for (DType t : fmts) {
+    SCOPED_TRACE(f::name(t));
+    const f::FormatInfo& fi = f::info(t);
+    std::vector<float> xs;
+    if (fi.storage_bits <= 16) {
+      xs = encode_inputs(t, 30000);  // values/midpoints of 16-bit formats; 8-/4-bit below
+      if (fi.storage_bits < 16) {
+        xs.clear();
+        std::vector<double> vals;
+        for (uint32_t c = 0; c < (1u << fi.code_bits); ++c)
+          if (std::isfinite(f::decode(c, t))) vals.push_back(f::decode(c, t));
+        std::sort(vals.begin(), vals.end());
+        const double top = vals.back(), step = top - vals[vals.size() - 2];
+        vals.push_back(top + step);
+        vals.insert(vals.begin(), -(top + step));
+        for (size_t i = 0; i + 1 < vals.size(); ++i) {
+          const float mid = static_cast<float>(vals[i] / 2 + vals[i + 1] / 2);
+          for (float x : {static_cast<float>(vals[i]), mid, std::nextafter(mid, -INFINITY), std::nextafter(mid, INFINITY)})
+            xs.push_back(x);
+        }
+        for (uint32_t b : {0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u, 0x00000001u, 0x80000001u, 0x7F7FFFFFu})
+          xs.push_back(f::bits_to_f32(b));
+        for (int i = 0; i < 50000; ++i) xs.push_back(f::bits_to_f32(rng()));
+      }
+    } else {
+      for (int i = 0; i < 50000; ++i) {
+        const uint32_t c = rng();
+        xs.push_back(f::bits_to_f32(c));
+        const uint32_t lo = c & ~((1u << fi.man_shift) - 1) & 0x7FFFFFFFu;
+        if (lo + (1u << fi.man_shift) < 0x7F800000u) {
+          const float mid = static_cast<float>(static_cast<double>(f::bits_to_f32(lo)) / 2 +
+                                               static_cast<double>(f::bits_to_f32(lo + (1u << fi.man_shift))) / 2);
+          xs.push_back((c & 1) ? -mid : mid);
+          xs.push_back(std::nextafter(mid, INFINITY));
+        }
+      }
+    }
+    // Long enough for full vectors, plus an odd tail.
+    while (xs.size() % 64 != 37) xs.push_back(f::bits_to_f32(rng()));
+    const size_t n = xs.size(), bytes = f::storage_bytes(t, n);
+    for (f::Rounding m : {f::Rounding::rne, f::Rounding::rna, f::Rounding::rtz, f::Rounding::rdn, f::Rounding::rup})
+      for (bool sat : {false, true}) {
+        std::vector<uint64_t> want(n);
+        for (size_t i = 0; i < n; ++i) want[i] = f::encode(xs[i], t, m, sat);
+        for_each_target([&] {
+          std::vector<uint8_t> out(bytes + 1, 0xA5);
+          f::encode_array(xs.data(), t, out.data(), n, m, sat);
+          for (size_t i = 0; i < n; ++i) {
+            uint64_t c = 0;
+            if (fi.storage_bits == 4) c = f::get_nibble(out.data(), i);
+            else std::memcpy(&c, out.data() + i * (fi.storage_bits / 8), fi.storage_bits / 8);
+            ASSERT_EQ(c, want[i]) << "x=" << std::hexfloat << xs[i] << " " << f::name(m) << " sat " << sat;
+          }
+          ASSERT_EQ(out[bytes], 0xA5) << "wrote past the end";
+        });
+      }
+  }
 }
