@@ -23,8 +23,12 @@ constexpr char kSpec[] = "60 §4";
 std::vector<py::ssize_t> shape_of(const py::array& a) { return {a.shape(), a.shape() + a.ndim()}; }
 
 // C-contiguous view of any array-like (no copy when it already is one).
+// Native byte order too, since codes are read as raw little-endian bytes.
 py::array contiguous(const py::object& obj) {
-  return py::module_::import("numpy").attr("ascontiguousarray")(obj).cast<py::array>();
+  py::array a = py::module_::import("numpy").attr("ascontiguousarray")(obj).cast<py::array>();
+  if (a.dtype().attr("byteorder").cast<std::string>() == ">")
+    a = a.attr("astype")(a.dtype().attr("newbyteorder")("=")).cast<py::array>();
+  return a;
 }
 
 // Reads an integer array as codes: each element reinterpreted as the unsigned integer of its own
@@ -187,10 +191,18 @@ py::array unpack_x2(const py::object& packed_obj, const py::object& count_or_sha
     tilesim::raise(ErrorCode::Constraint, "formats.unpack_x2",
                    "packed must be a uint8 array (got dtype " + py::str(a.dtype()).cast<std::string>() + ")", "10 §2");
   std::vector<py::ssize_t> shape;
-  if (py::isinstance<py::int_>(count_or_shape)) {
-    shape.push_back(count_or_shape.cast<py::ssize_t>());
-  } else {
-    shape = count_or_shape.cast<std::vector<py::ssize_t>>();
+  try {
+    const bool is_array = py::isinstance<py::array>(count_or_shape);
+    if (PyIndex_Check(count_or_shape.ptr()) &&
+        (!is_array || count_or_shape.cast<py::array>().ndim() == 0)) {  // int, NumPy integer
+      shape.push_back(py::int_(count_or_shape).cast<py::ssize_t>());
+    } else {
+      for (const py::handle h : count_or_shape) shape.push_back(py::int_(py::reinterpret_borrow<py::object>(h)).cast<py::ssize_t>());
+    }
+  } catch (const py::error_already_set&) {
+    shape.clear();
+  } catch (const py::cast_error&) {
+    shape.clear();
   }
   if (shape.empty() || shape.size() > 2 || shape[0] < 0 || shape.back() < 0)
     tilesim::raise(ErrorCode::Constraint, "formats.unpack_x2",

@@ -144,6 +144,8 @@ def test_pack_unpack_x2():
     assert F.pack_x2([0xA, 0xB, 0xC]).tolist() == [0xBA, 0x0C]
     assert F.unpack_x2(np.array([0xBA, 0xFC], np.uint8), 3).tolist() == [0xA, 0xB, 0xC]
     assert F.pack_x2(np.array([-3, 7], np.int8)).tolist() == [0x7D]  # s4 two's complement nibbles
+    assert F.unpack_x2(np.array([0xBA], np.uint8), np.int64(2)).tolist() == [0xA, 0xB]
+    assert F.unpack_x2(np.array([[0x21], [0x43]], np.uint8), np.array([2, 2])).tolist() == [[1, 2], [3, 4]]
     big = RNG.integers(0, 16, (17, 33)).astype(np.uint8)
     np.testing.assert_array_equal(F.unpack_x2(F.pack_x2(big), big.shape), big)
 
@@ -167,6 +169,17 @@ def test_errors():
     expect_error("Constraint", "code 16 at index 0 is not a 4-bit code", F.pack_x2, [16])
     expect_error("Constraint", "packed has 2 bytes", F.unpack_x2, np.zeros(2, np.uint8), (2, 3))
     expect_error("Constraint", "uint8 array", F.unpack_x2, np.zeros(2, np.uint16), 4)
+    expect_error("Constraint", "count_or_shape", F.unpack_x2, np.zeros(2, np.uint8), "x")
+    expect_error("Constraint", "count_or_shape", F.unpack_x2, np.zeros(2, np.uint8), (1, 2, 3))
+    expect_error("Constraint", "count_or_shape", F.unpack_x2, np.zeros(2, np.uint8), -1)
+
+
+def test_big_endian_and_strided_codes():
+    codes = np.array([0x3C00, 0xC000], dtype=">u2")
+    assert F.decode(codes, "fp16").tolist() == [1.0, -2.0]
+    strided = np.arange(10, dtype=np.uint8)[::3]
+    assert F.decode(strided, "u8").tolist() == [0.0, 3.0, 6.0, 9.0]
+    assert F.encode(np.array([1.0, -2.0], dtype=">f4"), "fp16").tolist() == [0x3C00, 0xC000]
 
 
 def test_large_arrays_are_vectorised():
