@@ -83,7 +83,8 @@ def run_tilesim(exe, names, threads, quick):
     out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
     result = {}
     for b in json.loads(out).get("benchmarks", []):
-        if b.get("aggregate_name", "median") != "median" or b.get("run_type") == "iteration" and "aggregate_name" in b:
+        # With repetitions only the "median" aggregate is kept; a single run has no aggregates.
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
         name = re.sub(r"/repeats:\d+$", "", b.get("run_name", b["name"]))
         result[name] = b["real_time"] * UNIT_NS[b.get("time_unit", "ns")]
