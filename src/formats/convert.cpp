@@ -17,6 +17,9 @@ namespace {
 
 // 64 Ki elements per chunk: large enough that thread hand-off is noise, even for packed types.
 constexpr size_t kGrain = size_t{1} << 16;
+// The memory-bound paths (fp16/bf16, tables, masks) run near memcpy speed on one core; waking a
+// second thread only pays for arrays of several MiB (measured: 1 Mi elements got slower).
+constexpr size_t kMemGrain = size_t{1} << 20;
 
 uint64_t load_code(const uint8_t* p, unsigned storage_bits, size_t i) {
   switch (storage_bits) {
@@ -100,20 +103,20 @@ void decode_array(const void* codes, DType t, float* out, size_t n) {
   const auto* p16 = static_cast<const uint16_t*>(codes);
   switch (t) {
     case DType::fp16:
-      return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::f16_to_f32(p16 + b, out + b, e - b); });
+      return parallel_for(n, kMemGrain, [&](size_t b, size_t e) { simd::f16_to_f32(p16 + b, out + b, e - b); });
     case DType::bf16:
-      return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::bf16_to_f32(p16 + b, out + b, e - b); });
+      return parallel_for(n, kMemGrain, [&](size_t b, size_t e) { simd::bf16_to_f32(p16 + b, out + b, e - b); });
     case DType::fp32:
     case DType::tf32:
     case DType::hf32: {
       const uint32_t keep = ~((1u << f.man_shift) - 1);
-      return parallel_for(n, kGrain, [&](size_t b, size_t e) { decode_f32_container(p, keep, out, b, e); });
+      return parallel_for(n, kMemGrain, [&](size_t b, size_t e) { decode_f32_container(p, keep, out, b, e); });
     }
     default: break;
   }
   if (f.storage_bits == 8) {
     const float* lut = byte_lut(t);
-    return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::lut8_to_f32(p + b, lut, out + b, e - b); });
+    return parallel_for(n, kMemGrain, [&](size_t b, size_t e) { simd::lut8_to_f32(p + b, lut, out + b, e - b); });
   }
   if (f.storage_bits == 4) {
     const float* lut = byte_lut(t);
@@ -139,12 +142,12 @@ void encode_array(const float* values, DType t, void* codes, size_t n, Rounding 
   auto* p = static_cast<uint8_t*>(codes);
   auto* p16 = static_cast<uint16_t*>(codes);
   if (mode == Rounding::rne && !saturate && t == DType::fp16)
-    return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::f32_to_f16(values + b, p16 + b, e - b); });
+    return parallel_for(n, kMemGrain, [&](size_t b, size_t e) { simd::f32_to_f16(values + b, p16 + b, e - b); });
   if (mode == Rounding::rne && !saturate && t == DType::bf16)
-    return parallel_for(n, kGrain, [&](size_t b, size_t e) { simd::f32_to_bf16(values + b, p16 + b, e - b); });
+    return parallel_for(n, kMemGrain, [&](size_t b, size_t e) { simd::f32_to_bf16(values + b, p16 + b, e - b); });
   if (t == DType::fp32 && !saturate) {
     // Every fp32 value is exact in every mode: the code is the value's bits, NaN canonical.
-    return parallel_for(n, kGrain, [&](size_t b, size_t e) {
+    return parallel_for(n, kMemGrain, [&](size_t b, size_t e) {
       for (size_t i = b; i < e; ++i) {
         uint32_t c = f32_to_bits(values[i]);
         if ((c & 0x7FFFFFFFu) > 0x7F800000u) c = 0x7FC00000u;
