@@ -88,6 +88,22 @@ simd::MiniParams mini_params(const FormatInfo& f, Rounding mode, bool sat) {
   return p;
 }
 
+// Parameters of the 8-bit decode kernel, specials located by asking the core.
+simd::MiniDecodeParams mini_decode_params(const FormatInfo& f) {
+  simd::MiniDecodeParams p{};
+  p.man_bits = f.man_bits;
+  p.bias = f.bias;
+  p.code_mask = static_cast<int32_t>((1u << f.code_bits) - 1);
+  p.sign_bit = static_cast<int32_t>(1u << (f.code_bits - 1));
+  p.inf_mag = -1;
+  p.nan_min = 0x7FFFFFFF;
+  for (int32_t m = p.sign_bit - 1; m >= 0; --m) {
+    if (std::isinf(decode(static_cast<uint64_t>(m), f.id))) p.inf_mag = m;
+    if (is_nan_code(static_cast<uint64_t>(m), f.id)) p.nan_min = m;
+  }
+  return p;
+}
+
 [[noreturn]] void too_few(const char* fn, const char* what, size_t have, size_t rows, size_t cols) {
   raise(ErrorCode::Constraint, std::string("formats.") + fn,
         std::string(what) + ": got " + std::to_string(have) + " for " + std::to_string(rows) + " rows x " +
@@ -113,6 +129,10 @@ void decode_array(const void* codes, DType t, float* out, size_t n) {
       return parallel_for(n, kMemGrain, [&](size_t b, size_t e) { decode_f32_container(p, keep, out, b, e); });
     }
     default: break;
+  }
+  if (f.storage_bits == 8 && f.kind == Kind::Float && f.has_subnormal && f.man_bits >= 1) {
+    const simd::MiniDecodeParams mp = mini_decode_params(f);
+    return parallel_for(n, kMemGrain, [&](size_t b, size_t e) { simd::mini8_to_f32(p + b, mp, out + b, e - b); });
   }
   if (f.storage_bits == 8) {
     const float* lut = byte_lut(t);

@@ -8,6 +8,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <cmath>
+
 #include "formats/convert_simd.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -262,6 +264,42 @@ void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& p, void* HWY_REST
   }
 }
 
+// Decode: normal codes shift into fp32 position and rebias; subnormals (E = 0) are m·2^(emin-M),
+// an exact fp32 product; Inf/NaN by magnitude; the sign moves to bit 31.
+void Mini8ToF32(const uint8_t* HWY_RESTRICT in, const MiniDecodeParams& p, float* HWY_RESTRICT out, size_t n) {
+  const DI di;
+  const DF df;
+  const DB db;
+  const hn::RebindToUnsigned<DI> du;
+  const size_t N = hn::Lanes(di);
+  const VI rebias = hn::Set(di, (127 - p.bias) << 23);
+  const VI shl = hn::Set(di, 23 - p.man_bits);
+  const hn::Vec<DF> sub_scale = hn::Set(df, std::ldexp(1.0f, 1 - p.bias - p.man_bits));
+  const VI mag_mask = hn::Set(di, p.sign_bit - 1), sign = hn::Set(di, p.sign_bit);
+  const VI min_normal = hn::Set(di, 1 << p.man_bits);
+  const int sign_shift = 31 - (31 - __builtin_clz(static_cast<unsigned>(p.sign_bit)));
+  auto one = [&](VI c) {
+    c = hn::And(c, hn::Set(di, p.code_mask));
+    const VI mag = hn::And(c, mag_mask);
+    const VI normal = hn::Add(hn::BitCast(di, hn::Shl(hn::BitCast(du, mag), hn::BitCast(du, shl))), rebias);
+    const VI sub = hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mag), sub_scale));
+    VI r = hn::IfThenElse(hn::Lt(mag, min_normal), sub, normal);
+    r = hn::IfThenElse(hn::Eq(mag, hn::Set(di, p.inf_mag)), hn::Set(di, 0x7F800000), r);
+    const VI s = hn::BitCast(di, hn::Shl(hn::BitCast(du, hn::And(c, sign)), hn::BitCast(du, hn::Set(di, sign_shift))));
+    r = hn::Or(r, s);
+    return hn::IfThenElse(hn::Gt(mag, hn::Set(di, p.nan_min - 1)), hn::Set(di, 0x7FC00000), r);
+  };
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::BitCast(df, one(hn::PromoteTo(di, hn::LoadU(db, in + i)))), df, out + i);
+  if (i < n) {
+    HWY_ALIGN uint8_t buf[64] = {};
+    HWY_ALIGN float res[64] = {};
+    for (size_t j = 0; j < n - i; ++j) buf[j] = in[i + j];
+    hn::Store(hn::BitCast(df, one(hn::PromoteTo(di, hn::Load(db, buf)))), df, res);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = res[j];
+  }
+}
+
 int64_t Target() { return HWY_TARGET; }
 
 }  // namespace tilesim::formats::simd::HWY_NAMESPACE
@@ -276,6 +314,11 @@ HWY_EXPORT(Bf16ToF32);
 HWY_EXPORT(Lut8ToF32);
 HWY_EXPORT(Target);
 HWY_EXPORT(F32ToMini);
+HWY_EXPORT(Mini8ToF32);
+
+void mini8_to_f32(const uint8_t* in, const MiniDecodeParams& p, float* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(Mini8ToF32)(in, p, out, n);
+}
 
 void f32_to_mini(const float* in, const MiniParams& p, void* out, size_t n) {
   HWY_DYNAMIC_DISPATCH(F32ToMini)(in, p, out, n);

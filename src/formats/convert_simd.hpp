@@ -30,6 +30,16 @@ struct MiniParams {
   int32_t out_bytes;      // 1, 2 or 4 bytes per output code
 };
 void f32_to_mini(const float* in, const MiniParams& p, void* out, size_t n);
+// 8-bit minifloat codes (sign, exponent, M >= 1 mantissa bits, subnormals) -> fp32 by bit
+// arithmetic; specials per the row. Exhaustively tested equal to the core on every target.
+struct MiniDecodeParams {
+  int32_t man_bits, bias;
+  int32_t code_mask;   // meaningful code bits (0x3F for fp6)
+  int32_t sign_bit;
+  int32_t inf_mag;     // magnitude code of Inf, or -1
+  int32_t nan_min;     // magnitudes >= this are NaN (0x7FFFFFFF when none)
+};
+void mini8_to_f32(const uint8_t* in, const MiniDecodeParams& p, float* out, size_t n);
 // The Highway target (HWY_AVX2, ...) the dispatcher currently selects (tests check every one).
 int64_t dispatched_target();
 
