@@ -219,7 +219,8 @@ std::vector<uint8_t> fortran_to_c(const uint8_t* src, const std::vector<size_t>&
 }  // namespace
 
 size_t Array::itemsize() const {
-  const Carrier* c = find_carrier(descr);
+  bool big = false;
+  const Carrier* c = normalise_descr(descr, big);
   return c ? c->size : 0;
 }
 
@@ -290,15 +291,18 @@ Array load(const std::string& path) {
 }
 
 std::vector<uint8_t> serialize(const Array& a) {
-  const Carrier* c = find_carrier(a.descr);
-  if (!c) fail("<save>", "unsupported descr '" + a.descr + "'; supported: " + valid_descrs());
+  bool big = false;
+  const Carrier* c = normalise_descr(a.descr, big);  // "<u1" and "=f4" are the same carriers
+  if (!c || big)
+    fail("<save>", "unsupported descr '" + a.descr + "'; supported: " + valid_descrs() +
+                       " (data is written little-endian)");
   size_t count = 1, nbytes = 0;
   for (size_t d : a.shape)
     if (mul_overflows(count, d, count)) fail("<save>", "shape element count overflows");
   if (mul_overflows(count, c->size, nbytes) || nbytes != a.data.size())
     fail("<save>", "data has " + std::to_string(a.data.size()) + " bytes, the shape needs " +
                        std::to_string(count) + " x " + std::to_string(c->size));
-  std::string dict = "{'descr': '" + a.descr + "', 'fortran_order': False, 'shape': (";
+  std::string dict = std::string("{'descr': '") + c->descr + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < a.shape.size(); ++i) {
     if (i) dict += ", ";
     dict += std::to_string(a.shape[i]);

@@ -239,9 +239,27 @@ TEST(NpyReject, ShapeProductOverflow) {
   expect_reject(make_file(1, "{'descr': '<u8', 'fortran_order': False, 'shape': (100000000000,)}", bytes(4)),
                 "truncated data");
 }
+TEST(Npy, SerializeNormalisesEquivalentDescrs) {
+  npy::Array a;
+  a.descr = "<u1";
+  a.shape = {2};
+  a.data = {7, 8};
+  const auto f = npy::serialize(a);
+  EXPECT_EQ(npy::parse(f.data(), f.size()).descr, "|u1");
+  a.descr = "=i2";
+  a.shape = {1};
+  EXPECT_EQ(a.itemsize(), 2u);
+  const auto g = npy::serialize(a);
+  EXPECT_EQ(npy::parse(g.data(), g.size()).descr, "<i2");
+}
+
 TEST(NpyReject, SerializeChecksDescrAndSize) {
   npy::Array a;
   a.descr = "<c8";
+  EXPECT_THROW(npy::serialize(a), tilesim::Error);
+  a.descr = ">f4";  // the bytes of an Array are little-endian by contract
+  a.shape = {1};
+  a.data = bytes(4);
   EXPECT_THROW(npy::serialize(a), tilesim::Error);
   a.descr = "<f4";
   a.shape = {3};
