@@ -88,6 +88,43 @@ simd::MiniParams mini_params(const FormatInfo& f, Rounding mode, bool sat) {
   return p;
 }
 
+// double -> any float format but fp64/e8m0, by integer operations on the double's bits: the
+// same steps as the SIMD fp32 kernel in 64-bit arithmetic (the dropped-bit count is clamped to
+// 55, past which every mode sees "below half, nonzero"); special codes from mini_params.
+struct F64Encoder {
+  simd::MiniParams p;
+  uint64_t operator()(double x) const {
+    uint64_t u;
+    std::memcpy(&u, &x, 8);
+    const bool neg = u >> 63;
+    const uint64_t a = u & 0x7FFFFFFFFFFFFFFFull;
+    if (a > 0x7FF0000000000000ull) return p.nan;
+    if (a == 0x7FF0000000000000ull) return neg ? p.inf_neg : p.inf_pos;
+    const int E64 = static_cast<int>(a >> 52);
+    uint64_t sig = a & 0xFFFFFFFFFFFFFull;
+    int e2 = -1074;
+    if (E64 != 0) sig |= 1ull << 52, e2 = E64 - 1075;
+    const int emin = 1 - p.bias;
+    int et = E64 - 1023 < emin ? emin : E64 - 1023;
+    int shift = et - p.man_bits - e2;
+    const unsigned sh = static_cast<unsigned>(shift < 1 ? 1 : shift > 55 ? 55 : shift);  // >= 1 here
+    const uint64_t half = 1ull << (sh - 1), all = (1ull << sh) - 1;
+    uint64_t add = 0;
+    switch (static_cast<Rounding>(p.mode)) {
+      case Rounding::rne: add = half - 1 + ((sig >> sh) & 1); break;
+      case Rounding::rna: add = half; break;
+      case Rounding::rtz: break;
+      case Rounding::rdn: add = neg ? all : 0; break;
+      case Rounding::rup: add = neg ? 0 : all; break;
+    }
+    uint64_t n = (sig + add) >> sh;
+    if (n >> (p.man_bits + 1)) n >>= 1, ++et;  // rounded into the next binade
+    const uint64_t mag = ((static_cast<uint64_t>(et + p.bias - 1) << p.man_bits) + n) << p.man_shift;
+    if (mag > static_cast<uint64_t>(p.max_mag)) return neg ? p.ovf_neg : p.ovf_pos;
+    return (neg ? p.sign_bit : 0) | mag;
+  }
+};
+
 // Parameters of the 8-bit decode kernel, specials located by asking the core.
 simd::MiniDecodeParams mini_decode_params(const FormatInfo& f) {
   simd::MiniDecodeParams p{};
@@ -198,9 +235,31 @@ void encode_array_f64(const double* values, DType t, void* codes, size_t n, Roun
                       bool saturate) {
   const FormatInfo& f = info(t);
   auto* p = static_cast<uint8_t*>(codes);
-  parallel_for(n, kGrain, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) store_code(p, f.storage_bits, i, encode(values[i], t, mode, saturate));
-  });
+  if (mini_encodable(f) || t == DType::fp32) {
+    const F64Encoder enc{mini_params(f, mode, saturate)};
+    parallel_for(n, kGrain, [&](size_t b, size_t e) {
+      switch (f.storage_bits) {
+        case 8: for (size_t i = b; i < e; ++i) p[i] = static_cast<uint8_t>(enc(values[i])); break;
+        case 16:
+          for (size_t i = b; i < e; ++i) {
+            const auto c = static_cast<uint16_t>(enc(values[i]));
+            std::memcpy(p + 2 * i, &c, 2);
+          }
+          break;
+        case 32:
+          for (size_t i = b; i < e; ++i) {
+            const auto c = static_cast<uint32_t>(enc(values[i]));
+            std::memcpy(p + 4 * i, &c, 4);
+          }
+          break;
+        default: for (size_t i = b; i < e; ++i) set_nibble(p, i, static_cast<uint8_t>(enc(values[i])));
+      }
+    });
+  } else {
+    parallel_for(n, kGrain, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) store_code(p, f.storage_bits, i, encode(values[i], t, mode, saturate));
+    });
+  }
   if (f.storage_bits == 4 && (n & 1)) p[n >> 1] &= 0x0F;
 }
 
