@@ -51,8 +51,10 @@ void decode(benchmark::State& st, f::DType t) {
 const int kRegistered = [] {
   for (f::DType t : {f::DType::bf16, f::DType::fp16, f::DType::e4m3}) {
     const std::string d(f::name(t));
-    benchmark::RegisterBenchmark(("BM_formats_encode/" + d + "/1Mi").c_str(), encode, t)->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("BM_formats_decode/" + d + "/1Mi").c_str(), decode, t)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("BM_formats_encode/" + d + "/1Mi").c_str(), encode, t)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("BM_formats_decode/" + d + "/1Mi").c_str(), decode, t)
+        ->Unit(benchmark::kMicrosecond);
   }
   return 0;
 }();

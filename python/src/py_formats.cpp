@@ -20,7 +20,9 @@ namespace {
 
 constexpr char kSpec[] = "60 §4";
 
-std::vector<py::ssize_t> shape_of(const py::array& a) { return {a.shape(), a.shape() + a.ndim()}; }
+std::vector<py::ssize_t> shape_of(const py::array& a) {
+  return {a.shape(), a.shape() + a.ndim()};
+}
 
 // C-contiguous view of any array-like (no copy when it already is one).
 // Native byte order too, since codes are read as raw little-endian bytes.
@@ -51,8 +53,8 @@ void read_codes(const char* fn, const py::array& a, unsigned bits, std::vector<u
     std::memcpy(&c, p + i * isz, isz);  // little-endian host
     if (c > limit)
       tilesim::raise(ErrorCode::Constraint, fn,
-                     "code " + std::to_string(c) + " at index " + std::to_string(i) + " does not fit " +
-                         std::to_string(bits) + " bits",
+                     "code " + std::to_string(c) + " at index " + std::to_string(i) +
+                         " does not fit " + std::to_string(bits) + " bits",
                      kSpec);
     out[i] = c;
   }
@@ -64,8 +66,10 @@ std::vector<uint8_t> to_storage(fm::DType t, const std::vector<uint64_t>& codes)
   std::vector<uint8_t> buf(fm::storage_bytes(t, codes.size()), 0);
   const size_t w = f.storage_bits / 8;
   for (size_t i = 0; i < codes.size(); ++i) {
-    if (f.storage_bits == 4) fm::set_nibble(buf.data(), i, static_cast<uint8_t>(codes[i]));
-    else std::memcpy(buf.data() + i * w, &codes[i], w);
+    if (f.storage_bits == 4)
+      fm::set_nibble(buf.data(), i, static_cast<uint8_t>(codes[i]));
+    else
+      std::memcpy(buf.data() + i * w, &codes[i], w);
   }
   return buf;
 }
@@ -108,8 +112,10 @@ py::array encode_as(const py::array_t<T, py::array::c_style | py::array::forceca
   {
     py::gil_scoped_release nogil;
     auto run = [&](void* dst) {
-      if constexpr (std::is_same_v<T, float>) fm::encode_array(in, t, dst, n, mode, sat);
-      else fm::encode_array_f64(in, t, dst, n, mode, sat);
+      if constexpr (std::is_same_v<T, float>)
+        fm::encode_array(in, t, dst, n, mode, sat);
+      else
+        fm::encode_array_f64(in, t, dst, n, mode, sat);
     };
     if (fm::is_packed4(t)) {
       std::vector<uint8_t> packed(fm::storage_bytes(t, n));
@@ -127,22 +133,27 @@ py::array encode_typed(const py::array& a, fm::DType t, fm::Rounding mode, bool 
   const auto v = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
   switch (fm::info(t).storage_bits) {
     case 4:
-    case 8: return encode_as<uint8_t, T>(v, t, mode, sat);
-    case 16: return encode_as<uint16_t, T>(v, t, mode, sat);
-    case 32: return encode_as<uint32_t, T>(v, t, mode, sat);
-    default: return encode_as<uint64_t, T>(v, t, mode, sat);
+    case 8:
+      return encode_as<uint8_t, T>(v, t, mode, sat);
+    case 16:
+      return encode_as<uint16_t, T>(v, t, mode, sat);
+    case 32:
+      return encode_as<uint32_t, T>(v, t, mode, sat);
+    default:
+      return encode_as<uint64_t, T>(v, t, mode, sat);
   }
 }
 
-py::array encode(const py::object& values, const std::string& fmt, const std::string& rounding, bool saturate) {
+py::array encode(const py::object& values, const std::string& fmt, const std::string& rounding,
+                 bool saturate) {
   const fm::DType t = fm::parse_dtype(fmt, "formats.encode");
   const fm::Rounding mode = fm::parse_rounding(rounding);
   py::array asarr = py::module_::import("numpy").attr("asarray")(values).cast<py::array>();
   const char kind = asarr.dtype().kind();
   if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
     tilesim::raise(ErrorCode::Constraint, "formats.encode",
-                   "values must be a real numeric array (got dtype " + py::str(asarr.dtype()).cast<std::string>() +
-                       ")",
+                   "values must be a real numeric array (got dtype " +
+                       py::str(asarr.dtype()).cast<std::string>() + ")",
                    kSpec);
   if (kind == 'f' && asarr.itemsize() == 4) return encode_typed<float>(asarr, t, mode, saturate);
   return encode_typed<double>(asarr, t, mode, saturate);
@@ -152,9 +163,10 @@ py::array encode(const py::object& values, const std::string& fmt, const std::st
 std::vector<uint8_t> nibbles(const py::array& a) {
   const char kind = a.dtype().kind();
   if (kind != 'u' && kind != 'i')
-    tilesim::raise(ErrorCode::Constraint, "formats.pack_x2", "codes must be an integer array (got dtype " +
-                                                                 py::str(a.dtype()).cast<std::string>() + ")",
-                   kSpec);
+    tilesim::raise(
+        ErrorCode::Constraint, "formats.pack_x2",
+        "codes must be an integer array (got dtype " + py::str(a.dtype()).cast<std::string>() + ")",
+        kSpec);
   const auto v = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
   std::vector<uint8_t> out(static_cast<size_t>(v.size()));
   const int64_t* p = v.data();
@@ -188,8 +200,10 @@ py::array pack_x2(const py::object& codes_obj) {
 py::array unpack_x2(const py::object& packed_obj, const py::object& count_or_shape) {
   const py::array a = contiguous(packed_obj);
   if ((a.dtype().kind() != 'u' && a.dtype().kind() != 'i') || a.itemsize() != 1)
-    tilesim::raise(ErrorCode::Constraint, "formats.unpack_x2",
-                   "packed must be a uint8 array (got dtype " + py::str(a.dtype()).cast<std::string>() + ")", "10 §2");
+    tilesim::raise(
+        ErrorCode::Constraint, "formats.unpack_x2",
+        "packed must be a uint8 array (got dtype " + py::str(a.dtype()).cast<std::string>() + ")",
+        "10 §2");
   std::vector<py::ssize_t> shape;
   try {
     const bool is_array = py::isinstance<py::array>(count_or_shape);
@@ -197,7 +211,8 @@ py::array unpack_x2(const py::object& packed_obj, const py::object& count_or_sha
         (!is_array || count_or_shape.cast<py::array>().ndim() == 0)) {  // int, NumPy integer
       shape.push_back(py::int_(count_or_shape).cast<py::ssize_t>());
     } else {
-      for (const py::handle h : count_or_shape) shape.push_back(py::int_(py::reinterpret_borrow<py::object>(h)).cast<py::ssize_t>());
+      for (const py::handle h : count_or_shape)
+        shape.push_back(py::int_(py::reinterpret_borrow<py::object>(h)).cast<py::ssize_t>());
     }
   } catch (const py::error_already_set&) {
     shape.clear();
@@ -206,16 +221,17 @@ py::array unpack_x2(const py::object& packed_obj, const py::object& count_or_sha
   }
   if (shape.empty() || shape.size() > 2 || shape[0] < 0 || shape.back() < 0)
     tilesim::raise(ErrorCode::Constraint, "formats.unpack_x2",
-                   "count_or_shape must be a count or a (rows, cols) shape with non-negative sizes", "10 §2");
+                   "count_or_shape must be a count or a (rows, cols) shape with non-negative sizes",
+                   "10 §2");
   const size_t rows = shape.size() == 2 ? static_cast<size_t>(shape[0]) : 1;
   const size_t cols = static_cast<size_t>(shape.back());
   const size_t row_bytes = (cols + 1) / 2;
   const size_t have = static_cast<size_t>(a.size());
   if ((row_bytes != 0 && rows > have / row_bytes) || rows * row_bytes != have)
     tilesim::raise(ErrorCode::Constraint, "formats.unpack_x2",
-                   "packed has " + std::to_string(have) + " bytes; " + std::to_string(rows) + " rows x " +
-                       std::to_string(cols) + " elements need " + std::to_string(rows) + " x " +
-                       std::to_string(row_bytes),
+                   "packed has " + std::to_string(have) + " bytes; " + std::to_string(rows) +
+                       " rows x " + std::to_string(cols) + " elements need " +
+                       std::to_string(rows) + " x " + std::to_string(row_bytes),
                    "10 §2");
   const auto* p = static_cast<const uint8_t*>(a.data());
   const std::vector<uint8_t> codes = fm::unpack_x2(std::span<const uint8_t>(p, have), rows, cols);
@@ -232,7 +248,8 @@ void init_formats(py::module_&, py::module_& m) {
   m.def("encode", &encode, py::arg("values"), py::arg("fmt"), py::arg("rounding") = "rne",
         py::arg("saturate") = false,
         "Values (converted to float64) -> codes in the smallest unsigned dtype holding them.");
-  m.def("pack_x2", &pack_x2, py::arg("codes"), "4-bit codes -> packed bytes (2-D: rows padded to whole bytes).");
+  m.def("pack_x2", &pack_x2, py::arg("codes"),
+        "4-bit codes -> packed bytes (2-D: rows padded to whole bytes).");
   m.def("unpack_x2", &unpack_x2, py::arg("packed"), py::arg("count_or_shape"),
         "Packed bytes -> one 4-bit code per element (uint8), shaped by count_or_shape.");
 }

@@ -5,12 +5,12 @@
 // RNE under the default MXCSR.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "formats/convert_simd.cpp"
+#include "formats/convert_simd.hpp"
+
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
 #include <cmath>
-
-#include "formats/convert_simd.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace tilesim::formats::simd::HWY_NAMESPACE {
@@ -30,8 +30,8 @@ HWY_INLINE VI F16Code(VI x) {
   const VI sign = hn::And(hn::ShiftRight<16>(x), hn::Set(di, 0x8000));
   // Normal results: rebias 127 -> 15 and round the 13 dropped bits to nearest even.
   const VI odd = hn::And(hn::ShiftRight<13>(a), hn::Set(di, 1));
-  const VI normal =
-      hn::ShiftRight<13>(hn::Add(hn::Sub(a, hn::Set(di, 112 << 23)), hn::Add(hn::Set(di, 0xFFF), odd)));
+  const VI normal = hn::ShiftRight<13>(
+      hn::Add(hn::Sub(a, hn::Set(di, 112 << 23)), hn::Add(hn::Set(di, 0xFFF), odd)));
   // Subnormal results (|x| < 2^-14): adding 0.5f aligns the value so the fp32 ulp is the fp16
   // subnormal ulp 2^-24; the fp32 add does the RNE rounding, possibly up to 0x0400 (min normal).
   const VI half = hn::Set(di, 0x3F000000);
@@ -49,7 +49,8 @@ HWY_INLINE VI Bf16Code(VI x) {
   const VI odd = hn::And(hn::ShiftRight<16>(x), hn::Set(di, 1));
   // Logical shift: the sum may carry into bit 31 for negative inputs.
   const hn::RebindToUnsigned<DI> du;
-  const VI r = hn::BitCast(di, hn::ShiftRight<16>(hn::BitCast(du, hn::Add(x, hn::Add(hn::Set(di, 0x7FFF), odd)))));
+  const VI r = hn::BitCast(
+      di, hn::ShiftRight<16>(hn::BitCast(du, hn::Add(x, hn::Add(hn::Set(di, 0x7FFF), odd)))));
   return hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, 0x7FC0), r);
 }
 
@@ -60,7 +61,8 @@ HWY_INLINE VI F16ToF32Bits(VI h) {
   const VI mag = hn::And(h, hn::Set(di, 0x7FFF));
   const VI normal = hn::Add(hn::ShiftLeft<13>(mag), hn::Set(di, 112 << 23));
   // Subnormal: m · 2^-24, exact in fp32.
-  const VI sub = hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mag), hn::Set(df, 5.9604644775390625e-8f)));
+  const VI sub =
+      hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mag), hn::Set(df, 5.9604644775390625e-8f)));
   VI r = hn::IfThenElse(hn::Lt(mag, hn::Set(di, 0x0400)), sub, normal);
   r = hn::IfThenElse(hn::Gt(mag, hn::Set(di, 0x7BFF)), hn::Set(di, 0x7F800000), r);
   r = hn::Or(r, sign);
@@ -111,7 +113,8 @@ HWY_INLINE void Decode16(const uint16_t* HWY_RESTRICT in, float* HWY_RESTRICT ou
   const DH dh;
   const size_t N = hn::Lanes(di);
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(hn::BitCast(df, Op(hn::PromoteTo(di, hn::LoadU(dh, in + i)))), df, out + i);
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::BitCast(df, Op(hn::PromoteTo(di, hn::LoadU(dh, in + i)))), df, out + i);
   if (i < n) {
     HWY_ALIGN uint16_t buf[64] = {};
     HWY_ALIGN float res[64];
@@ -138,7 +141,8 @@ void F32ToF16(const float* HWY_RESTRICT in, uint16_t* HWY_RESTRICT out, size_t n
   const size_t N = hn::Lanes(df);
   auto* o = reinterpret_cast<hwy::float16_t*>(out);
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(hn::DemoteTo(d16, CanonicalNan(hn::LoadU(df, in + i))), d16, o + i);
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::DemoteTo(d16, CanonicalNan(hn::LoadU(df, in + i))), d16, o + i);
   if (i < n) Encode16<F16Code>(in + i, out + i, n - i);
 }
 
@@ -148,12 +152,17 @@ void F16ToF32(const uint16_t* HWY_RESTRICT in, float* HWY_RESTRICT out, size_t n
   const size_t N = hn::Lanes(df);
   const auto* p = reinterpret_cast<const hwy::float16_t*>(in);
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(CanonicalNan(hn::PromoteTo(df, hn::LoadU(d16, p + i))), df, out + i);
+  for (; i + N <= n; i += N)
+    hn::StoreU(CanonicalNan(hn::PromoteTo(df, hn::LoadU(d16, p + i))), df, out + i);
   if (i < n) Decode16<F16ToF32Bits>(in + i, out + i, n - i);
 }
 #else
-void F32ToF16(const float* in, uint16_t* out, size_t n) { Encode16<F16Code>(in, out, n); }
-void F16ToF32(const uint16_t* in, float* out, size_t n) { Decode16<F16ToF32Bits>(in, out, n); }
+void F32ToF16(const float* in, uint16_t* out, size_t n) {
+  Encode16<F16Code>(in, out, n);
+}
+void F16ToF32(const uint16_t* in, float* out, size_t n) {
+  Decode16<F16ToF32Bits>(in, out, n);
+}
 #endif
 // bf16 = the high half of the rounded fp32 bits: NaN inputs are made 0x7FC00000 first (which
 // rounds to 0x7FC0), and ConcatOdd keeps the high halves of two vectors at once.
@@ -176,15 +185,19 @@ void F32ToBf16(const float* HWY_RESTRICT in, uint16_t* HWY_RESTRICT out, size_t 
 #endif
   if (i < n) Encode16<Bf16Code>(in + i, out + i, n - i);
 }
-void Bf16ToF32(const uint16_t* in, float* out, size_t n) { Decode16<Bf16ToF32Bits>(in, out, n); }
+void Bf16ToF32(const uint16_t* in, float* out, size_t n) {
+  Decode16<Bf16ToF32Bits>(in, out, n);
+}
 
-void Lut8ToF32(const uint8_t* HWY_RESTRICT in, const float* HWY_RESTRICT lut, float* HWY_RESTRICT out, size_t n) {
+void Lut8ToF32(const uint8_t* HWY_RESTRICT in, const float* HWY_RESTRICT lut,
+               float* HWY_RESTRICT out, size_t n) {
   const DI di;
   const DF df;
   const DB db;
   const size_t N = hn::Lanes(di);
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(hn::GatherIndex(df, lut, hn::PromoteTo(di, hn::LoadU(db, in + i))), df, out + i);
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::GatherIndex(df, lut, hn::PromoteTo(di, hn::LoadU(db, in + i))), df, out + i);
   for (; i < n; ++i) out[i] = lut[in[i]];
 }
 
@@ -208,14 +221,26 @@ HWY_INLINE VI MiniCode(VI x, const MiniParams& p) {
   const VI sh = hn::Min(hn::Sub(hn::Sub(et, hn::Set(di, p.man_bits)), e2), hn::Set(di, 25));
   const VI half = hn::BitCast(di, hn::Shl(hn::BitCast(du, one), hn::BitCast(du, hn::Sub(sh, one))));
   const VI all = hn::Sub(hn::Add(half, half), one);
-  const auto shr = [&](VI v, VI s) { return hn::BitCast(di, hn::Shr(hn::BitCast(du, v), hn::BitCast(du, s))); };
+  const auto shr = [&](VI v, VI s) {
+    return hn::BitCast(di, hn::Shr(hn::BitCast(du, v), hn::BitCast(du, s)));
+  };
   VI add;
   switch (p.mode) {
-    case 0: add = hn::Add(hn::Sub(half, one), hn::And(shr(sig, sh), one)); break;  // rne
-    case 1: add = half; break;                                                      // rna
-    case 2: add = hn::Zero(di); break;                                              // rtz
-    case 3: add = hn::IfThenElseZero(neg, all); break;                              // rdn
-    default: add = hn::IfThenZeroElse(neg, all); break;                             // rup
+    case 0:
+      add = hn::Add(hn::Sub(half, one), hn::And(shr(sig, sh), one));
+      break;  // rne
+    case 1:
+      add = half;
+      break;  // rna
+    case 2:
+      add = hn::Zero(di);
+      break;  // rtz
+    case 3:
+      add = hn::IfThenElseZero(neg, all);
+      break;  // rdn
+    default:
+      add = hn::IfThenZeroElse(neg, all);
+      break;  // rup
   }
   VI n = shr(hn::Add(sig, add), sh);
   const VI carry = shr(n, hn::Set(di, p.man_bits + 1));  // n == 2^(M+1): next binade
@@ -226,11 +251,14 @@ HWY_INLINE VI MiniCode(VI x, const MiniParams& p) {
                    n);
   mag = hn::BitCast(di, hn::Shl(hn::BitCast(du, mag), hn::BitCast(du, hn::Set(di, p.man_shift))));
   VI r = hn::Or(mag, hn::IfThenElseZero(neg, hn::Set(di, static_cast<int32_t>(p.sign_bit))));
-  const VI ovf = hn::IfThenElse(neg, hn::Set(di, static_cast<int32_t>(p.ovf_neg)), hn::Set(di, static_cast<int32_t>(p.ovf_pos)));
+  const VI ovf = hn::IfThenElse(neg, hn::Set(di, static_cast<int32_t>(p.ovf_neg)),
+                                hn::Set(di, static_cast<int32_t>(p.ovf_pos)));
   r = hn::IfThenElse(hn::Gt(mag, hn::Set(di, p.max_mag)), ovf, r);
-  const VI inf = hn::IfThenElse(neg, hn::Set(di, static_cast<int32_t>(p.inf_neg)), hn::Set(di, static_cast<int32_t>(p.inf_pos)));
+  const VI inf = hn::IfThenElse(neg, hn::Set(di, static_cast<int32_t>(p.inf_neg)),
+                                hn::Set(di, static_cast<int32_t>(p.inf_pos)));
   r = hn::IfThenElse(hn::Eq(a, hn::Set(di, 0x7F800000)), inf, r);
-  return hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, static_cast<int32_t>(p.nan)), r);
+  return hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)),
+                        hn::Set(di, static_cast<int32_t>(p.nan)), r);
 }
 
 HWY_INLINE void StoreCodes(VI c, int32_t bytes, void* out, size_t i) {
@@ -244,12 +272,14 @@ HWY_INLINE void StoreCodes(VI c, int32_t bytes, void* out, size_t i) {
   }
 }
 
-void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& p, void* HWY_RESTRICT out, size_t n) {
+void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& p, void* HWY_RESTRICT out,
+               size_t n) {
   const DI di;
   const DF df;
   const size_t N = hn::Lanes(di);
   size_t i = 0;
-  for (; i + N <= n; i += N) StoreCodes(MiniCode(hn::BitCast(di, hn::LoadU(df, in + i)), p), p.out_bytes, out, i);
+  for (; i + N <= n; i += N)
+    StoreCodes(MiniCode(hn::BitCast(di, hn::LoadU(df, in + i)), p), p.out_bytes, out, i);
   if (i < n) {
     HWY_ALIGN float buf[64] = {};
     HWY_ALIGN int32_t res[64] = {};
@@ -257,16 +287,20 @@ void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& p, void* HWY_REST
     hn::Store(MiniCode(hn::BitCast(di, hn::Load(df, buf)), p), di, res);
     for (size_t j = 0; j < n - i; ++j) {
       const uint32_t c = static_cast<uint32_t>(res[j]);
-      if (p.out_bytes == 1) static_cast<uint8_t*>(out)[i + j] = static_cast<uint8_t>(c);
-      else if (p.out_bytes == 2) static_cast<uint16_t*>(out)[i + j] = static_cast<uint16_t>(c);
-      else static_cast<uint32_t*>(out)[i + j] = c;
+      if (p.out_bytes == 1)
+        static_cast<uint8_t*>(out)[i + j] = static_cast<uint8_t>(c);
+      else if (p.out_bytes == 2)
+        static_cast<uint16_t*>(out)[i + j] = static_cast<uint16_t>(c);
+      else
+        static_cast<uint32_t*>(out)[i + j] = c;
     }
   }
 }
 
 // Decode: normal codes shift into fp32 position and rebias; subnormals (E = 0) are m·2^(emin-M),
 // an exact fp32 product; Inf/NaN by magnitude; the sign moves to bit 31.
-void Mini8ToF32(const uint8_t* HWY_RESTRICT in, const MiniDecodeParams& p, float* HWY_RESTRICT out, size_t n) {
+void Mini8ToF32(const uint8_t* HWY_RESTRICT in, const MiniDecodeParams& p, float* HWY_RESTRICT out,
+                size_t n) {
   const DI di;
   const DF df;
   const DB db;
@@ -281,16 +315,19 @@ void Mini8ToF32(const uint8_t* HWY_RESTRICT in, const MiniDecodeParams& p, float
   auto one = [&](VI c) {
     c = hn::And(c, hn::Set(di, p.code_mask));
     const VI mag = hn::And(c, mag_mask);
-    const VI normal = hn::Add(hn::BitCast(di, hn::Shl(hn::BitCast(du, mag), hn::BitCast(du, shl))), rebias);
+    const VI normal =
+        hn::Add(hn::BitCast(di, hn::Shl(hn::BitCast(du, mag), hn::BitCast(du, shl))), rebias);
     const VI sub = hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mag), sub_scale));
     VI r = hn::IfThenElse(hn::Lt(mag, min_normal), sub, normal);
     r = hn::IfThenElse(hn::Eq(mag, hn::Set(di, p.inf_mag)), hn::Set(di, 0x7F800000), r);
-    const VI s = hn::BitCast(di, hn::Shl(hn::BitCast(du, hn::And(c, sign)), hn::BitCast(du, hn::Set(di, sign_shift))));
+    const VI s = hn::BitCast(
+        di, hn::Shl(hn::BitCast(du, hn::And(c, sign)), hn::BitCast(du, hn::Set(di, sign_shift))));
     r = hn::Or(r, s);
     return hn::IfThenElse(hn::Gt(mag, hn::Set(di, p.nan_min - 1)), hn::Set(di, 0x7FC00000), r);
   };
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(hn::BitCast(df, one(hn::PromoteTo(di, hn::LoadU(db, in + i)))), df, out + i);
+  for (; i + N <= n; i += N)
+    hn::StoreU(hn::BitCast(df, one(hn::PromoteTo(di, hn::LoadU(db, in + i)))), df, out + i);
   if (i < n) {
     HWY_ALIGN uint8_t buf[64] = {};
     HWY_ALIGN float res[64] = {};
@@ -300,7 +337,9 @@ void Mini8ToF32(const uint8_t* HWY_RESTRICT in, const MiniDecodeParams& p, float
   }
 }
 
-int64_t Target() { return HWY_TARGET; }
+int64_t Target() {
+  return HWY_TARGET;
+}
 
 }  // namespace tilesim::formats::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -324,12 +363,22 @@ void f32_to_mini(const float* in, const MiniParams& p, void* out, size_t n) {
   HWY_DYNAMIC_DISPATCH(F32ToMini)(in, p, out, n);
 }
 
-int64_t dispatched_target() { return HWY_DYNAMIC_DISPATCH(Target)(); }
+int64_t dispatched_target() {
+  return HWY_DYNAMIC_DISPATCH(Target)();
+}
 
-void f32_to_f16(const float* in, uint16_t* out, size_t n) { HWY_DYNAMIC_DISPATCH(F32ToF16)(in, out, n); }
-void f32_to_bf16(const float* in, uint16_t* out, size_t n) { HWY_DYNAMIC_DISPATCH(F32ToBf16)(in, out, n); }
-void f16_to_f32(const uint16_t* in, float* out, size_t n) { HWY_DYNAMIC_DISPATCH(F16ToF32)(in, out, n); }
-void bf16_to_f32(const uint16_t* in, float* out, size_t n) { HWY_DYNAMIC_DISPATCH(Bf16ToF32)(in, out, n); }
+void f32_to_f16(const float* in, uint16_t* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(F32ToF16)(in, out, n);
+}
+void f32_to_bf16(const float* in, uint16_t* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(F32ToBf16)(in, out, n);
+}
+void f16_to_f32(const uint16_t* in, float* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(F16ToF32)(in, out, n);
+}
+void bf16_to_f32(const uint16_t* in, float* out, size_t n) {
+  HWY_DYNAMIC_DISPATCH(Bf16ToF32)(in, out, n);
+}
 void lut8_to_f32(const uint8_t* in, const float* lut, float* out, size_t n) {
   HWY_DYNAMIC_DISPATCH(Lut8ToF32)(in, lut, out, n);
 }
