@@ -206,6 +206,7 @@ void Lut8ToF32(const uint8_t* HWY_RESTRICT in, const float* HWY_RESTRICT lut,
 // emin here); the mode's increment is added below the dropped bits and the sum shifted. The
 // dropped-bit count is clamped to 25, where every mode already sees "below half, nonzero".
 // mag = ((et + bias - 1) << M) + n covers subnormal, normal and the carry into E = 1.
+template <int kMode>
 HWY_INLINE VI MiniCode(VI x, const MiniParams& p) {
   const DI di;
   const hn::RebindToUnsigned<DI> du;
@@ -272,19 +273,20 @@ HWY_INLINE void StoreCodes(VI c, int32_t bytes, void* out, size_t i) {
   }
 }
 
-void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& p, void* HWY_RESTRICT out,
-               size_t n) {
+template <int kMode>
+HWY_INLINE void F32ToMiniMode(const float* HWY_RESTRICT in, const MiniParams& p,
+                              void* HWY_RESTRICT out, size_t n) {
   const DI di;
   const DF df;
   const size_t N = hn::Lanes(di);
   size_t i = 0;
   for (; i + N <= n; i += N)
-    StoreCodes(MiniCode(hn::BitCast(di, hn::LoadU(df, in + i)), p), p.out_bytes, out, i);
+    StoreCodes(MiniCode<kMode>(hn::BitCast(di, hn::LoadU(df, in + i)), p), p.out_bytes, out, i);
   if (i < n) {
     HWY_ALIGN float buf[64] = {};
     HWY_ALIGN int32_t res[64] = {};
     for (size_t j = 0; j < n - i; ++j) buf[j] = in[i + j];
-    hn::Store(MiniCode(hn::BitCast(di, hn::Load(df, buf)), p), di, res);
+    hn::Store(MiniCode<kMode>(hn::BitCast(di, hn::Load(df, buf)), p), di, res);
     for (size_t j = 0; j < n - i; ++j) {
       const uint32_t c = static_cast<uint32_t>(res[j]);
       if (p.out_bytes == 1)
@@ -294,6 +296,24 @@ void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& p, void* HWY_REST
       else
         static_cast<uint32_t*>(out)[i + j] = c;
     }
+  }
+}
+
+// The mode is a template argument so the per-vector code has no branch on it.
+void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& params, void* HWY_RESTRICT out,
+               size_t n) {
+  const MiniParams p = params;  // a local copy: stores through `out` cannot alias it
+  switch (p.mode) {
+    case 0:
+      return F32ToMiniMode<0>(in, p, out, n);
+    case 1:
+      return F32ToMiniMode<1>(in, p, out, n);
+    case 2:
+      return F32ToMiniMode<2>(in, p, out, n);
+    case 3:
+      return F32ToMiniMode<3>(in, p, out, n);
+    default:
+      return F32ToMiniMode<4>(in, p, out, n);
   }
 }
 
