@@ -74,7 +74,8 @@ class Lexer {
  public:
   Lexer(std::string_view s, const std::string& what) : s_(s), what_(what) {}
   void ws() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
   }
   bool peek(char c) {
     ws();
@@ -82,8 +83,7 @@ class Lexer {
   }
   void expect(char c, const char* ctx) {
     ws();
-    if (i_ >= s_.size() || s_[i_] != c)
-      bad(std::string("expected '") + c + "' " + ctx);
+    if (i_ >= s_.size() || s_[i_] != c) bad(std::string("expected '") + c + "' " + ctx);
     ++i_;
   }
   bool accept(char c) {
@@ -112,7 +112,8 @@ class Lexer {
   }
   size_t integer() {
     ws();
-    if (i_ >= s_.size() || s_[i_] < '0' || s_[i_] > '9') bad("shape entries must be non-negative integers");
+    if (i_ >= s_.size() || s_[i_] < '0' || s_[i_] > '9')
+      bad("shape entries must be non-negative integers");
     size_t v = 0;
     while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') {
       const size_t d = static_cast<size_t>(s_[i_] - '0');
@@ -219,7 +220,8 @@ std::vector<uint8_t> fortran_to_c(const uint8_t* src, const std::vector<size_t>&
 }  // namespace
 
 size_t Array::itemsize() const {
-  const Carrier* c = find_carrier(descr);
+  bool big = false;
+  const Carrier* c = normalise_descr(descr, big);
   return c ? c->size : 0;
 }
 
@@ -244,7 +246,8 @@ Array parse(const uint8_t* bytes, size_t n, const std::string& what) {
   if (hlen > n - prefix)
     fail(what, "header length " + std::to_string(hlen) + " exceeds the file (" +
                    std::to_string(n - prefix) + " bytes after the length field)");
-  const std::string_view text(reinterpret_cast<const char*>(bytes + prefix), static_cast<size_t>(hlen));
+  const std::string_view text(reinterpret_cast<const char*>(bytes + prefix),
+                              static_cast<size_t>(hlen));
   for (char ch : text)
     if (ch == '\0' || (major < 3 && static_cast<unsigned char>(ch) >= 0x80))
       fail(what, "malformed header: non-ASCII byte in the header");
@@ -253,9 +256,10 @@ Array parse(const uint8_t* bytes, size_t n, const std::string& what) {
   bool big = false;
   const Carrier* c = normalise_descr(h.descr, big);
   if (!c)
-    fail(what, "unsupported descr '" + h.descr + "'; supported: " + valid_descrs() +
-                   " ('>' big-endian forms are byteswapped; bool, complex and structured dtypes are "
-                   "not carriers of spec 60 §2)");
+    fail(what,
+         "unsupported descr '" + h.descr + "'; supported: " + valid_descrs() +
+             " ('>' big-endian forms are byteswapped; bool, complex and structured dtypes are "
+             "not carriers of spec 60 §2)");
   Array a;
   a.descr = c->descr;
   a.shape = h.shape;
@@ -266,8 +270,8 @@ Array parse(const uint8_t* bytes, size_t n, const std::string& what) {
   const size_t data_off = prefix + static_cast<size_t>(hlen);
   const size_t avail = n - data_off;
   if (avail < nbytes)
-    fail(what, "truncated data: the header promises " + std::to_string(nbytes) + " bytes, the file has " +
-                   std::to_string(avail));
+    fail(what, "truncated data: the header promises " + std::to_string(nbytes) +
+                   " bytes, the file has " + std::to_string(avail));
   if (avail > nbytes)
     fail(what, "size mismatch: " + std::to_string(avail - nbytes) + " bytes after the " +
                    std::to_string(nbytes) + " data bytes");
@@ -277,28 +281,34 @@ Array parse(const uint8_t* bytes, size_t n, const std::string& what) {
   else
     a.data.assign(data, data + nbytes);
   if (big && c->size > 1)
-    for (size_t i = 0; i < nbytes; i += c->size) std::reverse(a.data.begin() + i, a.data.begin() + i + c->size);
+    for (size_t i = 0; i < nbytes; i += c->size)
+      std::reverse(a.data.begin() + i, a.data.begin() + i + c->size);
   return a;
 }
 
 Array load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open file for reading");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   if (in.bad()) fail(path, "read error");
   return parse(bytes.data(), bytes.size(), path);
 }
 
 std::vector<uint8_t> serialize(const Array& a) {
-  const Carrier* c = find_carrier(a.descr);
-  if (!c) fail("<save>", "unsupported descr '" + a.descr + "'; supported: " + valid_descrs());
+  bool big = false;
+  const Carrier* c = normalise_descr(a.descr, big);  // "<u1" and "=f4" are the same carriers
+  if (!c || big)
+    fail("<save>", "unsupported descr '" + a.descr + "'; supported: " + valid_descrs() +
+                       " (data is written little-endian)");
   size_t count = 1, nbytes = 0;
   for (size_t d : a.shape)
     if (mul_overflows(count, d, count)) fail("<save>", "shape element count overflows");
   if (mul_overflows(count, c->size, nbytes) || nbytes != a.data.size())
     fail("<save>", "data has " + std::to_string(a.data.size()) + " bytes, the shape needs " +
                        std::to_string(count) + " x " + std::to_string(c->size));
-  std::string dict = "{'descr': '" + a.descr + "', 'fortran_order': False, 'shape': (";
+  std::string dict =
+      std::string("{'descr': '") + c->descr + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < a.shape.size(); ++i) {
     if (i) dict += ", ";
     dict += std::to_string(a.shape[i]);
@@ -327,7 +337,8 @@ void save(const std::string& path, const Array& a) {
   const std::vector<uint8_t> bytes = serialize(a);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) fail(path, "cannot open file for writing");
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   out.close();
   if (!out) fail(path, "write error");
 }

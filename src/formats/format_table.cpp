@@ -13,6 +13,7 @@ using K = Kind;
 using N = NanKind;
 using C = Carrier;
 
+// clang-format off
 // id, name, kind, storage, code bits, exp, man, man_shift, bias, sign, inf, subnormal, nan,
 // carrier, canonical NaN, max finite
 constexpr FormatInfo kFormats[kNumDTypes] = {
@@ -75,11 +76,13 @@ constexpr Alias kAliases[] = {
     {"ui8", DType::u8}, {"ui16", DType::u16}, {"ui32", DType::u32}, {"ui64", DType::u64},
     {"s4x2", DType::s4}, {"u4x2", DType::u4}, {"int4", DType::s4}, {"uint4", DType::u4},
 };
+// clang-format on
 
 bool ieq(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
       return false;
   return true;
 }
@@ -88,9 +91,15 @@ constexpr const char* kRoundingNames[] = {"rne", "rna", "rtz", "rdn", "rup"};
 
 }  // namespace
 
-const FormatInfo& info(DType t) noexcept { return kFormats[static_cast<size_t>(t)]; }
-std::span<const FormatInfo> all_formats() noexcept { return kFormats; }
-std::string_view name(DType t) noexcept { return info(t).name; }
+const FormatInfo& info(DType t) noexcept {
+  return kFormats[static_cast<size_t>(t)];
+}
+std::span<const FormatInfo> all_formats() noexcept {
+  return kFormats;
+}
+std::string_view name(DType t) noexcept {
+  return info(t).name;
+}
 
 std::vector<std::string> names() {
   std::vector<std::string> out;
@@ -123,6 +132,8 @@ Rounding parse_rounding(std::string_view s) {
         "unknown rounding mode '" + std::string(s) + "'; valid: rne, rna, rtz, rdn, rup", "10 §4");
 }
 
-std::string_view name(Rounding r) noexcept { return kRoundingNames[static_cast<size_t>(r)]; }
+std::string_view name(Rounding r) noexcept {
+  return kRoundingNames[static_cast<size_t>(r)];
+}
 
 }  // namespace tilesim::formats

@@ -11,18 +11,25 @@
 namespace tilesim::formats {
 namespace {
 
-uint64_t mask_bits(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+uint64_t mask_bits(unsigned bits) {
+  return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
 
 // Should a magnitude n + frac (0 <= frac < 1) be rounded up to n + 1? `neg` is the sign of the
 // value, for the directed modes.
 bool round_up(bool odd, double frac, bool neg, Rounding mode) {
   if (frac == 0.0) return false;
   switch (mode) {
-    case Rounding::rne: return frac > 0.5 || (frac == 0.5 && odd);
-    case Rounding::rna: return frac >= 0.5;
-    case Rounding::rtz: return false;
-    case Rounding::rdn: return neg;
-    case Rounding::rup: return !neg;
+    case Rounding::rne:
+      return frac > 0.5 || (frac == 0.5 && odd);
+    case Rounding::rna:
+      return frac >= 0.5;
+    case Rounding::rtz:
+      return false;
+    case Rounding::rdn:
+      return neg;
+    case Rounding::rup:
+      return !neg;
   }
   return false;
 }
@@ -77,10 +84,14 @@ uint64_t overflow_code(const FormatInfo& f, bool neg, Rounding mode, bool satura
   if (saturate) return max_code(f, neg);
   switch (mode) {
     case Rounding::rne:
-    case Rounding::rna: return inf_code(f, neg);
-    case Rounding::rtz: return max_code(f, neg);
-    case Rounding::rdn: return neg ? inf_code(f, true) : max_code(f, false);
-    case Rounding::rup: return neg ? max_code(f, true) : inf_code(f, false);
+    case Rounding::rna:
+      return inf_code(f, neg);
+    case Rounding::rtz:
+      return max_code(f, neg);
+    case Rounding::rdn:
+      return neg ? inf_code(f, true) : max_code(f, false);
+    case Rounding::rup:
+      return neg ? max_code(f, true) : inf_code(f, false);
   }
   return inf_code(f, neg);
 }
@@ -95,10 +106,15 @@ uint64_t encode_e8m0(double x, Rounding mode, bool saturate) {
   const double m = 2.0 * fr;
   switch (mode) {
     case Rounding::rne:
-    case Rounding::rna: e += (m >= 1.5) ? 1 : 0; break;
+    case Rounding::rna:
+      e += (m >= 1.5) ? 1 : 0;
+      break;
     case Rounding::rtz:
-    case Rounding::rdn: break;
-    case Rounding::rup: e += (m > 1.0) ? 1 : 0; break;
+    case Rounding::rdn:
+      break;
+    case Rounding::rup:
+      e += (m > 1.0) ? 1 : 0;
+      break;
   }
   if (e < -127) return 0x00;
   if (e > 127) return saturate ? 0xFE : 0xFF;
@@ -121,9 +137,12 @@ uint64_t encode_int(double v, const FormatInfo& f, Rounding mode) {
   if (f.kind == Kind::Signed) {
     const double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1);  // [lo, hi)
     int64_t iv;
-    if (r < lo) iv = bits == 64 ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(lo);
-    else if (r >= hi) iv = bits == 64 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(hi) - 1;
-    else iv = static_cast<int64_t>(r);
+    if (r < lo)
+      iv = bits == 64 ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(lo);
+    else if (r >= hi)
+      iv = bits == 64 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(hi) - 1;
+    else
+      iv = static_cast<int64_t>(r);
     return static_cast<uint64_t>(iv) & mask_bits(bits);
   }
   const double hi = std::ldexp(1.0, bits);
@@ -166,11 +185,13 @@ double decode(uint64_t code, DType t) noexcept {
   if (f.has_inf && e == k.exp_mask) return neg ? -HUGE_VAL : HUGE_VAL;
   double v;
   if (!f.has_subnormal) {
-    v = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -f.man_bits), static_cast<int>(e) - f.bias);
+    v = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -f.man_bits),
+                   static_cast<int>(e) - f.bias);
   } else if (e == 0) {
     v = std::ldexp(static_cast<double>(m), 1 - f.bias - f.man_bits);
   } else {
-    v = std::ldexp(static_cast<double>(m | (1ull << f.man_bits)), static_cast<int>(e) - f.bias - f.man_bits);
+    v = std::ldexp(static_cast<double>(m | (1ull << f.man_bits)),
+                   static_cast<int>(e) - f.bias - f.man_bits);
   }
   return neg ? -v : v;
 }

@@ -1,5 +1,7 @@
 // .npy reader/writer (spec 60 §5): round trips for every carrier, NumPy's own bytes, Fortran
 // order, 0-d and empty arrays, and one test per malformed-file rejection (clear Error(Io)).
+#include "tilesim/npy.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -8,13 +10,13 @@
 #include <vector>
 
 #include "tilesim/error.hpp"
-#include "tilesim/npy.hpp"
 
 namespace npy = tilesim::npy;
 
 namespace {
 
-std::vector<uint8_t> make_file(unsigned major, const std::string& header, const std::vector<uint8_t>& data) {
+std::vector<uint8_t> make_file(unsigned major, const std::string& header,
+                               const std::vector<uint8_t>& data) {
   std::vector<uint8_t> out = {0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<uint8_t>(major), 0};
   const size_t n = header.size();
   out.push_back(static_cast<uint8_t>(n));
@@ -69,7 +71,8 @@ TEST(Npy, ReadsNumpyWrittenBytes) {
 }
 
 TEST(Npy, RoundTripEveryCarrierAndRank) {
-  const char* descrs[] = {"<f8", "<f4", "<f2", "|u1", "<u2", "<u4", "<u8", "|i1", "<i2", "<i4", "<i8"};
+  const char* descrs[] = {"<f8", "<f4", "<f2", "|u1", "<u2", "<u4",
+                          "<u8", "|i1", "<i2", "<i4", "<i8"};
   const std::vector<std::vector<size_t>> shapes = {{}, {0}, {5}, {2, 3}, {2, 0, 4}, {1, 2, 3, 2}};
   for (const char* d : descrs) {
     for (const auto& s : shapes) {
@@ -88,7 +91,8 @@ TEST(Npy, RoundTripEveryCarrierAndRank) {
 }
 
 TEST(Npy, ZeroDimensionalHasOneElement) {
-  const auto file = make_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }\n", {0, 0, 0x80, 0x3F});
+  const auto file =
+      make_file(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }\n", {0, 0, 0x80, 0x3F});
   const npy::Array a = npy::parse(file.data(), file.size());
   EXPECT_TRUE(a.shape.empty());
   EXPECT_EQ(a.size(), 1u);
@@ -99,7 +103,8 @@ TEST(Npy, ZeroDimensionalHasOneElement) {
 
 TEST(Npy, Versions2And3AndDoubleQuotes) {
   for (unsigned v : {2u, 3u}) {
-    const auto file = make_file(v, "{\"descr\": \"|u1\", \"shape\": (3,), \"fortran_order\": False}\n", {1, 2, 3});
+    const auto file = make_file(
+        v, "{\"descr\": \"|u1\", \"shape\": (3,), \"fortran_order\": False}\n", {1, 2, 3});
     const npy::Array a = npy::parse(file.data(), file.size());
     EXPECT_EQ(a.shape, (std::vector<size_t>{3}));
     EXPECT_EQ(a.data, (std::vector<uint8_t>{1, 2, 3}));
@@ -108,8 +113,8 @@ TEST(Npy, Versions2And3AndDoubleQuotes) {
 
 TEST(Npy, FortranOrderIsTransposedToC) {
   // A 2x3 uint8 matrix [[0,1,2],[3,4,5]] stored column-major: 0 3 1 4 2 5.
-  const auto file =
-      make_file(1, "{'descr': '|u1', 'fortran_order': True, 'shape': (2, 3), }\n", {0, 3, 1, 4, 2, 5});
+  const auto file = make_file(1, "{'descr': '|u1', 'fortran_order': True, 'shape': (2, 3), }\n",
+                              {0, 3, 1, 4, 2, 5});
   const npy::Array a = npy::parse(file.data(), file.size());
   EXPECT_EQ(a.data, (std::vector<uint8_t>{0, 1, 2, 3, 4, 5}));
   // 3-D, 2-byte items: C element (i,j,k) of shape (2,2,3) has value 100i+10j+k; Fortran position
@@ -121,7 +126,8 @@ TEST(Npy, FortranOrderIsTransposedToC) {
         const int v = 100 * i + 10 * j + k, pos = i + 2 * j + 4 * k;
         f[2 * pos] = static_cast<uint8_t>(v), f[2 * pos + 1] = static_cast<uint8_t>(v >> 8);
       }
-  const auto file3 = make_file(1, "{'descr': '<u2', 'fortran_order': True, 'shape': (2, 2, 3), }\n", f);
+  const auto file3 =
+      make_file(1, "{'descr': '<u2', 'fortran_order': True, 'shape': (2, 2, 3), }\n", f);
   const npy::Array b = npy::parse(file3.data(), file3.size());
   for (int c = 0; c < 12; ++c) {
     const int i = c / 6, j = (c / 3) % 2, k = c % 3;
@@ -136,7 +142,8 @@ TEST(Npy, BigEndianIsByteswapped) {
   EXPECT_EQ(a.descr, "<u4");
   EXPECT_EQ(a.data, (std::vector<uint8_t>{0x04, 0x03, 0x02, 0x01, 0xD0, 0xC0, 0xB0, 0xA0}));
   // One-byte items may carry any byte order character.
-  const auto f2 = make_file(1, "{'descr': '<i1', 'fortran_order': False, 'shape': (1,), }\n", {0xFF});
+  const auto f2 =
+      make_file(1, "{'descr': '<i1', 'fortran_order': False, 'shape': (1,), }\n", {0xFF});
   EXPECT_EQ(npy::parse(f2.data(), f2.size()).descr, "|i1");
 }
 
@@ -164,7 +171,9 @@ TEST(NpyReject, MissingFile) {
     EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
   }
 }
-TEST(NpyReject, TooShort) { expect_reject({0x93, 'N', 'U'}, "file too short"); }
+TEST(NpyReject, TooShort) {
+  expect_reject({0x93, 'N', 'U'}, "file too short");
+}
 TEST(NpyReject, BadMagic) {
   auto f = make_file(1, kGood, bytes(4));
   f[1] = 'X';
@@ -198,13 +207,15 @@ TEST(NpyReject, MalformedDict) {
       {"{'descr': '<u2', 'fortran_order': Maybe, 'shape': (2,)}", "True or False"},
       {"{'descr': '<u2', 'fortran_order': False}", "must have the keys"},
       {"{'descr': '<u2', 'descr': '<u2', 'fortran_order': False, 'shape': (2,)}", "duplicate key"},
-      {"{'descr': '<u2', 'fortran_order': False, 'shape': (2,), 'extra': 1}", "unexpected key 'extra'"},
+      {"{'descr': '<u2', 'fortran_order': False, 'shape': (2,), 'extra': 1}",
+       "unexpected key 'extra'"},
       {"{'descr': '<u2', 'fortran_order': False, 'shape': (2,)} x", "trailing characters"},
       {"{'descr': [('a', '<u2')], 'fortran_order': False, 'shape': (2,)}", "structured dtypes"},
       {"{'descr': '<u2', 'fortran_order': False, 'shape': (-2,)}", "non-negative integers"},
       {"{'descr': '<u2', 'fortran_order': False, 'shape': (2.5,)}", "expected ')'"},
       {"{'descr': '<u2', 'fortran_order': False, 'shape': 2}", "expected '('"},
-      {"{'descr': '<u2', 'fortran_order': False, 'shape': (99999999999999999999999,)}", "too large"},
+      {"{'descr': '<u2', 'fortran_order': False, 'shape': (99999999999999999999999,)}",
+       "too large"},
       {"{'descr': '<\\u2', 'fortran_order': False, 'shape': (2,)}", "escape"},
       {"{'descr': '<u2", "unterminated string"},
       {"", "expected '{'"},
@@ -219,29 +230,52 @@ TEST(NpyReject, MalformedDict) {
 TEST(NpyReject, UnsupportedDescr) {
   for (const char* d : {"|b1", "<c8", "<f16", "|f1", "<u2x", "|u2", "<U4", "<M8", "O"}) {
     SCOPED_TRACE(d);
-    expect_reject(make_file(1, std::string("{'descr': '") + d + "', 'fortran_order': False, 'shape': (2,)}",
-                            bytes(4)),
-                  std::string("unsupported descr '") + d + "'");
+    expect_reject(
+        make_file(1, std::string("{'descr': '") + d + "', 'fortran_order': False, 'shape': (2,)}",
+                  bytes(4)),
+        std::string("unsupported descr '") + d + "'");
   }
 }
 TEST(NpyReject, TruncatedAndTrailingData) {
-  expect_reject(make_file(1, kGood, bytes(3)), "truncated data: the header promises 4 bytes, the file has 3");
+  expect_reject(make_file(1, kGood, bytes(3)),
+                "truncated data: the header promises 4 bytes, the file has 3");
   expect_reject(make_file(1, kGood, bytes(5)), "1 bytes after the 4 data bytes");
 }
 TEST(NpyReject, ShapeProductOverflow) {
-  expect_reject(make_file(1, "{'descr': '<u2', 'fortran_order': False, 'shape': (4294967296, 4294967296, 2)}",
-                          bytes(4)),
-                "element count overflows");
-  expect_reject(make_file(1, "{'descr': '<u8', 'fortran_order': False, 'shape': (4294967296, 2147483648)}",
-                          bytes(4)),
-                "data size overflows");
+  expect_reject(
+      make_file(1, "{'descr': '<u2', 'fortran_order': False, 'shape': (4294967296, 4294967296, 2)}",
+                bytes(4)),
+      "element count overflows");
+  expect_reject(
+      make_file(1, "{'descr': '<u8', 'fortran_order': False, 'shape': (4294967296, 2147483648)}",
+                bytes(4)),
+      "data size overflows");
   // A huge but non-overflowing promise is a truncation error, not an allocation.
-  expect_reject(make_file(1, "{'descr': '<u8', 'fortran_order': False, 'shape': (100000000000,)}", bytes(4)),
-                "truncated data");
+  expect_reject(
+      make_file(1, "{'descr': '<u8', 'fortran_order': False, 'shape': (100000000000,)}", bytes(4)),
+      "truncated data");
 }
+TEST(Npy, SerializeNormalisesEquivalentDescrs) {
+  npy::Array a;
+  a.descr = "<u1";
+  a.shape = {2};
+  a.data = {7, 8};
+  const auto f = npy::serialize(a);
+  EXPECT_EQ(npy::parse(f.data(), f.size()).descr, "|u1");
+  a.descr = "=i2";
+  a.shape = {1};
+  EXPECT_EQ(a.itemsize(), 2u);
+  const auto g = npy::serialize(a);
+  EXPECT_EQ(npy::parse(g.data(), g.size()).descr, "<i2");
+}
+
 TEST(NpyReject, SerializeChecksDescrAndSize) {
   npy::Array a;
   a.descr = "<c8";
+  EXPECT_THROW(npy::serialize(a), tilesim::Error);
+  a.descr = ">f4";  // the bytes of an Array are little-endian by contract
+  a.shape = {1};
+  a.data = bytes(4);
   EXPECT_THROW(npy::serialize(a), tilesim::Error);
   a.descr = "<f4";
   a.shape = {3};
@@ -250,7 +284,8 @@ TEST(NpyReject, SerializeChecksDescrAndSize) {
     npy::serialize(a);
     FAIL();
   } catch (const tilesim::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("data has 8 bytes, the shape needs 3 x 4"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("data has 8 bytes, the shape needs 3 x 4"),
+              std::string::npos);
   }
 }
 

@@ -1,12 +1,12 @@
 // The thread pool (spec 00 "Threading"): parallel_for covers [0, n) exactly once for every
 // thread count and grain, propagates exceptions, and nested calls run inline.
+#include "tilesim/parallel.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <stdexcept>
 #include <vector>
-
-#include "tilesim/parallel.hpp"
 
 namespace {
 struct ThreadsGuard {

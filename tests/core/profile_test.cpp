@@ -1,10 +1,10 @@
 // Profiles are data tables (spec 00 "Target profiles"): an unknown name is a clear error that
 // lists every valid name.
+#include "tilesim/profile.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
-
-#include "tilesim/profile.hpp"
 
 namespace {
 struct TestProfile {

@@ -16,7 +16,8 @@ using f::Rounding;
 
 namespace {
 
-constexpr Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rdn, Rounding::rup};
+constexpr Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rdn,
+                               Rounding::rup};
 
 uint64_t dbits(double d) {
   uint64_t b;
@@ -72,12 +73,17 @@ TEST(FormatsExhaustive, EveryCodeDecodesToTheFormula) {
 }
 
 TEST(FormatsExhaustive, IntegerCodesDecodeSignExtended) {
-  struct I { DType t; unsigned bits; bool sign; };
-  for (const I i : {I{DType::s4, 4, true}, I{DType::u4, 4, false}, I{DType::s8, 8, true}, I{DType::u8, 8, false},
-                    I{DType::s16, 16, true}, I{DType::u16, 16, false}}) {
+  struct I {
+    DType t;
+    unsigned bits;
+    bool sign;
+  };
+  for (const I i : {I{DType::s4, 4, true}, I{DType::u4, 4, false}, I{DType::s8, 8, true},
+                    I{DType::u8, 8, false}, I{DType::s16, 16, true}, I{DType::u16, 16, false}}) {
     for (uint64_t c = 0; c < (1ull << i.bits); ++c) {
-      const double want = i.sign && c >= (1ull << (i.bits - 1)) ? static_cast<double>(c) - std::ldexp(1.0, i.bits)
-                                                               : static_cast<double>(c);
+      const double want = i.sign && c >= (1ull << (i.bits - 1))
+                              ? static_cast<double>(c) - std::ldexp(1.0, i.bits)
+                              : static_cast<double>(c);
       ++g_count.decoded;
       ASSERT_EQ(f::decode(c, i.t), want) << f::name(i.t) << " " << c;
       for (Rounding m : kModes) ASSERT_EQ(f::encode(want, i.t, m), c) << f::name(i.t) << " " << c;
@@ -117,19 +123,31 @@ namespace {
 
 // Expected code of x strictly between adjacent finite values lo < x < hi (entries of the
 // enumeration; hi may be the "overflow step" above max, flagged by hi_over) in mode m.
-uint64_t expect_between(const ref::Fmt& r, double x, const ref::Entry& lo, const ref::Entry& hi, bool hi_over,
-                        bool lo_over, Rounding m, bool sat) {
+uint64_t expect_between(const ref::Fmt& r, double x, const ref::Entry& lo, const ref::Entry& hi,
+                        bool hi_over, bool lo_over, Rounding m, bool sat) {
   const bool neg = x < 0;
   const double mid = lo.v / 2 + hi.v / 2;
   // Ties to even: the code whose mantissa lsb is 0 (the overflow step's lsb is max's flipped).
-  auto lsb = [&](const ref::Entry& e, bool over) { return over ? !(ref::max_code(r, false) & 1) : (e.code & 1); };
+  auto lsb = [&](const ref::Entry& e, bool over) {
+    return over ? !(ref::max_code(r, false) & 1) : (e.code & 1);
+  };
   bool up;  // pick hi?
   switch (m) {
-    case Rounding::rne: up = x > mid || (x == mid && lsb(lo, lo_over) == 1); break;
-    case Rounding::rna: up = x > mid || (x == mid && !neg); break;  // away from zero
-    case Rounding::rtz: up = neg; break;
-    case Rounding::rdn: up = false; break;
-    default: up = true; break;
+    case Rounding::rne:
+      up = x > mid || (x == mid && lsb(lo, lo_over) == 1);
+      break;
+    case Rounding::rna:
+      up = x > mid || (x == mid && !neg);
+      break;  // away from zero
+    case Rounding::rtz:
+      up = neg;
+      break;
+    case Rounding::rdn:
+      up = false;
+      break;
+    default:
+      up = true;
+      break;
   }
   const bool over = up ? hi_over : lo_over;
   if (over) {
@@ -152,7 +170,8 @@ TEST(FormatsExhaustive, MidpointsAndNeighboursInEveryMode) {
     SCOPED_TRACE(std::string(f::name(r.t)));
     std::vector<ref::Entry> v = ref::finite_values(r);
     // Drop -0 (the pair (-0, +0) is no interval); add the unbounded-exponent steps beyond ±max.
-    v.erase(std::remove_if(v.begin(), v.end(), [](const ref::Entry& e) { return e.v == 0 && std::signbit(e.v); }),
+    v.erase(std::remove_if(v.begin(), v.end(),
+                           [](const ref::Entry& e) { return e.v == 0 && std::signbit(e.v); }),
             v.end());
     const double top = v.back().v;
     const double ulp_top = top - v[v.size() - 2].v;  // same binade for every format here
@@ -171,7 +190,8 @@ TEST(FormatsExhaustive, MidpointsAndNeighboursInEveryMode) {
             // For negative x the bracketing is mirrored: rtz picks the upper (smaller magnitude).
             const uint64_t want = expect_between(r, x, lo, hi, hi_over, lo_over, m, sat);
             ASSERT_EQ(f::encode(x, r.t, m, sat), want)
-                << "x=" << x << " between " << lo.v << " and " << hi.v << " mode " << f::name(m) << " sat " << sat;
+                << "x=" << x << " between " << lo.v << " and " << hi.v << " mode " << f::name(m)
+                << " sat " << sat;
           }
       }
     }
@@ -193,15 +213,18 @@ TEST(FormatsExhaustive, E8m0PowersOfTwo) {
       g_count.encoded += 4;
       EXPECT_EQ(f::encode(mid, DType::e8m0, m), near || upward ? up : c) << k;
       EXPECT_EQ(f::encode(std::nextafter(mid, 0.0), DType::e8m0, m), upward ? up : c) << k;
-      EXPECT_EQ(f::encode(std::nextafter(mid, INFINITY), DType::e8m0, m), near || upward ? up : c) << k;
-      EXPECT_EQ(f::encode(std::nextafter(mid, INFINITY), DType::e8m0, m, true), near || upward ? up_sat : c) << k;
+      EXPECT_EQ(f::encode(std::nextafter(mid, INFINITY), DType::e8m0, m), near || upward ? up : c)
+          << k;
+      EXPECT_EQ(f::encode(std::nextafter(mid, INFINITY), DType::e8m0, m, true),
+                near || upward ? up_sat : c)
+          << k;
     }
   }
   for (Rounding m : kModes) {
-    EXPECT_EQ(f::encode(0x1p-128, DType::e8m0, m), 0x00u);      // e below -127
+    EXPECT_EQ(f::encode(0x1p-128, DType::e8m0, m), 0x00u);    // e below -127
     EXPECT_EQ(f::encode(0x1.8p-128, DType::e8m0, m), 0x00u);  // even when rounding up to 2^-127
     EXPECT_EQ(f::encode(1e-300, DType::e8m0, m), 0x00u);
-    EXPECT_EQ(f::encode(0x1p128, DType::e8m0, m), 0xFFu);       // e above 127 -> NaN
+    EXPECT_EQ(f::encode(0x1p128, DType::e8m0, m), 0xFFu);  // e above 127 -> NaN
     EXPECT_EQ(f::encode(0x1p128, DType::e8m0, m, true), 0xFEu);
     EXPECT_EQ(f::encode(INFINITY, DType::e8m0, m), 0xFFu);
     EXPECT_EQ(f::encode(INFINITY, DType::e8m0, m, true), 0xFEu);

@@ -15,6 +15,7 @@ struct KnownAnswer {
   double value;  // NaN = the code is NaN
 };
 
+// clang-format off
 // Every row: spec 10 §1 "Known-answer values".
 const KnownAnswer kKnown[] = {
     {DType::e4m3, 0x7E, 448.0},        {DType::e4m3, 0x7F, NAN},
@@ -27,6 +28,7 @@ const KnownAnswer kKnown[] = {
     {DType::e8m0, 0x00, 0x1p-127},     {DType::fp16, 0x7BFF, 65504.0},
     {DType::bf16, 0x3F80, 1.0},        {DType::fp32, 0x3F800000, 1.0},
 };
+// clang-format on
 
 TEST(FormatsKnownAnswers, DecodeAndEncode) {
   for (const auto& k : kKnown) {

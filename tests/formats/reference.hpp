@@ -37,12 +37,15 @@ inline const Fmt kSmall[] = {
     {DType::e8m0, 8, 0, 127, Special::E8m0, 8, 8},    // OCP MX scale
 };
 
-inline double nan() { return std::numeric_limits<double>::quiet_NaN(); }
+inline double nan() {
+  return std::numeric_limits<double>::quiet_NaN();
+}
 
 // Value of a code by the spec 10 §1 formula; NaN for NaN codes.
 inline double value(const Fmt& f, uint64_t code) {
   code &= (1ull << f.code) - 1;  // fp6 bits 7..6 ignored
-  if (f.sp == Special::E8m0) return code == 0xFF ? nan() : std::ldexp(1.0, static_cast<int>(code) - 127);
+  if (f.sp == Special::E8m0)
+    return code == 0xFF ? nan() : std::ldexp(1.0, static_cast<int>(code) - 127);
   const uint64_t m = code & ((1ull << f.mbits) - 1);
   const uint64_t e = (code >> f.mbits) & ((1ull << f.ebits) - 1);
   const bool s = (code >> (f.ebits + f.mbits)) & 1;
@@ -55,7 +58,8 @@ inline double value(const Fmt& f, uint64_t code) {
   } else if (e == 0) {
     v = std::ldexp(static_cast<double>(m), 1 - f.bias - f.mbits);
   } else {
-    v = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -f.mbits), static_cast<int>(e) - f.bias);
+    v = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -f.mbits),
+                   static_cast<int>(e) - f.bias);
   }
   return s ? -v : v;
 }
@@ -78,7 +82,9 @@ inline std::vector<Entry> finite_values(const Fmt& f) {
   return out;
 }
 
-inline uint64_t sign_bit(const Fmt& f) { return f.sp == Special::E8m0 ? 0 : 1ull << (f.ebits + f.mbits); }
+inline uint64_t sign_bit(const Fmt& f) {
+  return f.sp == Special::E8m0 ? 0 : 1ull << (f.ebits + f.mbits);
+}
 
 // Code of the largest finite magnitude with the given sign.
 inline uint64_t max_code(const Fmt& f, bool neg) {
@@ -91,9 +97,12 @@ inline uint64_t inf_code(const Fmt& f, bool neg) {
   const uint64_t s = neg ? sign_bit(f) : 0;
   const uint64_t emax = (1ull << f.ebits) - 1;
   switch (f.sp) {
-    case Special::Ieee: return s | (emax << f.mbits);
-    case Special::E4m3: return s | 0x7F;
-    default: return max_code(f, neg);
+    case Special::Ieee:
+      return s | (emax << f.mbits);
+    case Special::E4m3:
+      return s | 0x7F;
+    default:
+      return max_code(f, neg);
   }
 }
 

@@ -13,8 +13,8 @@
 namespace f = tilesim::formats;
 using f::DType;
 using f::Rounding;
-constexpr Rounding rne = Rounding::rne, rna = Rounding::rna, rtz = Rounding::rtz, rdn = Rounding::rdn,
-                   rup = Rounding::rup;
+constexpr Rounding rne = Rounding::rne, rna = Rounding::rna, rtz = Rounding::rtz,
+                   rdn = Rounding::rdn, rup = Rounding::rup;
 constexpr double inf = std::numeric_limits<double>::infinity();
 constexpr double qnan = std::numeric_limits<double>::quiet_NaN();
 
@@ -169,14 +169,15 @@ const Row kRows[] = {
 TEST(FormatsRules, OneLineRows) {
   for (const Row& r : kRows) {
     EXPECT_EQ(f::encode(r.x, r.t, r.m, r.sat), r.want)
-        << f::name(r.t) << " x=" << r.x << " " << f::name(r.m) << (r.sat ? " sat" : "") << ": " << r.why;
+        << f::name(r.t) << " x=" << r.x << " " << f::name(r.m) << (r.sat ? " sat" : "") << ": "
+        << r.why;
   }
 }
 
 TEST(FormatsRules, IntegerDecodeOf64BitCodes) {
   EXPECT_EQ(f::decode(0x8000000000000000ull, DType::s64), -0x1p63);
   EXPECT_EQ(f::decode(0xFFFFFFFFFFFFFFFFull, DType::s64), -1.0);
-  EXPECT_EQ(f::decode(0xFFFFFFFFFFFFFFFFull, DType::u64), 0x1p64);  // nearest double
+  EXPECT_EQ(f::decode(0xFFFFFFFFFFFFFFFFull, DType::u64), 0x1p64);              // nearest double
   EXPECT_EQ(f::decode_f32(0x7FFFFFBFFFFFFFFFull, DType::s64), 0x1.fffffep62f);  // one rounding
   EXPECT_EQ(f::decode_f32(0xFFFFFF7FFFFFFFFFull, DType::u64), 0x1.fffffep63f);
 }
@@ -200,7 +201,8 @@ TEST(FormatsRules, RoundingNames) {
     FAIL();
   } catch (const tilesim::Error& e) {
     EXPECT_EQ(e.code(), tilesim::ErrorCode::Unsupported);
-    EXPECT_NE(std::string(e.what()).find("unknown rounding mode 'nearest'; valid: rne, rna, rtz, rdn, rup"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "unknown rounding mode 'nearest'; valid: rne, rna, rtz, rdn, rup"),
               std::string::npos);
   }
 }
@@ -212,8 +214,10 @@ TEST(FormatsPacking, RowsPadToWholeBytes) {
   EXPECT_EQ(p, (std::vector<uint8_t>{0x21, 0x03, 0x54, 0x06, 0x87, 0x09}));
   EXPECT_EQ(f::unpack_x2(p, 3, 3), codes);
   // 1-D odd length: the last high nibble is padding written 0 and ignored on read.
-  EXPECT_EQ(f::pack_x2(std::vector<uint8_t>{0xA, 0xB, 0xC}, 1, 3), (std::vector<uint8_t>{0xBA, 0x0C}));
-  EXPECT_EQ(f::unpack_x2(std::vector<uint8_t>{0xBA, 0xFC}, 1, 3), (std::vector<uint8_t>{0xA, 0xB, 0xC}));
+  EXPECT_EQ(f::pack_x2(std::vector<uint8_t>{0xA, 0xB, 0xC}, 1, 3),
+            (std::vector<uint8_t>{0xBA, 0x0C}));
+  EXPECT_EQ(f::unpack_x2(std::vector<uint8_t>{0xBA, 0xFC}, 1, 3),
+            (std::vector<uint8_t>{0xA, 0xB, 0xC}));
   // Only the low nibble of each code is stored.
   EXPECT_EQ(f::pack_x2(std::vector<uint8_t>{0xF1, 0x32}, 1, 2), (std::vector<uint8_t>{0x21}));
   EXPECT_TRUE(f::pack_x2({}, 0, 5).empty());
@@ -229,10 +233,12 @@ TEST(FormatsPacking, SizeMismatchIsAnError) {
     FAIL();
   } catch (const tilesim::Error& e) {
     EXPECT_EQ(e.code(), tilesim::ErrorCode::Constraint);
-    EXPECT_NE(std::string(e.what()).find("codes: got 3 for 2 rows x 2 elements"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("codes: got 3 for 2 rows x 2 elements"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(f::unpack_x2(std::vector<uint8_t>{1, 2}, 3, 3), tilesim::Error);
-  EXPECT_THROW(f::pack_x2(std::vector<uint8_t>{1}, size_t{1} << 62, 8), tilesim::Error);  // no overflow
+  EXPECT_THROW(f::pack_x2(std::vector<uint8_t>{1}, size_t{1} << 62, 8),
+               tilesim::Error);  // no overflow
 }
 
 TEST(FormatsPacking, EncodeArrayPacksAndPadsWithZero) {

@@ -15,7 +15,8 @@ using f::Rounding;
 
 namespace {
 
-constexpr Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rdn, Rounding::rup};
+constexpr Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rdn,
+                               Rounding::rup};
 
 struct Wide {
   DType t;
@@ -30,9 +31,12 @@ double field_value(uint32_t c, unsigned drop) {
   const uint32_t m = (c & 0x7FFFFF) >> drop;
   const int mb = 23 - static_cast<int>(drop);
   double v;
-  if (e == 255) v = m == 0 ? INFINITY : NAN;
-  else if (e == 0) v = std::ldexp(static_cast<double>(m), -126 - mb);
-  else v = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -mb), e - 127);
+  if (e == 255)
+    v = m == 0 ? INFINITY : NAN;
+  else if (e == 0)
+    v = std::ldexp(static_cast<double>(m), -126 - mb);
+  else
+    v = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -mb), e - 127);
   return s ? -v : v;
 }
 
@@ -55,11 +59,21 @@ uint32_t ref_encode(double x, unsigned drop, Rounding m, bool sat) {
   const double mid = lov / 2 + hiv / 2;
   bool up;
   switch (m) {
-    case Rounding::rne: up = a > mid || (a == mid && ((lo >> drop) & 1)); break;
-    case Rounding::rna: up = a >= mid; break;
-    case Rounding::rtz: up = false; break;
-    case Rounding::rdn: up = neg; break;
-    default: up = !neg; break;
+    case Rounding::rne:
+      up = a > mid || (a == mid && ((lo >> drop) & 1));
+      break;
+    case Rounding::rna:
+      up = a >= mid;
+      break;
+    case Rounding::rtz:
+      up = false;
+      break;
+    case Rounding::rdn:
+      up = neg;
+      break;
+    default:
+      up = !neg;
+      break;
   }
   uint32_t r = up ? hi : lo;
   if (r >= 0x7F800000u) r = sat ? maxc : 0x7F800000u;
@@ -73,10 +87,33 @@ uint64_t dbits(double d) {
 }
 
 std::vector<double> inputs(unsigned drop, std::mt19937_64& rng) {
-  std::vector<double> xs = {0.0, -0.0, 0x1p-149, -0x1p-149, 0x1p-150, 0x1.8p-150, 0x1p-151, 0x1.8p-149,
-                            0x1p-126, 0x1.fffffcp-127, 3.4028234663852886e38, -3.4028234663852886e38,
-                            0x1.ffffffp127, 0x1.fffffe8p127, 0x1p128, -0x1p128, 1e300, -1e300, 5e-324,
-                            1.0, -1.0, 1.5, 0x1.0000001p0, 0x1.ffcp127, 0x1.ffep127, 0x1.ffdp127, 0x1.fffp127};
+  std::vector<double> xs = {0.0,
+                            -0.0,
+                            0x1p-149,
+                            -0x1p-149,
+                            0x1p-150,
+                            0x1.8p-150,
+                            0x1p-151,
+                            0x1.8p-149,
+                            0x1p-126,
+                            0x1.fffffcp-127,
+                            3.4028234663852886e38,
+                            -3.4028234663852886e38,
+                            0x1.ffffffp127,
+                            0x1.fffffe8p127,
+                            0x1p128,
+                            -0x1p128,
+                            1e300,
+                            -1e300,
+                            5e-324,
+                            1.0,
+                            -1.0,
+                            1.5,
+                            0x1.0000001p0,
+                            0x1.ffcp127,
+                            0x1.ffep127,
+                            0x1.ffdp127,
+                            0x1.fffp127};
   const uint32_t step = 1u << drop;
   for (int i = 0; i < 60000; ++i) {
     const uint32_t c = static_cast<uint32_t>(rng());
@@ -88,11 +125,13 @@ std::vector<double> inputs(unsigned drop, std::mt19937_64& rng) {
       const double hiv = lo + step == 0x7F800000u ? 0x1p128 : f::bits_to_f32(lo + step);
       const double mid = lov / 2 + hiv / 2;
       const double s = (c & 1) ? -1.0 : 1.0;
-      for (double x : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, INFINITY)}) xs.push_back(s * x);
+      for (double x : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, INFINITY)})
+        xs.push_back(s * x);
     }
     // A random double of fp32-ish magnitude.
     const int e = static_cast<int>(rng() % 300) - 165;
-    xs.push_back(std::ldexp(1.0 + std::ldexp(static_cast<double>(rng() >> 12), -52), e) * ((rng() & 1) ? -1 : 1));
+    xs.push_back(std::ldexp(1.0 + std::ldexp(static_cast<double>(rng() >> 12), -52), e) *
+                 ((rng() & 1) ? -1 : 1));
   }
   return xs;
 }
@@ -102,8 +141,9 @@ std::vector<double> inputs(unsigned drop, std::mt19937_64& rng) {
 TEST(FormatsWide, DecodeMasksAbsentFractionBits) {
   std::mt19937_64 rng(1);
   for (const Wide w : kWide) {
-    std::vector<uint32_t> codes = {0, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7F800001u, 0x7F801FFFu, 0x7F802000u,
-                                   0x00000001u, 0x00001FFFu, 0x00002000u, 0x00800000u, 0x007FFFFFu, 0x7F7FFFFFu};
+    std::vector<uint32_t> codes = {0,           0x80000000u, 0x7F800000u, 0xFF800000u, 0x7F800001u,
+                                   0x7F801FFFu, 0x7F802000u, 0x00000001u, 0x00001FFFu, 0x00002000u,
+                                   0x00800000u, 0x007FFFFFu, 0x7F7FFFFFu};
     for (int i = 0; i < 200000; ++i) codes.push_back(static_cast<uint32_t>(rng()));
     for (uint32_t c : codes) {
       const double want = field_value(c, w.drop);

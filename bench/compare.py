@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Benchmark comparison (spec 60 §6): tilesim_bench vs NumPy / PyTorch / OpenBLAS and memcpy.
+
+Imports every bench/peers_*.py next to this file; each defines cases() -> list of dicts
+  {"case", "family", "threads", "bench" (exact Google Benchmark name), "numpy", "torch",
+   "openblas" (zero-arg callables timing one call, or None), "memcpy_bytes"}.
+Runs tilesim_bench once per thread count (TILESIM_THREADS) for the selected benchmarks, takes
+the median of repetitions, times the peers with time.perf_counter (median over samples), times
+np.copyto of memcpy_bytes uint8, writes <build>/bench.json and prints peer_ns / tilesim_ns
+(above 1 means tilesim is faster).
+"""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+PEERS = ("numpy", "torch", "openblas")
+
+
+def load_cases(bench_dir):
+    cases = []
+    for path in sorted(glob.glob(os.path.join(bench_dir, "peers_*.py"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        try:
+            spec = importlib.util.spec_from_file_location(name, path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            cases.extend(mod.cases())
+        except Exception as e:  # one broken peers file must not hide the others
+            print(f"warning: {path}: {type(e).__name__}: {e}", file=sys.stderr)
+    return cases
+
+
+def time_call(fn, quick):
+    """Median seconds per call: warm up, then samples of >= ~2 ms (0.5 ms with --quick)."""
+    fn()
+    target = 5e-4 if quick else 2e-3
+    iters = 1
+    while True:
+        t = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        dt = time.perf_counter() - t
+        if dt >= target or iters >= 1 << 20:
+            break
+        iters *= 2
+    samples = []
+    for _ in range(3 if quick else 7):
+        t = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        samples.append((time.perf_counter() - t) / iters)
+    return statistics.median(samples)
+
+
+def memcpy_ns(nbytes, quick, cache):
+    if nbytes not in cache:
+        src = np.ones(nbytes, np.uint8)
+        dst = np.empty_like(src)
+        cache[nbytes] = time_call(lambda: np.copyto(dst, src), quick) * 1e9
+    return cache[nbytes]
+
+
+def run_tilesim(exe, names, threads, quick):
+    """Median ns per benchmark name from one tilesim_bench run."""
+    if not names:
+        return {}
+    regex = "^(" + "|".join(re.escape(n) for n in sorted(names)) + ")$"
+    cmd = [exe, "--benchmark_filter=" + regex, "--benchmark_format=json",
+           "--benchmark_repetitions=" + ("3" if quick else "5"),
+           "--benchmark_report_aggregates_only=true",
+           "--benchmark_min_time=" + ("0.05" if quick else "0.2")]
+    env = dict(os.environ, TILESIM_THREADS=str(threads))
+    out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout
+    result = {}
+    for b in json.loads(out).get("benchmarks", []):
+        # With repetitions only the "median" aggregate is kept; a single run has no aggregates.
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        name = re.sub(r"/repeats:\d+$", "", b.get("run_name", b["name"]))
+        result[name] = b["real_time"] * UNIT_NS[b.get("time_unit", "ns")]
+    return result
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(here), "build", "release"))
+    ap.add_argument("--filter", default="", help="regex on case names")
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions, shorter samples")
+    ap.add_argument("--out", default=None, help="default: <build>/bench.json")
+    args = ap.parse_args()
+
+    exe = os.path.join(args.build, "tilesim_bench")
+    cases = [c for c in load_cases(here) if re.search(args.filter, c["case"])]
+    if not cases:
+        print("no benchmark cases selected", file=sys.stderr)
+        return 1
+    tilesim_ns = {}
+    for threads in sorted({c.get("threads", 1) for c in cases}):
+        names = {c["bench"] for c in cases if c.get("threads", 1) == threads and c.get("bench")}
+        if not os.path.exists(exe):
+            print(f"warning: {exe} not found; tilesim times missing", file=sys.stderr)
+            break
+        for name, ns in run_tilesim(exe, names, threads, args.quick).items():
+            tilesim_ns[(name, threads)] = ns
+
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    records, mcache = [], {}
+    for c in cases:
+        threads = c.get("threads", 1)
+        rec = {"case": c["case"], "family": c["family"], "threads": threads,
+               "tilesim_ns": tilesim_ns.get((c.get("bench"), threads))}
+        if rec["tilesim_ns"] is None:
+            print(f"warning: no tilesim_bench result for {c.get('bench')!r}", file=sys.stderr)
+        for peer in PEERS:
+            fn = c.get(peer)
+            if fn is None:
+                continue
+            if peer == "torch" and torch is not None:
+                torch.set_num_threads(threads)
+            rec[peer + "_ns"] = time_call(fn, args.quick) * 1e9
+        if c.get("memcpy_bytes"):
+            rec["memcpy_ns"] = memcpy_ns(int(c["memcpy_bytes"]), args.quick, mcache)
+        records.append(rec)
+
+    out = args.out or os.path.join(args.build, "bench.json")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as fh:
+        json.dump(records, fh, indent=1)
+
+    cols = [p for p in PEERS + ("memcpy",) if any(p + "_ns" in r for r in records)]
+    width = max(len(r["case"]) for r in records)
+    print(f"{'case':<{width}}  thr  {'tilesim_us':>10}  " + "  ".join(f"{p + '/ts':>10}" for p in cols))
+    for r in records:
+        ts = r["tilesim_ns"]
+        cells = []
+        for p in cols:
+            v = r.get(p + "_ns")
+            cells.append(f"{v / ts:10.2f}" if v is not None and ts else f"{'-':>10}")
+        tss = f"{ts / 1e3:10.1f}" if ts else f"{'-':>10}"
+        print(f"{r['case']:<{width}}  {r['threads']:>3}  {tss}  " + "  ".join(cells))
+    print(f"wrote {out} ({len(records)} cases); ratios are peer_ns / tilesim_ns, above 1 = tilesim faster")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
