@@ -185,7 +185,7 @@ void run(const Ctx& c) {
   bits.resize(size_t(S) * 8 + 64);
   uint32_t* const B = bits.data();
   // Threads only pay off for many elements; small calls stay on the calling thread.
-  const size_t grain = R * 8 * E >= (size_t{1} << 17) ? 1 : size_t(-1) / 2;
+  const size_t grain = R * 8 * E >= (size_t{1} << 16) ? 1 : size_t(-1) / 2;
   for (uint64_t s0 = 0; s0 < R; s0 += kSuper) {
     const uint64_t s1 = std::min(R, s0 + kSuper);
     const size_t nchunks = size_t((s1 - s0 + kChunk - 1) / kChunk);
