@@ -26,7 +26,16 @@ namespace hn = hwy::HWY_NAMESPACE;
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
 
-// Rounds fp32 values to the nearest fp16 value (RNE), kept as fp32; overflow gives ±Inf; NaN kept.
+// Rounds fp32 values to the nearest fp16 value (RNE), kept as fp32; overflow gives ±Inf; NaN
+// stays NaN (any payload: results are canonicalised on the way out).
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// F16C: vcvtps2ph rounds per MXCSR (RNE; the library never changes it) and keeps subnormals.
+HWY_INLINE VF round_to_half(DF d, VF v) {
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  return hn::PromoteTo(d, hn::DemoteTo(dh, v));
+}
+#else
+// Portable: integer ops on the fp32 bits, so no target's f16 emulation is relied on.
 HWY_INLINE VF round_to_half(DF d, VF v) {
   const hn::RebindToSigned<DF> di;
   const auto bits = hn::BitCast(di, v);
@@ -42,17 +51,22 @@ HWY_INLINE VF round_to_half(DF d, VF v) {
   const auto r = hn::Or(hn::IfThenElse(hn::Lt(a, hn::Set(di, 0x38800000)), sub, rn), sign);
   return hn::IfThenElse(hn::IsNaN(v), v, hn::BitCast(d, r));
 }
+#endif
 
-template <int kOp, bool kHalf, bool kSat>
+// kFirst: the tree's first level, the only one that can see NaN/Inf inputs when saturating
+// (saturated nodes are finite, so later sums are finite and only need the clamp).
+template <int kOp, bool kHalf, bool kSat, bool kFirst = true>
 HWY_INLINE VF node(DF d, VF a, VF b) {
   if constexpr (kOp == int(ReduceOp::Sum)) {
     VF s = hn::Add(a, b);
-    if constexpr (kHalf) {
+    if constexpr (kHalf && kSat) {
+      // Saturation mode: a node of ±Inf becomes ±65504, NaN becomes 0. Clamping before the
+      // rounding is the same: every sum above 65504 rounds to 65504 or to +Inf (-> 65504).
+      const VF c = round_to_half(d, hn::Min(hn::Max(s, hn::Set(d, -65504.0f)), hn::Set(d, 65504.0f)));
+      if constexpr (kFirst) return hn::IfThenZeroElse(hn::IsNaN(s), c);
+      return c;
+    } else if constexpr (kHalf) {
       s = round_to_half(d, s);
-      if constexpr (kSat) {
-        s = hn::IfThenElse(hn::IsInf(s), hn::CopySign(hn::Set(d, 65504.0f), s), s);
-        s = hn::IfThenZeroElse(hn::IsNaN(s), s);
-      }
     }
     return s;
   } else {
@@ -67,18 +81,18 @@ HWY_INLINE VF node(DF d, VF a, VF b) {
 }
 
 // One tree level in place: s[0..n/2) = op over adjacent pairs of s[0..n). n is a multiple of 2N.
-template <int kOp, bool kHalf, bool kSat>
+template <int kOp, bool kHalf, bool kSat, bool kFirst>
 HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
   const DF d;
   const size_t N = hn::Lanes(d);
 #if HWY_TARGET == HWY_SCALAR
   (void)N;
   for (size_t i = 0; i < n / 2; ++i)
-    s[i] = hn::GetLane(node<kOp, kHalf, kSat>(d, hn::Set(d, s[2 * i]), hn::Set(d, s[2 * i + 1])));
+    s[i] = hn::GetLane(node<kOp, kHalf, kSat, kFirst>(d, hn::Set(d, s[2 * i]), hn::Set(d, s[2 * i + 1])));
 #else
   for (size_t i = 0; i < n / 2; i += N) {
     const VF v0 = hn::LoadU(d, s + 2 * i), v1 = hn::LoadU(d, s + 2 * i + N);
-    hn::StoreU(node<kOp, kHalf, kSat>(d, hn::ConcatEven(d, v1, v0), hn::ConcatOdd(d, v1, v0)), d, s + i);
+    hn::StoreU(node<kOp, kHalf, kSat, kFirst>(d, hn::ConcatEven(d, v1, v0), hn::ConcatOdd(d, v1, v0)), d, s + i);
   }
 #endif
 }
@@ -86,7 +100,8 @@ HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
 template <int kOp, bool kHalf, bool kSat>
 void tree(float* s, size_t nblk_padded) {
   constexpr unsigned E = kHalf ? 16 : 8;
-  for (size_t n = nblk_padded * E; n > nblk_padded; n /= 2) level<kOp, kHalf, kSat>(s, n);
+  level<kOp, kHalf, kSat, true>(s, nblk_padded * E);
+  for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2) level<kOp, kHalf, kSat, false>(s, n);
 }
 
 struct Ctx {
@@ -124,7 +139,7 @@ HWY_INLINE void stage_block(const Ctx& c, const uint8_t* src, const uint32_t* lm
 // Computes repeats [r0, r1) into bits[(r - r0) * 8 + b] (T's bits, canonical NaN; fill for
 // fully masked blocks). Only reads src.
 template <int kOp, bool kHalf, bool kSat>
-void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint32_t* bits) {
+void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t* bits) {
   constexpr unsigned E = kHalf ? 16 : 8;
   const Plan& p = *c.p;
   const DF d;
@@ -136,6 +151,21 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint32_
     const bool last = r + 1 == p.repeats;
     const uint8_t act = last ? c.act_last : c.act_body, full = last ? c.full_last : c.full_body;
     const uint32_t* lm = last ? c.lm_last : c.lm_body;
+    if (full == 0xFF && p.src_blk == 1) {  // the whole repeat is 8*E contiguous active elements
+      const DF dfl;
+      const size_t NL = hn::Lanes(dfl);
+      const uint8_t* src = p.src + p.src_block(r, 0) * sz;
+      float* out = stage + size_t(r - r0) * 8 * E;
+      for (size_t k = 0; k < 8 * E; k += NL) {
+        if constexpr (kHalf) {
+          const hn::Rebind<hwy::float16_t, DF> dh;
+          hn::StoreU(hn::PromoteTo(dfl, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src) + k)), dfl, out + k);
+        } else {
+          hn::StoreU(hn::LoadU(dfl, reinterpret_cast<const float*>(src) + k), dfl, out + k);
+        }
+      }
+      continue;
+    }
     for (unsigned b = 0; b < 8; ++b) {
       float* out = stage + (size_t(r - r0) * 8 + b) * E;
       if ((act >> b) & 1)
@@ -162,12 +192,9 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint32_
     v = hn::IfThenElse(hn::IsNaN(v), qnan, v);
     if constexpr (kHalf) {
       const hn::Rebind<hwy::float16_t, DF> dh;
-      const hn::Rebind<uint16_t, DF> d16;
-      const hn::Rebind<uint32_t, DF> d32;
-      const auto h = hn::BitCast(d16, hn::DemoteTo(dh, v));
-      hn::StoreU(hn::PromoteTo(d32, h), du, bits + i);
+      hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(bits) + i);
     } else {
-      hn::StoreU(hn::BitCast(du, v), du, bits + i);
+      hn::StoreU(hn::BitCast(du, v), du, reinterpret_cast<uint32_t*>(bits) + i);
     }
   }
 }
@@ -179,11 +206,13 @@ template <int kOp, bool kHalf, bool kSat>
 void run(const Ctx& c) {
   constexpr unsigned E = kHalf ? 16 : 8;
   const Plan& p = *c.p;
-  thread_local std::vector<uint32_t> bits;
+  constexpr size_t sz = kHalf ? 2 : 4;
+  thread_local std::vector<uint8_t> bits;
   const uint64_t R = p.repeats;
   const uint64_t S = std::min<uint64_t>(R, kSuper);
-  bits.resize(size_t(S) * 8 + 64);
-  uint32_t* const B = bits.data();
+  bits.resize((size_t(S) * 8 + 64) * sz);
+  uint8_t* const B = bits.data();
+  const bool all_written = c.has_fill || (c.act_body == 0xFF && c.act_last == 0xFF);
   // Threads only pay off for many elements; small calls stay on the calling thread.
   const size_t grain = R * 8 * E >= (size_t{1} << 16) ? 1 : size_t(-1) / 2;
   for (uint64_t s0 = 0; s0 < R; s0 += kSuper) {
@@ -194,29 +223,24 @@ void run(const Ctx& c) {
       stage.resize(size_t(kChunk) * 8 * E + 64 * E);
       for (size_t ch = cb; ch < ce; ++ch) {
         const uint64_t r0 = s0 + ch * kChunk, r1 = std::min(s1, r0 + kChunk);
-        compute_chunk<kOp, kHalf, kSat>(c, r0, r1, stage.data(), B + (r0 - s0) * 8);
+        compute_chunk<kOp, kHalf, kSat>(c, r0, r1, stage.data(), B + (r0 - s0) * 8 * sz);
       }
     });
     // Writes, in repeat order (dstRepStride 0: the last write wins).
+    if (all_written && p.dst_rep == 1) {
+      std::memcpy(p.dst + p.dst_index(s0, 0) * sz, B, size_t(s1 - s0) * 8 * sz);
+      continue;
+    }
     for (uint64_t r = s0; r < s1; ++r) {
       const uint8_t act = r + 1 == R ? c.act_last : c.act_body;
       const uint8_t w = c.has_fill ? 0xFF : act;
-      const uint32_t* rb = B + (r - s0) * 8;
-      if constexpr (kHalf) {
-        uint16_t* dst = reinterpret_cast<uint16_t*>(p.dst) + p.dst_index(r, 0);
+      const uint8_t* rb = B + (r - s0) * 8 * sz;
+      uint8_t* dst = p.dst + p.dst_index(r, 0) * sz;
+      if (w == 0xFF)
+        std::memcpy(dst, rb, 8 * sz);
+      else
         for (unsigned b = 0; b < 8; ++b)
-          if ((w >> b) & 1) {
-            const uint16_t v = static_cast<uint16_t>(rb[b]);
-            std::memcpy(dst + b, &v, 2);
-          }
-      } else {
-        uint8_t* dst = p.dst + p.dst_index(r, 0) * 4;
-        if (w == 0xFF)
-          std::memcpy(dst, rb, 32);
-        else
-          for (unsigned b = 0; b < 8; ++b)
-            if ((w >> b) & 1) std::memcpy(dst + b * 4, rb + b, 4);
-      }
+          if ((w >> b) & 1) std::memcpy(dst + b * sz, rb + b * sz, sz);
     }
   }
 }
