@@ -53,6 +53,47 @@ HWY_INLINE VF round_to_half(DF d, VF v) {
 }
 #endif
 
+// fp16 loads and stores: F16C where the target has it; elsewhere exact integer conversions
+// (some targets' f16 emulation differs on specials, and these must be bit-exact).
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+template <class D>
+HWY_INLINE hn::Vec<D> load_half(D d, const uint8_t* p) {
+  const hn::Rebind<hwy::float16_t, D> dh;
+  return hn::PromoteTo(d, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
+}
+template <class D>
+HWY_INLINE void store_half(D d, hn::Vec<D> v, uint8_t* p) {  // v: exact fp16 values, NaN canonical
+  const hn::Rebind<hwy::float16_t, D> dh;
+  hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(p));
+}
+#else
+template <class D>
+HWY_INLINE hn::Vec<D> load_half(D d, const uint8_t* p) {
+  const hn::RebindToSigned<D> di;
+  const hn::Rebind<uint16_t, D> d16;
+  const auto h = hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<D>(), hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p))));
+  const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(di, 0x8000)));
+  const auto mag = hn::ShiftLeft<13>(hn::And(h, hn::Set(di, 0x7FFF)));
+  // Exponent rebias by 2^112 (exact for normals and subnormals alike); exponent 31 is Inf/NaN.
+  const auto fin = hn::BitCast(di, hn::Mul(hn::BitCast(d, mag), hn::Set(d, 5.192296858534828e33f)));
+  const auto special = hn::Or(mag, hn::Set(di, 0x7F800000));
+  const auto r = hn::IfThenElse(hn::Gt(mag, hn::Set(di, 0x0F7FFFFF)), special, fin);
+  return hn::BitCast(d, hn::Or(r, sign));
+}
+template <class D>
+HWY_INLINE void store_half(D d, hn::Vec<D> v, uint8_t* p) {
+  const hn::RebindToSigned<D> di;
+  const auto bits = hn::BitCast(di, v);
+  const auto sign = hn::And(hn::ShiftRight<16>(bits), hn::Set(di, 0x8000));  // in [0, 0xFFFF] for DemoteTo
+  const auto a = hn::And(bits, hn::Set(di, 0x7FFFFFFF));
+  const auto fin = hn::ShiftRight<13>(hn::BitCast(di, hn::Mul(hn::BitCast(d, a), hn::Set(d, 1.925929944387236e-34f))));
+  const auto special = hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, 0x7E00), hn::Set(di, 0x7C00));
+  const auto h = hn::Or(hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F7FFFFF)), special, fin), sign);
+  const hn::Rebind<uint16_t, D> d16;
+  hn::StoreU(hn::DemoteTo(d16, h), d16, reinterpret_cast<uint16_t*>(p));
+}
+#endif
+
 // kFirst: the tree's first level, the only one that can see NaN/Inf inputs when saturating
 // (saturated nodes are finite, so later sums are finite and only need the clamp).
 template <int kOp, bool kHalf, bool kSat, bool kFirst = true>
@@ -123,8 +164,7 @@ HWY_INLINE void stage_block(const Ctx& c, const uint8_t* src, const uint32_t* lm
   for (size_t k = 0; k < E; k += L) {
     hn::Vec<decltype(dc)> v;
     if constexpr (kHalf) {
-      const hn::Rebind<hwy::float16_t, decltype(dc)> dh;
-      v = hn::PromoteTo(dc, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src) + k));
+      v = load_half(dc, src + k * 2);
     } else {
       v = hn::LoadU(dc, reinterpret_cast<const float*>(src) + k);
     }
@@ -158,8 +198,7 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
       float* out = stage + size_t(r - r0) * 8 * E;
       for (size_t k = 0; k < 8 * E; k += NL) {
         if constexpr (kHalf) {
-          const hn::Rebind<hwy::float16_t, DF> dh;
-          hn::StoreU(hn::PromoteTo(dfl, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src) + k)), dfl, out + k);
+          hn::StoreU(load_half(dfl, src + k * 2), dfl, out + k);
         } else {
           hn::StoreU(hn::LoadU(dfl, reinterpret_cast<const float*>(src) + k), dfl, out + k);
         }
@@ -191,8 +230,7 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
     VF v = hn::LoadU(d, stage + i);
     v = hn::IfThenElse(hn::IsNaN(v), qnan, v);
     if constexpr (kHalf) {
-      const hn::Rebind<hwy::float16_t, DF> dh;
-      hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(bits) + i);
+      store_half(d, v, bits + i * 2);
     } else {
       hn::StoreU(hn::BitCast(du, v), du, reinterpret_cast<uint32_t*>(bits) + i);
     }

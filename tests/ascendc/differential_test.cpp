@@ -2,6 +2,7 @@
 // bit for bit, over dtype x op x product x mask kind (bits, continuous, register, counter) x
 // strides (srcBlkStride 0, srcRepStride < 8 overlaps of reads, dstRepStride 0) x thread counts.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cstring>
 #include <random>
@@ -148,7 +149,16 @@ void check_cases(uint64_t seed, int n, bool big) {
     const std::string er = run(c, ts::Path::Reference, ref, rr);
     const std::string ef = run(c, ts::Path::Fast, fast, rf);
     ASSERT_EQ(er, ef) << c.describe();
-    ASSERT_TRUE(ref == fast) << "case " << i << ": " << c.describe();
+    if (ref != fast) {
+      const unsigned sz = ts::elem_bytes(c.call.elem);
+      size_t k = 0;
+      while (std::memcmp(&ref[k * sz], &fast[k * sz], sz) == 0) ++k;
+      uint32_t a = 0, b = 0;
+      std::memcpy(&a, &ref[k * sz], sz);
+      std::memcpy(&b, &fast[k * sz], sz);
+      FAIL() << "case " << i << ": " << c.describe() << "\n first difference at dst element " << k << ": reference 0x"
+             << std::hex << a << ", fast 0x" << b;
+    }
     ASSERT_EQ(rr.lo, rf.lo);
     ASSERT_EQ(rr.hi, rf.hi);
     if (er.empty()) ++executed;
@@ -169,6 +179,22 @@ TEST(Differential, FastEqualsReferenceManyThreads) {
     check_cases(200 + threads, 6, true);  // counter mode, 100k..300k elements: the threaded path
   }
   tilesim::set_num_threads(0);
+}
+
+// Every SIMD target compiled into the library (AVX3_DL ... SSE4, EMU128/SCALAR: the portable
+// integer fp16 rounding is used where F16C is not) agrees with the reference.
+TEST(Differential, EveryCompiledTarget) {
+  tilesim::set_num_threads(1);
+  int n = 0;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    check_cases(300 + uint64_t(n), 250, false);
+    ++n;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  tilesim::set_num_threads(0);
+  EXPECT_GE(n, 2);
 }
 
 // The reference and fast path agree for every thread count on one large call, and the
