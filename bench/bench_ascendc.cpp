@@ -50,13 +50,16 @@ struct Register {
   Register() {
     for (auto [t, dn] : {std::pair{ts::Elem::f16, "f16"}, std::pair{ts::Elem::f32, "f32"}}) {
       for (int64_t r : {1, 16, 255}) {
-        const std::string name = std::string("BM_ascendc_blockreducesum/") + dn + "/r" + std::to_string(r) + "/contig";
+        const std::string name =
+            std::string("BM_ascendc_blockreducesum/") + dn + "/r" + std::to_string(r) + "/contig";
         const ts::Elem tt = t;
-        benchmark::RegisterBenchmark(name.c_str(), [tt, r](benchmark::State& st) { run(st, tt, r, 1, 8); });
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [tt, r](benchmark::State& st) { run(st, tt, r, 1, 8); });
       }
       const std::string name = std::string("BM_ascendc_blockreducesum/") + dn + "/r255/strided";
       const ts::Elem tt = t;
-      benchmark::RegisterBenchmark(name.c_str(), [tt](benchmark::State& st) { run(st, tt, 255, 2, 16); });
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [tt](benchmark::State& st) { run(st, tt, 255, 2, 16); });
     }
   }
 } registered;

@@ -8,8 +8,8 @@
 
 using namespace AscendC;
 
-constexpr int32_t TOTAL_LENGTH = 4 * 128;           // 4 repeats of 256 bytes
-constexpr int32_t OUT_LENGTH = TOTAL_LENGTH / 16;   // one result per datablock
+constexpr int32_t TOTAL_LENGTH = 4 * 128;          // 4 repeats of 256 bytes
+constexpr int32_t OUT_LENGTH = TOTAL_LENGTH / 16;  // one result per datablock
 constexpr int32_t BUFFER_NUM = 1;
 
 class KernelBlockReduceSum {
@@ -68,16 +68,19 @@ int main() {
   for (int i = 0; i < TOTAL_LENGTH; ++i) src[i] = half(float(i / 16 % 8 + 1));
   const float seed[16] = {60000, 60000, -30000, 100};
   for (int i = 0; i < 16; ++i) src[TOTAL_LENGTH - 16 + i] = half(seed[i]);
-  block_reduce_sum_custom(reinterpret_cast<GM_ADDR>(src.data()), reinterpret_cast<GM_ADDR>(dst.data()));
+  block_reduce_sum_custom(reinterpret_cast<GM_ADDR>(src.data()),
+                          reinterpret_cast<GM_ADDR>(dst.data()));
 
   int bad = 0;
-  std::printf("BlockReduceSum<half>, %d repeats, mask 128, strides (1, 1, 8):\n", TOTAL_LENGTH / 128);
+  std::printf("BlockReduceSum<half>, %d repeats, mask 128, strides (1, 1, 8):\n",
+              TOTAL_LENGTH / 128);
   for (int k = 0; k < OUT_LENGTH; ++k) {
     // 16 * v exactly; the last block: 65504 (saturated) + -29904 = 35600 -> 35584 in fp16.
     const float want = k == OUT_LENGTH - 1 ? 35584.0f : 16.0f * float(k % 8 + 1);
     std::printf("%s%g", k ? ", " : "  ", double(float(dst[k])));
     bad += float(dst[k]) != want;
   }
-  std::printf("\n%s\n", bad ? "MISMATCH" : "OK: matches 16*v and the seed's saturated example (35584)");
+  std::printf("\n%s\n",
+              bad ? "MISMATCH" : "OK: matches 16*v and the seed's saturated example (35584)");
   return bad ? 1 : 0;
 }

@@ -10,8 +10,8 @@
 using namespace AscendC;
 
 constexpr int32_t LEN = 1003;
-constexpr int32_t PADDED = 1024;             // DataCopy moves whole 32-byte blocks
-constexpr int32_t OUT = PADDED / 8;          // one result per datablock
+constexpr int32_t PADDED = 1024;     // DataCopy moves whole 32-byte blocks
+constexpr int32_t OUT = PADDED / 8;  // one result per datablock
 
 extern "C" __global__ __aicore__ void block_reduce_counter(GM_ADDR src, GM_ADDR dst) {
   TPipe pipe;
@@ -46,15 +46,17 @@ extern "C" __global__ __aicore__ void block_reduce_counter(GM_ADDR src, GM_ADDR 
 int main() {
   std::vector<float> src(PADDED), dst(OUT);
   for (int i = 0; i < PADDED; ++i) src[i] = float(i % 8 + 1);  // each full block sums to 36
-  block_reduce_counter(reinterpret_cast<GM_ADDR>(src.data()), reinterpret_cast<GM_ADDR>(dst.data()));
+  block_reduce_counter(reinterpret_cast<GM_ADDR>(src.data()),
+                       reinterpret_cast<GM_ADDR>(dst.data()));
   int bad = 0;
   for (int k = 0; k < OUT; ++k) {
     const float want = k < LEN / 8 ? 36.0f : k == LEN / 8 ? 1.0f + 2.0f + 3.0f : -1.0f;
     bad += dst[k] != want;
   }
-  std::printf("BlockReduceSum<float> counter mode, %d elements: %d blocks of 36, block %d = %g (3 active), "
-              "blocks %d..%d untouched = %g\n",
-              LEN, LEN / 8, LEN / 8, double(dst[LEN / 8]), LEN / 8 + 1, 127, double(dst[127]));
+  std::printf(
+      "BlockReduceSum<float> counter mode, %d elements: %d blocks of 36, block %d = %g (3 active), "
+      "blocks %d..%d untouched = %g\n",
+      LEN, LEN / 8, LEN / 8, double(dst[LEN / 8]), LEN / 8 + 1, 127, double(dst[127]));
   std::printf("%s\n", bad ? "MISMATCH" : "OK");
   return bad ? 1 : 0;
 }

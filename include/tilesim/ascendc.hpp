@@ -24,13 +24,21 @@ enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3,
 inline constexpr int32_t MASK_PLACEHOLDER = 0;
 
 // One simulated core (spec 60 §3).
-inline int64_t GetBlockIdx() { return 0; }
-inline int64_t GetBlockNum() { return 1; }
+inline int64_t GetBlockIdx() {
+  return 0;
+}
+inline int64_t GetBlockNum() {
+  return 1;
+}
 
 // Selects the product profile (spec 40 §5) and resets the simulated core (UB, mask, saturation).
-inline void set_product(std::string_view name) { tilesim::ascendc::set_product(name); }
+inline void set_product(std::string_view name) {
+  tilesim::ascendc::set_product(name);
+}
 // Overrides the half-SUM saturation mode of the current product (spec 40 §5, last paragraph).
-inline void SetSaturation(bool on) { tilesim::ascendc::core().saturation = on; }
+inline void SetSaturation(bool on) {
+  tilesim::ascendc::core().saturation = on;
+}
 
 template <pipe_t pipe>
 inline void PipeBarrier() {}  // the twin executes in program order
@@ -43,8 +51,8 @@ uint8_t* ub_ptr(uint64_t addr, uint64_t bytes, const char* what);
 void data_copy(void* dst, uint64_t dst_elems, const void* src, uint64_t src_elems, uint64_t count,
                unsigned elem_size);
 void reduce(ts::ReduceOp op, ts::Elem t, uint64_t dst_addr, uint64_t dst_size, uint64_t src_addr,
-            uint64_t src_size, int32_t repeat, const ts::MaskArg& mask, int32_t dst_rep, int32_t src_blk,
-            int32_t src_rep);
+            uint64_t src_size, int32_t repeat, const ts::MaskArg& mask, int32_t dst_rep,
+            int32_t src_blk, int32_t src_rep);
 void set_vector_mask(ts::Elem t, bool counter, bool bits, uint64_t high, uint64_t low, int64_t len);
 
 // FIFO bookkeeping of a TQue (non-template, src/ascendc/kernel.cpp).
@@ -81,8 +89,10 @@ class LocalTensor {
   uint64_t GetSize() const { return size_; }
   uint64_t GetLength() const { return size_ * sizeof(T); }  // bytes
   TPosition GetPosition() const { return pos_; }
-  uint64_t address() const { return addr_; }                 // UB byte address
-  T* GetPhyAddr() const { return reinterpret_cast<T*>(detail::ub_ptr(addr_, GetLength(), "LocalTensor")); }
+  uint64_t address() const { return addr_; }  // UB byte address
+  T* GetPhyAddr() const {
+    return reinterpret_cast<T*>(detail::ub_ptr(addr_, GetLength(), "LocalTensor"));
+  }
 
   // Sub-tensor starting `offset` elements in (spec 40 §1).
   LocalTensor operator[](uint64_t offset) const {
@@ -92,12 +102,14 @@ class LocalTensor {
   T GetValue(uint64_t i) const {
     if (i >= size_) detail::index_error("LocalTensor::GetValue", i, size_);
     T v;
-    std::memcpy(&v, detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::GetValue"), sizeof(T));
+    std::memcpy(&v, detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::GetValue"),
+                sizeof(T));
     return v;
   }
   void SetValue(uint64_t i, T v) const {
     if (i >= size_) detail::index_error("LocalTensor::SetValue", i, size_);
-    std::memcpy(detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::SetValue"), &v, sizeof(T));
+    std::memcpy(detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::SetValue"), &v,
+                sizeof(T));
   }
   void SetSize(uint64_t n) {
     if (n > size_) detail::index_error("LocalTensor::SetSize", n, size_);
@@ -209,28 +221,32 @@ class TPipe {
 // DataCopy between GM and UB (and UB to UB); count * sizeof(T) a multiple of 32 bytes (spec 40 §1).
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
-  detail::data_copy(dst.GetSize() ? detail::ub_ptr(dst.address(), dst.GetLength(), "DataCopy") : nullptr,
-                    dst.GetSize(), src.GetPhyAddr(), src.GetSize(), count, sizeof(T));
+  detail::data_copy(
+      dst.GetSize() ? detail::ub_ptr(dst.address(), dst.GetLength(), "DataCopy") : nullptr,
+      dst.GetSize(), src.GetPhyAddr(), src.GetSize(), count, sizeof(T));
 }
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  detail::data_copy(dst.GetPhyAddr(), dst.GetSize(),
-                    src.GetSize() ? detail::ub_ptr(src.address(), src.GetLength(), "DataCopy") : nullptr,
-                    src.GetSize(), count, sizeof(T));
+  detail::data_copy(
+      dst.GetPhyAddr(), dst.GetSize(),
+      src.GetSize() ? detail::ub_ptr(src.address(), src.GetLength(), "DataCopy") : nullptr,
+      src.GetSize(), count, sizeof(T));
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  detail::data_copy(dst.GetSize() ? detail::ub_ptr(dst.address(), dst.GetLength(), "DataCopy") : nullptr,
-                    dst.GetSize(),
-                    src.GetSize() ? detail::ub_ptr(src.address(), src.GetLength(), "DataCopy") : nullptr,
-                    src.GetSize(), count, sizeof(T));
+  detail::data_copy(
+      dst.GetSize() ? detail::ub_ptr(dst.address(), dst.GetLength(), "DataCopy") : nullptr,
+      dst.GetSize(),
+      src.GetSize() ? detail::ub_ptr(src.address(), src.GetLength(), "DataCopy") : nullptr,
+      src.GetSize(), count, sizeof(T));
 }
 
 // Fills the first `count` elements with `value`.
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst, const T& value, const int32_t count) {
   if (count < 0 || static_cast<uint64_t>(count) > dst.GetSize())
-    detail::index_error("Duplicate: count", static_cast<uint64_t>(count < 0 ? -int64_t{count} : count), dst.GetSize());
+    detail::index_error("Duplicate: count",
+                        static_cast<uint64_t>(count < 0 ? -int64_t{count} : count), dst.GetSize());
   if (count == 0) return;
   uint8_t* p = detail::ub_ptr(dst.address(), uint64_t(count) * sizeof(T), "Duplicate");
   for (int32_t i = 0; i < count; ++i) std::memcpy(p + uint64_t(i) * sizeof(T), &value, sizeof(T));
@@ -239,48 +255,60 @@ void Duplicate(const LocalTensor<T>& dst, const T& value, const int32_t count) {
 // ---- the mask register (spec 40 §1) ----
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "SetVectorMask: T must be a 16- or 32-bit type [spec 40 §1]");
-  detail::set_vector_mask(sizeof(T) == 2 ? tilesim::ascendc::Elem::f16 : tilesim::ascendc::Elem::f32,
-                          mode == MaskMode::COUNTER, true, maskHigh, maskLow, 0);
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+                "SetVectorMask: T must be a 16- or 32-bit type [spec 40 §1]");
+  detail::set_vector_mask(
+      sizeof(T) == 2 ? tilesim::ascendc::Elem::f16 : tilesim::ascendc::Elem::f32,
+      mode == MaskMode::COUNTER, true, maskHigh, maskLow, 0);
 }
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(int32_t len) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "SetVectorMask: T must be a 16- or 32-bit type [spec 40 §1]");
-  detail::set_vector_mask(sizeof(T) == 2 ? tilesim::ascendc::Elem::f16 : tilesim::ascendc::Elem::f32,
-                          mode == MaskMode::COUNTER, false, 0, 0, len);
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+                "SetVectorMask: T must be a 16- or 32-bit type [spec 40 §1]");
+  detail::set_vector_mask(
+      sizeof(T) == 2 ? tilesim::ascendc::Elem::f16 : tilesim::ascendc::Elem::f32,
+      mode == MaskMode::COUNTER, false, 0, 0, len);
 }
-inline void ResetMask() { tilesim::ascendc::reset_mask(tilesim::ascendc::core().mask); }
-inline void SetMaskCount() { tilesim::ascendc::set_mask_count(tilesim::ascendc::core().mask); }
-inline void SetMaskNorm() { tilesim::ascendc::set_mask_norm(tilesim::ascendc::core().mask); }
+inline void ResetMask() {
+  tilesim::ascendc::reset_mask(tilesim::ascendc::core().mask);
+}
+inline void SetMaskCount() {
+  tilesim::ascendc::set_mask_count(tilesim::ascendc::core().mask);
+}
+inline void SetMaskNorm() {
+  tilesim::ascendc::set_mask_norm(tilesim::ascendc::core().mask);
+}
 
 // ---- BlockReduceSum / Max / Min (spec 40 §2), both mask overloads ----
-#define TILESIM_ASCENDC_BLOCK_REDUCE(NAME, OP)                                                              \
-  template <typename T, bool isSetMask = true>                                                              \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                 \
-            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,                  \
-            const int32_t srcRepStride) {                                                                   \
-    static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [spec 40 §3]");               \
-    tilesim::ascendc::MaskArg m;                                                                            \
-    m.kind = tilesim::ascendc::MaskArg::Kind::Bits;                                                         \
-    m.set_mask = isSetMask;                                                                                 \
-    if (isSetMask && mask) { /* half reads two words, float one (spec 40 §1) */                             \
-      m.bits[0] = mask[0];                                                                                  \
-      if (sizeof(T) == 2) m.bits[1] = mask[1];                                                              \
-    }                                                                                                       \
-    detail::reduce(tilesim::ascendc::ReduceOp::OP, detail::elem_of<T>(), dst.address(), dst.GetSize(),      \
-                   src.address(), src.GetSize(), repeatTime, m, dstRepStride, srcBlkStride, srcRepStride);  \
-  }                                                                                                         \
-  template <typename T, bool isSetMask = true>                                                              \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                 \
-            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,                     \
-            const int32_t srcRepStride) {                                                                   \
-    static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [spec 40 §3]");               \
-    tilesim::ascendc::MaskArg m;                                                                            \
-    m.kind = tilesim::ascendc::MaskArg::Kind::Continuous;                                                   \
-    m.set_mask = isSetMask;                                                                                 \
-    m.len = mask;                                                                                           \
-    detail::reduce(tilesim::ascendc::ReduceOp::OP, detail::elem_of<T>(), dst.address(), dst.GetSize(),      \
-                   src.address(), src.GetSize(), repeatTime, m, dstRepStride, srcBlkStride, srcRepStride);  \
+#define TILESIM_ASCENDC_BLOCK_REDUCE(NAME, OP)                                                \
+  template <typename T, bool isSetMask = true>                                                \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,   \
+            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,    \
+            const int32_t srcRepStride) {                                                     \
+    static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [spec 40 §3]"); \
+    tilesim::ascendc::MaskArg m;                                                              \
+    m.kind = tilesim::ascendc::MaskArg::Kind::Bits;                                           \
+    m.set_mask = isSetMask;                                                                   \
+    if (isSetMask && mask) { /* half reads two words, float one (spec 40 §1) */              \
+      m.bits[0] = mask[0];                                                                    \
+      if (sizeof(T) == 2) m.bits[1] = mask[1];                                                \
+    }                                                                                         \
+    detail::reduce(tilesim::ascendc::ReduceOp::OP, detail::elem_of<T>(), dst.address(),       \
+                   dst.GetSize(), src.address(), src.GetSize(), repeatTime, m, dstRepStride,  \
+                   srcBlkStride, srcRepStride);                                               \
+  }                                                                                           \
+  template <typename T, bool isSetMask = true>                                                \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,   \
+            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,       \
+            const int32_t srcRepStride) {                                                     \
+    static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [spec 40 §3]"); \
+    tilesim::ascendc::MaskArg m;                                                              \
+    m.kind = tilesim::ascendc::MaskArg::Kind::Continuous;                                     \
+    m.set_mask = isSetMask;                                                                   \
+    m.len = mask;                                                                             \
+    detail::reduce(tilesim::ascendc::ReduceOp::OP, detail::elem_of<T>(), dst.address(),       \
+                   dst.GetSize(), src.address(), src.GetSize(), repeatTime, m, dstRepStride,  \
+                   srcBlkStride, srcRepStride);                                               \
   }
 
 TILESIM_ASCENDC_BLOCK_REDUCE(BlockReduceSum, Sum)

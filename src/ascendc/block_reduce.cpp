@@ -40,9 +40,12 @@ uint32_t encode(const Plan& p, float v) {
 
 float identity(ReduceOp op) {
   switch (op) {
-    case ReduceOp::Sum: return 0.0f;
-    case ReduceOp::Max: return -INFINITY;
-    case ReduceOp::Min: return INFINITY;
+    case ReduceOp::Sum:
+      return 0.0f;
+    case ReduceOp::Max:
+      return -INFINITY;
+    case ReduceOp::Min:
+      return INFINITY;
   }
   return 0.0f;
 }
@@ -51,10 +54,11 @@ float identity(ReduceOp op) {
 float node(const Plan& p, float a, float b) {
   switch (p.op) {
     case ReduceOp::Sum: {
-      float s = a + b;  // exact enough: fp32 then one rounding to half is correctly rounded (spec 00)
+      float s =
+          a + b;  // exact enough: fp32 then one rounding to half is correctly rounded (spec 00)
       if (p.elem == Elem::f32) return s;
       s = fm::f16_to_f32(fm::f32_to_f16(s));  // every node is an fp16 result
-      if (p.saturate) {                         // saturation mode: Inf -> ±65504, NaN -> 0
+      if (p.saturate) {                       // saturation mode: Inf -> ±65504, NaN -> 0
         if (std::isnan(s)) return 0.0f;
         if (std::isinf(s)) return s > 0 ? 65504.0f : -65504.0f;
       }
@@ -62,7 +66,8 @@ float node(const Plan& p, float a, float b) {
     }
     case ReduceOp::Max:
       if (std::isnan(a) || std::isnan(b)) return NAN;
-      if (a == b) return std::signbit(a) && std::signbit(b) ? a : (std::signbit(a) ? b : a);  // max(-0,+0)=+0
+      if (a == b)
+        return std::signbit(a) && std::signbit(b) ? a : (std::signbit(a) ? b : a);  // max(-0,+0)=+0
       return a > b ? a : b;
     case ReduceOp::Min:
       if (std::isnan(a) || std::isnan(b)) return NAN;
@@ -110,7 +115,8 @@ void run_reference(const Plan& p) {
 void block_reduce(const Product& product, bool saturation, MaskRegister& reg, const Operand& dst,
                   const Operand& src, const ReduceCall& call, Path path) {
   MaskRegister after;
-  const detail::Plan plan = detail::check_block_reduce(product, saturation, reg, dst, src, call, after);
+  const detail::Plan plan =
+      detail::check_block_reduce(product, saturation, reg, dst, src, call, after);
   reg = after;  // isSetMask = true leaves its mask in the register (§1)
   if (path == Path::Reference)
     detail::run_reference(plan);

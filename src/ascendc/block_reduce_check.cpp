@@ -20,7 +20,8 @@ struct Checker {
   void range(const char* what, int64_t v, int64_t lo, int64_t hi, const char* spec) const {
     if (v < lo || v > hi)
       fail(ErrorCode::Constraint,
-           std::string(what) + " must be in [" + to_string(lo) + ", " + to_string(hi) + "], got " + to_string(v),
+           std::string(what) + " must be in [" + to_string(lo) + ", " + to_string(hi) + "], got " +
+               to_string(v),
            spec);
   }
 };
@@ -30,15 +31,23 @@ struct Checker {
 bool masked_block_value(const Plan& p, uint32_t& bits) {
   const bool h = p.elem == Elem::f16;
   switch (p.masked) {
-    case MaskedBlock::NotWritten: return false;
+    case MaskedBlock::NotWritten:
+      return false;
     case MaskedBlock::Identity:
-    case MaskedBlock::Identity200I: break;
+    case MaskedBlock::Identity200I:
+      break;
   }
   const bool clamp = p.masked == MaskedBlock::Identity200I && h;  // ±65504 instead of ±Inf
   switch (p.op) {
-    case ReduceOp::Sum: bits = 0; break;
-    case ReduceOp::Max: bits = h ? (clamp ? 0xFBFFu : 0xFC00u) : 0xFF800000u; break;
-    case ReduceOp::Min: bits = h ? (clamp ? 0x7BFFu : 0x7C00u) : 0x7F800000u; break;
+    case ReduceOp::Sum:
+      bits = 0;
+      break;
+    case ReduceOp::Max:
+      bits = h ? (clamp ? 0xFBFFu : 0xFC00u) : 0xFF800000u;
+      break;
+    case ReduceOp::Min:
+      bits = h ? (clamp ? 0x7BFFu : 0x7C00u) : 0x7F800000u;
+      break;
   }
   return true;
 }
@@ -52,11 +61,13 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
 
   // dtype and product support (§3 rule 1, §5).
   if (!product.block_reduce)
-    c.fail(ErrorCode::Unsupported, std::string("not supported on product ") + product.name + " (" + product.title + ")",
+    c.fail(ErrorCode::Unsupported,
+           std::string("not supported on product ") + product.name + " (" + product.title + ")",
            "40 §5");
   if ((t == Elem::f16 && !product.f16) || (t == Elem::f32 && !product.f32))
     c.fail(ErrorCode::Unsupported,
-           std::string("T = ") + name(t) + " is not supported on product " + product.name + " (" + product.title + ")",
+           std::string("T = ") + name(t) + " is not supported on product " + product.name + " (" +
+               product.title + ")",
            "40 §5");
 
   // repeatTime and strides (§3 rule 2).
@@ -65,17 +76,19 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
   c.range("srcBlkStride", call.src_blk_stride, 0, 65535, "40 §3");
   c.range("srcRepStride", call.src_rep_stride, 0, 65535, "40 §3");
   if (call.dst_rep_stride == 0 && !product.dst_rep_stride0)
-    c.fail(ErrorCode::Constraint, std::string("dstRepStride = 0 is not allowed on product ") + product.name, "40 §3");
+    c.fail(ErrorCode::Constraint,
+           std::string("dstRepStride = 0 is not allowed on product ") + product.name, "40 §3");
 
   // Alignment (§3 rule 3).
   if (src.addr % 32 != 0)
-    c.fail(ErrorCode::Constraint, "src start address must be 32-byte aligned, got UB address " + to_string(src.addr),
+    c.fail(ErrorCode::Constraint,
+           "src start address must be 32-byte aligned, got UB address " + to_string(src.addr),
            "40 §3");
   const unsigned dst_align = t == Elem::f16 ? 16 : 32;
   if (dst.addr % dst_align != 0)
     c.fail(ErrorCode::Constraint,
-           "dst start address must be " + to_string(dst_align) + "-byte aligned for " + name(t) + ", got UB address " +
-               to_string(dst.addr),
+           "dst start address must be " + to_string(dst_align) + "-byte aligned for " + name(t) +
+               ", got UB address " + to_string(dst.addr),
            "40 §3");
 
   // The mask (§1): validate the argument, or read the register.
@@ -94,23 +107,30 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
   const MaskArg& m = call.mask;
   if (m.set_mask) {
     if (reg.counter)
-      c.fail(ErrorCode::Constraint, "isSetMask = true is not allowed in counter mode (call SetMaskNorm() first)",
-             "40 §1");
+      c.fail(ErrorCode::Constraint,
+             "isSetMask = true is not allowed in counter mode (call SetMaskNorm() first)", "40 §1");
     RepeatMask rm;
     if (m.kind == MaskArg::Kind::Continuous) {
-      c.range(t == Elem::f16 ? "continuous mask (half)" : "continuous mask (float)", m.len, 1, per, "40 §1");
+      c.range(t == Elem::f16 ? "continuous mask (half)" : "continuous mask (float)", m.len, 1, per,
+              "40 §1");
       rm = first_n(static_cast<unsigned>(m.len));
     } else if (t == Elem::f16) {
       if (m.words == 1)
-        c.fail(ErrorCode::Constraint, "bit mode for half needs two words mask[0], mask[1], got one", "40 §1");
+        c.fail(ErrorCode::Constraint, "bit mode for half needs two words mask[0], mask[1], got one",
+               "40 §1");
       if (m.bits[0] == 0 && m.bits[1] == 0)
-        c.fail(ErrorCode::Constraint, "bit mode for half: mask[0] and mask[1] must not both be 0", "40 §1");
+        c.fail(ErrorCode::Constraint, "bit mode for half: mask[0] and mask[1] must not both be 0",
+               "40 §1");
       rm = {m.bits[0], m.bits[1]};
     } else {
       if (m.words >= 2 && m.bits[1] != 0)
         c.fail(ErrorCode::Constraint,
-               "bit mode for float uses mask[0] alone; a second word must be 0, got " + to_string(m.bits[1]), "40 §3");
-      if (m.bits[0] == 0) c.fail(ErrorCode::Constraint, "bit mode for float: mask[0] must be in (0, 2^64-1], got 0", "40 §1");
+               "bit mode for float uses mask[0] alone; a second word must be 0, got " +
+                   to_string(m.bits[1]),
+               "40 §3");
+      if (m.bits[0] == 0)
+        c.fail(ErrorCode::Constraint, "bit mode for float: mask[0] must be in (0, 2^64-1], got 0",
+               "40 §1");
       rm = {m.bits[0], 0};
     }
     new_reg.lo = rm.lo;
@@ -125,8 +145,9 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
     // Counter mode: the register's low word is the total count; repeatTime is ignored.
     if (reg.hi != 0 || reg.lo > INT32_MAX)
       c.fail(ErrorCode::Constraint,
-             "counter mode: the mask register holds no valid element count (high " + to_string(reg.hi) + ", low " +
-                 to_string(reg.lo) + "); set it with SetVectorMask<T, MaskMode::COUNTER>(len)",
+             "counter mode: the mask register holds no valid element count (high " +
+                 to_string(reg.hi) + ", low " + to_string(reg.lo) +
+                 "); set it with SetVectorMask<T, MaskMode::COUNTER>(len)",
              "40 §1");
     const uint64_t count = reg.lo;
     p.repeats = (count + per - 1) / per;
@@ -140,7 +161,11 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
   const bool writes_masked = masked_block_value(p, fill_bits);
   const uint8_t act_body = block_activity(p.body, E), act_last = block_activity(p.last, E);
   const uint64_t R = p.repeats;
-  auto max_block = [](uint8_t a) { unsigned b = 7; while (b && !((a >> b) & 1)) --b; return b; };
+  auto max_block = [](uint8_t a) {
+    unsigned b = 7;
+    while (b && !((a >> b) & 1)) --b;
+    return b;
+  };
   // Reads: the largest start is at the latest repeat / highest active block (strides >= 0).
   {
     uint64_t worst = 0, wr = 0;
@@ -149,14 +174,19 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
       if (!act) return;
       const unsigned b = max_block(act);
       const uint64_t s = p.src_block(r, b);
-      if (s + E > worst) { worst = s + E; wr = r; wb = b; }
+      if (s + E > worst) {
+        worst = s + E;
+        wr = r;
+        wb = b;
+      }
     };
     if (R >= 2) consider(R - 2, act_body);
     consider(R - 1, act_last);
     if (worst > src.size)
       c.fail(ErrorCode::Bounds,
              "src: repeat " + to_string(wr) + " datablock " + to_string(wb) + " reads elements [" +
-                 to_string(worst - E) + ", " + to_string(worst) + ") beyond src's " + to_string(src.size) + " elements",
+                 to_string(worst - E) + ", " + to_string(worst) + ") beyond src's " +
+                 to_string(src.size) + " elements",
              "40 §3");
   }
   {
@@ -168,14 +198,19 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
       if (!w) return;
       const unsigned b = max_block(w);
       const uint64_t i = p.dst_index(r, b);
-      if (!any || i >= worst) { worst = i; wr = r; wb = b; any = true; }
+      if (!any || i >= worst) {
+        worst = i;
+        wr = r;
+        wb = b;
+        any = true;
+      }
     };
     if (R >= 2) consider(R - 2, act_body);
     consider(R - 1, act_last);
     if (any && worst >= dst.size)
       c.fail(ErrorCode::Bounds,
-             "dst: repeat " + to_string(wr) + " datablock " + to_string(wb) + " writes element " + to_string(worst) +
-                 " beyond dst's " + to_string(dst.size) + " elements",
+             "dst: repeat " + to_string(wr) + " datablock " + to_string(wb) + " writes element " +
+                 to_string(worst) + " beyond dst's " + to_string(dst.size) + " elements",
              "40 §3");
   }
 
@@ -200,13 +235,16 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
         if (!((w >> b) & 1)) continue;
         const uintptr_t a = d0 + p.dst_index(r, b) * sz;
         if (a + sz <= s0 || a >= s1) continue;
-        for (uintptr_t q = a < s0 ? 0 : (a - s0) / 32; q <= (a + sz - 1 - s0) / 32 && q < nblocks; ++q)
+        for (uintptr_t q = a < s0 ? 0 : (a - s0) / 32; q <= (a + sz - 1 - s0) / 32 && q < nblocks;
+             ++q)
           if (last_read[q] > r + 1)
             c.fail(ErrorCode::Constraint,
-                   "overlap: repeat " + to_string(r) + " datablock " + to_string(b) + " writes dst element " +
-                       to_string(p.dst_index(r, b)) + ", inside src datablock " + to_string(q) +
-                       " that repeat " + to_string(last_read[q] - 1) +
-                       " reads later (the destination must not overwrite source elements not yet used)",
+                   "overlap: repeat " + to_string(r) + " datablock " + to_string(b) +
+                       " writes dst element " + to_string(p.dst_index(r, b)) +
+                       ", inside src datablock " + to_string(q) + " that repeat " +
+                       to_string(last_read[q] - 1) +
+                       " reads later (the destination must not overwrite source elements not yet "
+                       "used)",
                    "40 §3");
       }
     }

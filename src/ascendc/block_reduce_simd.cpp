@@ -11,8 +11,8 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "ascendc/plan.hpp"
@@ -71,7 +71,9 @@ template <class D>
 HWY_INLINE hn::Vec<D> load_half(D d, const uint8_t* p) {
   const hn::RebindToSigned<D> di;
   const hn::Rebind<uint16_t, D> d16;
-  const auto h = hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<D>(), hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p))));
+  const auto h =
+      hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<D>(),
+                                    hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p))));
   const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(di, 0x8000)));
   const auto mag = hn::ShiftLeft<13>(hn::And(h, hn::Set(di, 0x7FFF)));
   // Exponent rebias by 2^112 (exact for normals and subnormals alike); exponent 31 is Inf/NaN.
@@ -84,10 +86,13 @@ template <class D>
 HWY_INLINE void store_half(D d, hn::Vec<D> v, uint8_t* p) {
   const hn::RebindToSigned<D> di;
   const auto bits = hn::BitCast(di, v);
-  const auto sign = hn::And(hn::ShiftRight<16>(bits), hn::Set(di, 0x8000));  // in [0, 0xFFFF] for DemoteTo
+  const auto sign =
+      hn::And(hn::ShiftRight<16>(bits), hn::Set(di, 0x8000));  // in [0, 0xFFFF] for DemoteTo
   const auto a = hn::And(bits, hn::Set(di, 0x7FFFFFFF));
-  const auto fin = hn::ShiftRight<13>(hn::BitCast(di, hn::Mul(hn::BitCast(d, a), hn::Set(d, 1.925929944387236e-34f))));
-  const auto special = hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, 0x7E00), hn::Set(di, 0x7C00));
+  const auto fin = hn::ShiftRight<13>(
+      hn::BitCast(di, hn::Mul(hn::BitCast(d, a), hn::Set(d, 1.925929944387236e-34f))));
+  const auto special =
+      hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, 0x7E00), hn::Set(di, 0x7C00));
   const auto h = hn::Or(hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F7FFFFF)), special, fin), sign);
   const hn::Rebind<uint16_t, D> d16;
   hn::StoreU(hn::DemoteTo(d16, h), d16, reinterpret_cast<uint16_t*>(p));
@@ -103,7 +108,8 @@ HWY_INLINE VF node(DF d, VF a, VF b) {
     if constexpr (kHalf && kSat) {
       // Saturation mode: a node of ±Inf becomes ±65504, NaN becomes 0. Clamping before the
       // rounding is the same: every sum above 65504 rounds to 65504 or to +Inf (-> 65504).
-      const VF c = round_to_half(d, hn::Min(hn::Max(s, hn::Set(d, -65504.0f)), hn::Set(d, 65504.0f)));
+      const VF c =
+          round_to_half(d, hn::Min(hn::Max(s, hn::Set(d, -65504.0f)), hn::Set(d, 65504.0f)));
       if constexpr (kFirst) return hn::IfThenZeroElse(hn::IsNaN(s), c);
       return c;
     } else if constexpr (kHalf) {
@@ -114,9 +120,11 @@ HWY_INLINE VF node(DF d, VF a, VF b) {
     const auto nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
     VF r;
     if constexpr (kOp == int(ReduceOp::Max))
-      r = hn::IfThenElse(hn::Eq(a, b), hn::And(a, b), hn::IfThenElse(hn::Lt(a, b), b, a));  // max(-0,+0)=+0
+      r = hn::IfThenElse(hn::Eq(a, b), hn::And(a, b),
+                         hn::IfThenElse(hn::Lt(a, b), b, a));  // max(-0,+0)=+0
     else
-      r = hn::IfThenElse(hn::Eq(a, b), hn::Or(a, b), hn::IfThenElse(hn::Lt(b, a), b, a));   // min(-0,+0)=-0
+      r = hn::IfThenElse(hn::Eq(a, b), hn::Or(a, b),
+                         hn::IfThenElse(hn::Lt(b, a), b, a));  // min(-0,+0)=-0
     return hn::IfThenElse(nan, hn::Set(d, formats::bits_to_f32(0x7FC00000u)), r);
   }
 }
@@ -129,11 +137,14 @@ HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
 #if HWY_TARGET == HWY_SCALAR
   (void)N;
   for (size_t i = 0; i < n / 2; ++i)
-    s[i] = hn::GetLane(node<kOp, kHalf, kSat, kFirst>(d, hn::Set(d, s[2 * i]), hn::Set(d, s[2 * i + 1])));
+    s[i] = hn::GetLane(
+        node<kOp, kHalf, kSat, kFirst>(d, hn::Set(d, s[2 * i]), hn::Set(d, s[2 * i + 1])));
 #else
   for (size_t i = 0; i < n / 2; i += N) {
     const VF v0 = hn::LoadU(d, s + 2 * i), v1 = hn::LoadU(d, s + 2 * i + N);
-    hn::StoreU(node<kOp, kHalf, kSat, kFirst>(d, hn::ConcatEven(d, v1, v0), hn::ConcatOdd(d, v1, v0)), d, s + i);
+    hn::StoreU(
+        node<kOp, kHalf, kSat, kFirst>(d, hn::ConcatEven(d, v1, v0), hn::ConcatOdd(d, v1, v0)), d,
+        s + i);
   }
 #endif
 }
@@ -142,21 +153,23 @@ template <int kOp, bool kHalf, bool kSat>
 void tree(float* s, size_t nblk_padded) {
   constexpr unsigned E = kHalf ? 16 : 8;
   level<kOp, kHalf, kSat, true>(s, nblk_padded * E);
-  for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2) level<kOp, kHalf, kSat, false>(s, n);
+  for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2)
+    level<kOp, kHalf, kSat, false>(s, n);
 }
 
 struct Ctx {
   const Plan* p;
   float identity;
   bool has_fill;
-  float fill;                    // value of a fully masked block, as fp32 (exact in T)
+  float fill;                           // value of a fully masked block, as fp32 (exact in T)
   uint32_t lm_body[128], lm_last[128];  // lane masks: ~0 active, 0 inactive
   uint8_t act_body, act_last, full_body, full_last;  // per block: any active / all active
 };
 
 // Stages one datablock's E elements as fp32, inactive ones replaced by the identity.
 template <bool kHalf>
-HWY_INLINE void stage_block(const Ctx& c, const uint8_t* src, const uint32_t* lm, bool full, float* out) {
+HWY_INLINE void stage_block(const Ctx& c, const uint8_t* src, const uint32_t* lm, bool full,
+                            float* out) {
   constexpr unsigned E = kHalf ? 16 : 8;
   const hn::CappedTag<float, E> dc;
   const size_t L = hn::Lanes(dc);
@@ -237,7 +250,7 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
   }
 }
 
-constexpr uint64_t kChunk = 32;      // repeats staged at once (16 KB of fp32 for half)
+constexpr uint64_t kChunk = 32;  // repeats staged at once (16 KB of fp32 for half)
 constexpr uint64_t kSuper = 64 * kChunk;
 
 template <int kOp, bool kHalf, bool kSat>
@@ -313,7 +326,8 @@ void run_fast_impl(const Plan& p) {
   switch (p.op) {
     case ReduceOp::Sum:
       if (!h) return run<int(ReduceOp::Sum), false, false>(c);
-      return p.saturate ? run<int(ReduceOp::Sum), true, true>(c) : run<int(ReduceOp::Sum), true, false>(c);
+      return p.saturate ? run<int(ReduceOp::Sum), true, true>(c)
+                        : run<int(ReduceOp::Sum), true, false>(c);
     case ReduceOp::Max:
       return h ? run<int(ReduceOp::Max), true, false>(c) : run<int(ReduceOp::Max), false, false>(c);
     case ReduceOp::Min:

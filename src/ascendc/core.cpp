@@ -32,8 +32,9 @@ uint64_t ub_alloc(uint64_t bytes, std::string_view what) {
   const uint64_t start = (c.ub_top + 31) / 32 * 32;  // buffers start 32-byte aligned
   if (bytes > c.ub.size() || start > c.ub.size() - bytes)
     raise(ErrorCode::Bounds, what,
-          "allocation of " + std::to_string(bytes) + " bytes at UB offset " + std::to_string(start) +
-              " exceeds the " + std::to_string(c.ub.size()) + "-byte UB of " + c.product->name,
+          "allocation of " + std::to_string(bytes) + " bytes at UB offset " +
+              std::to_string(start) + " exceeds the " + std::to_string(c.ub.size()) +
+              "-byte UB of " + c.product->name,
           "40 §1");
   c.ub_top = start + bytes;
   return start;

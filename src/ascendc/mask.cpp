@@ -29,8 +29,8 @@ void set_vector_mask_bits(MaskRegister& reg, Elem t, uint64_t high, uint64_t low
 void set_vector_mask_len(MaskRegister& reg, Elem t, int64_t len) {
   const int64_t max = repeat_elems(t);
   if (len < 1 || len > max)
-    bad(std::string("continuous mode for ") + name(t) + ": len must be in [1, " + std::to_string(max) +
-        "], got " + std::to_string(len));
+    bad(std::string("continuous mode for ") + name(t) + ": len must be in [1, " +
+        std::to_string(max) + "], got " + std::to_string(len));
   const detail::RepeatMask m = detail::first_n(static_cast<unsigned>(len));
   reg.lo = m.lo;
   reg.hi = m.hi;
@@ -49,7 +49,11 @@ void reset_mask(MaskRegister& reg) noexcept {
   reg.lo = ~uint64_t{0};
   reg.hi = ~uint64_t{0};
 }
-void set_mask_count(MaskRegister& reg) noexcept { reg.counter = true; }
-void set_mask_norm(MaskRegister& reg) noexcept { reg.counter = false; }
+void set_mask_count(MaskRegister& reg) noexcept {
+  reg.counter = true;
+}
+void set_mask_norm(MaskRegister& reg) noexcept {
+  reg.counter = false;
+}
 
 }  // namespace tilesim::ascendc

@@ -37,13 +37,13 @@ inline uint8_t block_activity(const RepeatMask& m, unsigned E) {
 struct Plan {
   ReduceOp op;
   Elem elem;
-  unsigned E;              // elements per datablock
-  uint64_t repeats;        // after counter-mode resolution
-  RepeatMask body;         // mask of every repeat but the last
-  RepeatMask last;         // mask of the last repeat (counter mode: the remainder)
+  unsigned E;        // elements per datablock
+  uint64_t repeats;  // after counter-mode resolution
+  RepeatMask body;   // mask of every repeat but the last
+  RepeatMask last;   // mask of the last repeat (counter mode: the remainder)
   uint64_t dst_rep, src_blk, src_rep;
-  bool saturate;           // half SUM saturation in effect
-  MaskedBlock masked;      // product rule for blocks with no active element
+  bool saturate;       // half SUM saturation in effect
+  MaskedBlock masked;  // product rule for blocks with no active element
   uint8_t* dst;
   const uint8_t* src;
 

@@ -21,19 +21,22 @@ namespace {
 uint32_t random_code(std::mt19937_64& g, ts::Elem t) {
   const unsigned pick = g() % 16;
   if (t == ts::Elem::f16) {
-    static const uint16_t special[] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7D01, 0x0001, 0x83FF,
-                                       0x7BFF, 0xFBFF, 0x7A00, 0xF800, 0x3C00, 0x0400};
+    static const uint16_t special[] = {0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7D01, 0x0001,
+                                       0x83FF, 0x7BFF, 0xFBFF, 0x7A00, 0xF800, 0x3C00, 0x0400};
     if (pick < 3) return special[g() % 14];
     if (pick < 7) return (0x7000 + g() % 0xB00) | (g() & 1 ? 0x8000 : 0);  // large: saturation
     if (pick < 9) return g() % 0x400 | (g() & 1 ? 0x8000 : 0);             // subnormal
     return g() & 0xFFFF;
   }
-  static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
-                                     0x7F800001u, 0x00000001u, 0x807FFFFFu, 0x7F7FFFFFu, 0xFF7FFFFFu};
+  static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u,
+                                     0x7FC00000u, 0x7F800001u, 0x00000001u, 0x807FFFFFu,
+                                     0x7F7FFFFFu, 0xFF7FFFFFu};
   if (pick < 3) return special[g() % 10];
   if (pick < 6) return (0x7E000000u + uint32_t(g() % 0x1800000u)) | (g() & 1 ? 0x80000000u : 0);
   if (pick < 8) return uint32_t(g() % 0x800000u) | (g() & 1 ? 0x80000000u : 0);
-  if (pick < 12) return (0x3F800000u + uint32_t(g() % 0x800000u)) | (g() & 1 ? 0x80000000u : 0);  // [1,2): rounding
+  if (pick < 12)
+    return (0x3F800000u + uint32_t(g() % 0x800000u)) |
+           (g() & 1 ? 0x80000000u : 0);  // [1,2): rounding
   return uint32_t(g());
 }
 
@@ -45,18 +48,21 @@ struct Case {
   std::vector<uint8_t> src, dst;
   bool in_place = false;
   std::string describe() const {
-    return std::string(product->name) + " " + ts::name(call.op) + "<" + ts::name(call.elem) + "> rep " +
-           std::to_string(call.repeat) + " strides (" + std::to_string(call.dst_rep_stride) + "," +
-           std::to_string(call.src_blk_stride) + "," + std::to_string(call.src_rep_stride) + ") mask kind " +
-           std::to_string(int(call.mask.kind)) + " set " + std::to_string(call.mask.set_mask) + " counter " +
-           std::to_string(reg.counter) + " count " + std::to_string(reg.lo) + (in_place ? " in-place" : "");
+    return std::string(product->name) + " " + ts::name(call.op) + "<" + ts::name(call.elem) +
+           "> rep " + std::to_string(call.repeat) + " strides (" +
+           std::to_string(call.dst_rep_stride) + "," + std::to_string(call.src_blk_stride) + "," +
+           std::to_string(call.src_rep_stride) + ") mask kind " +
+           std::to_string(int(call.mask.kind)) + " set " + std::to_string(call.mask.set_mask) +
+           " counter " + std::to_string(reg.counter) + " count " + std::to_string(reg.lo) +
+           (in_place ? " in-place" : "");
   }
 };
 
 Case random_case(std::mt19937_64& g, bool big) {
   Case c;
   const auto prods = ts::products();
-  do c.product = &prods[g() % prods.size()]; while (!c.product->block_reduce);
+  do c.product = &prods[g() % prods.size()];
+  while (!c.product->block_reduce);
   c.call.elem = (!c.product->f32 || g() % 2) ? ts::Elem::f16 : ts::Elem::f32;
   c.call.op = ts::ReduceOp(g() % 3);
   c.sat = g() % 4 != 0;
@@ -79,7 +85,10 @@ Case random_case(std::mt19937_64& g, bool big) {
     uint64_t w[2];
     for (auto& x : w) {
       const unsigned style = g() % 4;
-      x = style == 0 ? g() : style == 1 ? (g() & g() & g()) : style == 2 ? ~uint64_t{0} : (g() & 0xFFFF00FF00FF0000ull);
+      x = style == 0   ? g()
+          : style == 1 ? (g() & g() & g())
+          : style == 2 ? ~uint64_t{0}
+                       : (g() & 0xFFFF00FF00FF0000ull);
     }
     if (t == ts::Elem::f32) w[1] = 0;
     if (w[0] == 0 && w[1] == 0) w[0] = 1;
@@ -89,7 +98,7 @@ Case random_case(std::mt19937_64& g, bool big) {
     c.call.mask.set_mask = false;
     c.reg.lo = g() % 3 ? g() : ~uint64_t{0};
     c.reg.hi = t == ts::Elem::f32 ? g() : (g() % 3 ? g() : 0);  // float ignores hi
-  } else {  // counter mode
+  } else {                                                      // counter mode
     c.call.mask.set_mask = false;
     c.reg.counter = true;
     c.reg.hi = 0;
@@ -97,7 +106,8 @@ Case random_case(std::mt19937_64& g, bool big) {
   }
   // Size src and dst to cover every access (plus slack), with random contents.
   const uint64_t R = c.reg.counter ? (c.reg.lo + per - 1) / per : uint64_t(c.call.repeat);
-  const uint64_t src_elems = (R * c.call.src_rep_stride + 7 * c.call.src_blk_stride + 1) * E + E * (g() % 3);
+  const uint64_t src_elems =
+      (R * c.call.src_rep_stride + 7 * c.call.src_blk_stride + 1) * E + E * (g() % 3);
   const uint64_t dst_elems = R * c.call.dst_rep_stride * 8 + 8 + g() % 5;
   c.src.resize(src_elems * sz);
   c.dst.resize(dst_elems * sz);
@@ -156,8 +166,8 @@ void check_cases(uint64_t seed, int n, bool big) {
       uint32_t a = 0, b = 0;
       std::memcpy(&a, &ref[k * sz], sz);
       std::memcpy(&b, &fast[k * sz], sz);
-      FAIL() << "case " << i << ": " << c.describe() << "\n first difference at dst element " << k << ": reference 0x"
-             << std::hex << a << ", fast 0x" << b;
+      FAIL() << "case " << i << ": " << c.describe() << "\n first difference at dst element " << k
+             << ": reference 0x" << std::hex << a << ", fast 0x" << b;
     }
     ASSERT_EQ(rr.lo, rf.lo);
     ASSERT_EQ(rr.hi, rf.hi);

@@ -12,9 +12,19 @@ namespace fm = tilesim::formats;
 
 namespace {
 
-uint16_t hbits(half h) { uint16_t c; std::memcpy(&c, &h, 2); return c; }
-half hval(uint16_t c) { half h; std::memcpy(&h, &c, 2); return h; }
-uint32_t fbits(float f) { return fm::f32_to_bits(f); }
+uint16_t hbits(half h) {
+  uint16_t c;
+  std::memcpy(&c, &h, 2);
+  return c;
+}
+half hval(uint16_t c) {
+  half h;
+  std::memcpy(&h, &c, 2);
+  return h;
+}
+uint32_t fbits(float f) {
+  return fm::f32_to_bits(f);
+}
 
 struct Fixture : ::testing::Test {
   void SetUp() override { set_product("atlas_a2"); }
@@ -70,7 +80,8 @@ TEST_F(KnownAnswers, Seed200IFloatMask32) {
   Bufs<float> b(64, 8);
   for (int i = 0; i < 64; ++i) b.src.SetValue(i, float(i));
   BlockReduceSum<float>(b.dst, b.src, 1, 32, 1, 1, 8);
-  for (int k = 0; k < 4; ++k) EXPECT_EQ(b.dst.GetValue(k), float(8 * 8 * k + 28)) << k;  // sum 8k..8k+7
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(b.dst.GetValue(k), float(8 * 8 * k + 28)) << k;  // sum 8k..8k+7
   for (int k = 4; k < 8; ++k) EXPECT_EQ(fbits(b.dst.GetValue(k)), 0u) << k;
 }
 
@@ -89,13 +100,15 @@ TEST_F(KnownAnswers, SeedSaturation35584) {
   EXPECT_EQ(hbits(b.dst.GetValue(0)), 0x7C00);
 }
 
-// Saturation at the last level: 8 x 65504 in each half of the block: level 3 gives 2 x 65504 -> sat.
+// Saturation at the last level: 8 x 65504 in each half of the block: level 3 gives 2 x 65504 ->
+// sat.
 TEST_F(KnownAnswers, SaturationDeepLevels) {
   Bufs<half> b(128, 8);
   // block 0: 16 x 8192: 16384, 32768, 65536 -> +Inf -> 65504 at level 3, then 65504+65504 -> 65504.
   for (int i = 0; i < 16; ++i) b.src.SetValue(i, half(8192));
   // block 1: 15 x 8192 and one -8192: level 1 pair (8192 - 8192) = 0; left half reaches 49152
-  // (3 x 16384 + 0 ... ) computed by hand: pairs [16384,16384,16384,0 | 16384 x4] -> [32768,16384 | 32768,32768]
+  // (3 x 16384 + 0 ... ) computed by hand: pairs [16384,16384,16384,0 | 16384 x4] -> [32768,16384 |
+  // 32768,32768]
   // -> [49152 | 65504 (65536 saturated)] -> 49152 + 65504 = 115 k -> 65504.
   for (int i = 0; i < 16; ++i) b.src.SetValue(16 + i, half(i == 7 ? -8192 : 8192));
   // block 2: saturated node then subtraction: [65504, 65504, -65504, -65504, 0...]:
@@ -107,7 +120,8 @@ TEST_F(KnownAnswers, SaturationDeepLevels) {
   // block 4: NaN input with saturation: NaN + 1 -> NaN -> 0 at level 1.
   for (int i = 0; i < 16; ++i) b.src.SetValue(64 + i, half(i == 0 ? NAN : 1));
   // block 5: Inf + -Inf -> NaN -> 0.
-  for (int i = 0; i < 16; ++i) b.src.SetValue(80 + i, half(i == 0 ? INFINITY : i == 1 ? -INFINITY : 0));
+  for (int i = 0; i < 16; ++i)
+    b.src.SetValue(80 + i, half(i == 0 ? INFINITY : i == 1 ? -INFINITY : 0));
   BlockReduceSum<half>(b.dst, b.src, 1, 96, 1, 1, 8);
   EXPECT_EQ(float(b.dst.GetValue(0)), 65504.0f);
   EXPECT_EQ(float(b.dst.GetValue(1)), 65504.0f);
@@ -166,11 +180,11 @@ TEST_F(KnownAnswers, FloatInfAndNaN) {
 TEST_F(KnownAnswers, MaxMinRules) {
   Bufs<half> b(128, 8);
   for (int i = 0; i < 128; ++i) b.src.SetValue(i, half(float(i % 16) - 8));
-  b.src.SetValue(16 + 5, half(NAN));        // block 1: NaN -> canonical
-  for (int i = 0; i < 16; ++i) {            // block 2: -0 and +0 only
+  b.src.SetValue(16 + 5, half(NAN));  // block 1: NaN -> canonical
+  for (int i = 0; i < 16; ++i) {      // block 2: -0 and +0 only
     b.src.SetValue(32 + i, hval(i == 9 ? 0x0000 : 0x8000));
-    b.src.SetValue(48 + i, hval(0x8000));   // block 3: all -0
-    b.src.SetValue(64 + i, hval(0xFC00));   // block 4: all -Inf
+    b.src.SetValue(48 + i, hval(0x8000));  // block 3: all -0
+    b.src.SetValue(64 + i, hval(0xFC00));  // block 4: all -Inf
   }
   BlockReduceMax<half>(b.dst, b.src, 1, 128, 1, 1, 8);
   EXPECT_EQ(float(b.dst.GetValue(0)), 7.0f);
@@ -206,11 +220,19 @@ TEST_F(KnownAnswers, InactiveIsIdentity) {
 
 // Product rules for fully masked blocks (spec 40 §5).
 TEST_F(KnownAnswers, FullyMaskedBlockPerProduct) {
-  struct Row { const char* product; uint16_t sum, max, min; bool written; } rows[] = {
-      {"atlas_a2", 0, 0, 0, false},          {"atlas_a3", 0, 0, 0, false},
-      {"ascend950", 0x0000, 0xFC00, 0x7C00, true}, {"atlas_200i_500_a2", 0x0000, 0xFBFF, 0x7BFF, true},
-      {"atlas_inference_aicore", 0, 0, 0, false}, {"atlas_training", 0, 0, 0, false},
-      {"kirin_x90", 0, 0, 0, false},         {"kirin_9030", 0, 0, 0, false},
+  struct Row {
+    const char* product;
+    uint16_t sum, max, min;
+    bool written;
+  } rows[] = {
+      {"atlas_a2", 0, 0, 0, false},
+      {"atlas_a3", 0, 0, 0, false},
+      {"ascend950", 0x0000, 0xFC00, 0x7C00, true},
+      {"atlas_200i_500_a2", 0x0000, 0xFBFF, 0x7BFF, true},
+      {"atlas_inference_aicore", 0, 0, 0, false},
+      {"atlas_training", 0, 0, 0, false},
+      {"kirin_x90", 0, 0, 0, false},
+      {"kirin_9030", 0, 0, 0, false},
   };
   for (const Row& r : rows) {
     set_product(r.product);
@@ -220,7 +242,8 @@ TEST_F(KnownAnswers, FullyMaskedBlockPerProduct) {
     EXPECT_EQ(float(b.dst.GetValue(0)), 16.0f) << r.product;
     EXPECT_EQ(hbits(b.dst.GetValue(1)), r.written ? r.sum : hbits(half(-7))) << r.product;
     BlockReduceMax<half>(b.dst, b.src, 1, 16, 1, 1, 8);
-    EXPECT_EQ(hbits(b.dst.GetValue(2)), r.written ? r.max : hbits(half(r.written ? 0 : -7))) << r.product;
+    EXPECT_EQ(hbits(b.dst.GetValue(2)), r.written ? r.max : hbits(half(r.written ? 0 : -7)))
+        << r.product;
     BlockReduceMin<half>(b.dst, b.src, 1, 16, 1, 1, 8);
     EXPECT_EQ(hbits(b.dst.GetValue(3)), r.written ? r.min : hbits(half(-7))) << r.product;
   }
@@ -240,9 +263,11 @@ TEST_F(KnownAnswers, RepeatsAndStrides) {
   for (int i = 0; i < 512; ++i) f.src.SetValue(i, float(i / 8));  // datablock q holds 8 x q
   BlockReduceSum<float>(f.dst, f.src, 3, 64, 2, 2, 20);
   for (int r = 0; r < 3; ++r)
-    for (int b = 0; b < 8; ++b) EXPECT_EQ(f.dst.GetValue(r * 16 + b), 8.0f * (r * 20 + b * 2)) << r << " " << b;
+    for (int b = 0; b < 8; ++b)
+      EXPECT_EQ(f.dst.GetValue(r * 16 + b), 8.0f * (r * 20 + b * 2)) << r << " " << b;
   EXPECT_EQ(f.dst.GetValue(8), -7.0f);  // the gap between repeats is untouched
-  BlockReduceSum<float>(f.dst, f.src, 3, 64, 0, 0, 1);  // dstRepStride 0: repeat 2 wins; blkStride 0
+  BlockReduceSum<float>(f.dst, f.src, 3, 64, 0, 0,
+                        1);  // dstRepStride 0: repeat 2 wins; blkStride 0
   for (int b = 0; b < 8; ++b) EXPECT_EQ(f.dst.GetValue(b), 8.0f * 2) << b;
 }
 
@@ -295,8 +320,8 @@ TEST_F(KnownAnswers, CounterMode) {
   SetMaskNorm();
   ResetMask();
   for (int k = 0; k < 37; ++k) EXPECT_EQ(f.dst.GetValue(k), 36.0f) << k;  // 296 = 37 full blocks
-  EXPECT_EQ(f.dst.GetValue(37), 10.0f);                                  // 1+2+3+4
-  EXPECT_EQ(f.dst.GetValue(38), -7.0f);                                  // fully masked: not written
+  EXPECT_EQ(f.dst.GetValue(37), 10.0f);                                   // 1+2+3+4
+  EXPECT_EQ(f.dst.GetValue(38), -7.0f);  // fully masked: not written
   EXPECT_EQ(f.dst.GetValue(39), -7.0f);
   // Count 0 does nothing.
   SetMaskCount();

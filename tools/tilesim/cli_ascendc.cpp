@@ -32,7 +32,10 @@ int run_ascendc_examples(const tilesim::cli::Options&) {
     for (int i = 0; i < 4; ++i) src.SetValue(i, half(seed[i]));
     BlockReduceSum<half>(dst, src, 1, 4, 1, 1, 8);
     const float v = float(dst.GetValue(0));
-    std::printf("BlockReduceSum<half> [60000, 60000, -30000, 100]: %g (fp16 nodes, saturated; exact 35604)\n", double(v));
+    std::printf(
+        "BlockReduceSum<half> [60000, 60000, -30000, 100]: %g (fp16 nodes, saturated; exact "
+        "35604)\n",
+        double(v));
     bad += v != 35584.0f;
   }
   {
@@ -49,14 +52,18 @@ int run_ascendc_examples(const tilesim::cli::Options&) {
     SetMaskNorm();
     ResetMask();
     int ok = 0;
-    for (int k = 0; k < 128; ++k) ok += dst.GetValue(k) == (k < 125 ? 36.0f : k == 125 ? 6.0f : -1.0f);
-    std::printf("BlockReduceSum<float> counter mode, 1003 elements: %d/128 blocks as expected\n", ok);
+    for (int k = 0; k < 128; ++k)
+      ok += dst.GetValue(k) == (k < 125 ? 36.0f : k == 125 ? 6.0f : -1.0f);
+    std::printf("BlockReduceSum<float> counter mode, 1003 elements: %d/128 blocks as expected\n",
+                ok);
     bad += ok != 128;
   }
   std::printf("%s\n", bad ? "ascendc: MISMATCH" : "ascendc: OK");
   return bad ? 1 : 0;
 }
 
-tilesim::cli::Hook hook([](tilesim::cli::Hooks& h) { h.run_default.push_back({"ascendc", &run_ascendc_examples}); });
+tilesim::cli::Hook hook([](tilesim::cli::Hooks& h) {
+  h.run_default.push_back({"ascendc", &run_ascendc_examples});
+});
 
 }  // namespace

@@ -15,13 +15,19 @@ namespace tilesim::ascendc {
 enum class Elem : uint8_t { f16, f32 };
 enum class ReduceOp : uint8_t { Sum, Max, Min };
 
-inline constexpr unsigned elem_bytes(Elem e) noexcept { return e == Elem::f16 ? 2 : 4; }
+inline constexpr unsigned elem_bytes(Elem e) noexcept {
+  return e == Elem::f16 ? 2 : 4;
+}
 // E: elements per 32-byte datablock (spec 40 §1).
-inline constexpr unsigned block_elems(Elem e) noexcept { return 32 / elem_bytes(e); }
+inline constexpr unsigned block_elems(Elem e) noexcept {
+  return 32 / elem_bytes(e);
+}
 // Elements per 256-byte repeat.
-inline constexpr unsigned repeat_elems(Elem e) noexcept { return 8 * block_elems(e); }
-const char* name(Elem e) noexcept;      // "half" / "float"
-const char* name(ReduceOp op) noexcept; // "BlockReduceSum" / ...
+inline constexpr unsigned repeat_elems(Elem e) noexcept {
+  return 8 * block_elems(e);
+}
+const char* name(Elem e) noexcept;       // "half" / "float"
+const char* name(ReduceOp op) noexcept;  // "BlockReduceSum" / ...
 
 // What a datablock with no active element gets (spec 40 §2, §5).
 enum class MaskedBlock : uint8_t {
@@ -32,15 +38,15 @@ enum class MaskedBlock : uint8_t {
 
 // One row per product (spec 40 §5). A data table, never #ifdef (spec 00 "Target profiles").
 struct Product {
-  const char* name;            // profile name: atlas_a2, ...
-  const char* title;           // the vendor's product name
-  bool block_reduce;           // BlockReduce* supported at all (Vector Core: no)
-  bool f16;                    // half supported
-  bool f32;                    // float supported
+  const char* name;   // profile name: atlas_a2, ...
+  const char* title;  // the vendor's product name
+  bool block_reduce;  // BlockReduce* supported at all (Vector Core: no)
+  bool f16;           // half supported
+  bool f32;           // float supported
   MaskedBlock masked_block;
-  bool dst_rep_stride0;        // dstRepStride == 0 allowed
-  bool half_saturation;        // default of the saturation mode for half SUM
-  uint32_t ub_bytes;           // Unified Buffer size
+  bool dst_rep_stride0;  // dstRepStride == 0 allowed
+  bool half_saturation;  // default of the saturation mode for half SUM
+  uint32_t ub_bytes;     // Unified Buffer size
 };
 
 std::span<const Product> products() noexcept;
@@ -91,9 +97,10 @@ void block_reduce(const Product& product, bool saturation, MaskRegister& reg, co
                   const Operand& src, const ReduceCall& call, Path path = Path::Fast);
 
 // ---- the mask register API (spec 40 §1); T given as Elem ----
-void set_vector_mask_bits(MaskRegister& reg, Elem t, uint64_t high, uint64_t low);  // NORMAL (high, low)
-void set_vector_mask_len(MaskRegister& reg, Elem t, int64_t len);                   // NORMAL (len)
-void set_vector_mask_count(MaskRegister& reg, uint64_t high, int64_t len);          // COUNTER
+void set_vector_mask_bits(MaskRegister& reg, Elem t, uint64_t high,
+                          uint64_t low);                                    // NORMAL (high, low)
+void set_vector_mask_len(MaskRegister& reg, Elem t, int64_t len);           // NORMAL (len)
+void set_vector_mask_count(MaskRegister& reg, uint64_t high, int64_t len);  // COUNTER
 void reset_mask(MaskRegister& reg) noexcept;
 void set_mask_count(MaskRegister& reg) noexcept;
 void set_mask_norm(MaskRegister& reg) noexcept;
@@ -101,8 +108,8 @@ void set_mask_norm(MaskRegister& reg) noexcept;
 // ---- the simulated core: one per process (GetBlockNum() == 1, spec 60 §3) ----
 struct Core {
   const Product* product = nullptr;
-  std::vector<uint8_t> ub;       // the Unified Buffer, ub_bytes long
-  uint64_t ub_top = 0;           // bump allocator of TPipe::InitBuffer
+  std::vector<uint8_t> ub;  // the Unified Buffer, ub_bytes long
+  uint64_t ub_top = 0;      // bump allocator of TPipe::InitBuffer
   MaskRegister mask;
   std::optional<bool> saturation;  // SetSaturation override; nullopt = product default
   bool half_saturation() const { return saturation ? *saturation : product->half_saturation; }
