@@ -152,9 +152,28 @@ HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
 template <int kOp, bool kHalf, bool kSat>
 void tree(float* s, size_t nblk_padded) {
   constexpr unsigned E = kHalf ? 16 : 8;
+#if HWY_TARGET == HWY_SCALAR
   level<kOp, kHalf, kSat, true>(s, nblk_padded * E);
-  for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2)
-    level<kOp, kHalf, kSat, false>(s, n);
+  for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2) level<kOp, kHalf, kSat, false>(s, n);
+#else
+  // N datablocks (E vectors) at a time, every level in registers: the same pairs as one pass per
+  // level over the whole stream, without storing the intermediate levels.
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  for (size_t g = 0; g < nblk_padded; g += N) {
+    const float* in = s + g * E;
+    VF v[E];
+    for (unsigned j = 0; j < E; ++j) v[j] = hn::LoadU(d, in + j * N);
+    for (unsigned j = 0; j < E / 2; ++j)
+      v[j] = node<kOp, kHalf, kSat, true>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
+                                          hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
+    for (unsigned n = E / 2; n > 1; n /= 2)
+      for (unsigned j = 0; j < n / 2; ++j)
+        v[j] = node<kOp, kHalf, kSat, false>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
+                                             hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
+    hn::StoreU(v[0], d, s + g);  // below every input not yet loaded (g + N <= (g + N) * E)
+  }
+#endif
 }
 
 struct Ctx {
