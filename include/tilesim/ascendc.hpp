@@ -11,6 +11,9 @@
 
 #include "tilesim/ascendc/engine.hpp"
 
+// The device compiler's pipe names are global (PipeBarrier<PIPE_V>()).
+enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
+
 namespace AscendC {
 
 using half = _Float16;
@@ -18,7 +21,7 @@ using half = _Float16;
 enum class TPosition : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, CO1, CO2 };
 using QuePosition = TPosition;
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER = 1 };
-enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
+using ::pipe_t;
 
 // Passed as the mask of a vector instruction called with isSetMask = false (spec 40 §1).
 inline constexpr int32_t MASK_PLACEHOLDER = 0;
@@ -127,6 +130,12 @@ class GlobalTensor {
   void SetGlobalBuffer(T* buffer, uint64_t count) {
     ptr_ = buffer;
     size_ = count;
+  }
+  // The vendor's size-less form: GM is the host's memory, its extent is then unknown and
+  // accesses through this tensor are not bounds-checked.
+  void SetGlobalBuffer(T* buffer) {
+    ptr_ = buffer;
+    size_ = UINT64_MAX / sizeof(T);
   }
   uint64_t GetSize() const { return size_; }
   T* GetPhyAddr() const { return ptr_; }
