@@ -121,7 +121,15 @@ py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::objec
       std::memcpy(dst.mutable_data(), c.data(), size_t(given.shape(0)) * sz);
     }
   }
-  const bool sat = saturation.is_none() ? prod.half_saturation : saturation.cast<bool>();
+  bool sat = prod.half_saturation;
+  if (!saturation.is_none()) {
+    const std::string tn = py::str(py::type::of(saturation).attr("__name__")).cast<std::string>();
+    if (!py::isinstance<py::bool_>(saturation) && tn != "bool_")
+      tilesim::raise(ErrorCode::Constraint, instr,
+                     "saturation must be None, True or False, got " + py::repr(saturation).cast<std::string>(),
+                     "60 §4");
+    sat = saturation.cast<bool>();
+  }
   ts::MaskRegister reg;  // a fresh core per call: reset state, normal mode
   ts::Operand d{dst.mutable_data(), 0, uint64_t(dst.shape(0))};
   ts::Operand s{const_cast<void*>(src.data()), 0, uint64_t(src.shape(0))};
