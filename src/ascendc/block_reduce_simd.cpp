@@ -149,21 +149,25 @@ HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
 #endif
 }
 
-template <int kOp, bool kHalf, bool kSat>
-void tree(float* s, size_t nblk_padded) {
+#if HWY_TARGET != HWY_SCALAR
+// N datablocks (E vectors) at a time, every level in registers: the same pairs as one pass per
+// level over the whole stream, without storing the intermediate levels. kDirect: `in` is the
+// source itself (contiguous, fully active datablocks), else the fp32 staging buffer. The result
+// of group g goes to out[g, g + N), below every input not yet loaded when out == in.
+template <int kOp, bool kHalf, bool kSat, bool kDirect>
+void tree_groups(const void* in, float* out, size_t nblk) {
   constexpr unsigned E = kHalf ? 16 : 8;
-#if HWY_TARGET == HWY_SCALAR
-  level<kOp, kHalf, kSat, true>(s, nblk_padded * E);
-  for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2) level<kOp, kHalf, kSat, false>(s, n);
-#else
-  // N datablocks (E vectors) at a time, every level in registers: the same pairs as one pass per
-  // level over the whole stream, without storing the intermediate levels.
   const DF d;
   const size_t N = hn::Lanes(d);
-  for (size_t g = 0; g < nblk_padded; g += N) {
-    const float* in = s + g * E;
+  for (size_t g = 0; g < nblk; g += N) {
     VF v[E];
-    for (unsigned j = 0; j < E; ++j) v[j] = hn::LoadU(d, in + j * N);
+    for (unsigned j = 0; j < E; ++j) {
+      const size_t off = g * E + j * N;
+      if constexpr (kDirect && kHalf)
+        v[j] = load_half(d, static_cast<const uint8_t*>(in) + off * 2);
+      else
+        v[j] = hn::LoadU(d, static_cast<const float*>(in) + off);
+    }
     for (unsigned j = 0; j < E / 2; ++j)
       v[j] = node<kOp, kHalf, kSat, true>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
                                           hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
@@ -171,10 +175,27 @@ void tree(float* s, size_t nblk_padded) {
       for (unsigned j = 0; j < n / 2; ++j)
         v[j] = node<kOp, kHalf, kSat, false>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
                                              hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
-    hn::StoreU(v[0], d, s + g);  // below every input not yet loaded (g + N <= (g + N) * E)
+    hn::StoreU(v[0], d, out + g);
   }
+}
+#endif
+
+// The tree over staged blocks, results in place: s[b] = block b's result.
+template <int kOp, bool kHalf, bool kSat>
+void tree(float* s, size_t nblk_padded) {
+#if HWY_TARGET == HWY_SCALAR
+  constexpr unsigned E = kHalf ? 16 : 8;
+  level<kOp, kHalf, kSat, true>(s, nblk_padded * E);
+  for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2)
+    level<kOp, kHalf, kSat, false>(s, n);
+#else
+  tree_groups<kOp, kHalf, kSat, false>(s, s, nblk_padded);
 #endif
 }
+
+constexpr uint64_t kChunk = 32;  // repeats staged at once (16 KB of fp32 for half)
+constexpr uint64_t kSuper = 64 * kChunk;
+constexpr size_t kChunkBlocks = kChunk * 8;
 
 struct Ctx {
   const Plan* p;
@@ -219,34 +240,54 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
   const size_t nblk = size_t(r1 - r0) * 8;
   const size_t padded = (nblk + N - 1) / N * N;
   constexpr size_t sz = kHalf ? 2 : 4;
-  for (uint64_t r = r0; r < r1; ++r) {
-    const bool last = r + 1 == p.repeats;
-    const uint8_t act = last ? c.act_last : c.act_body, full = last ? c.full_last : c.full_body;
-    const uint32_t* lm = last ? c.lm_last : c.lm_body;
-    if (full == 0xFF && p.src_blk == 1) {  // the whole repeat is 8*E contiguous active elements
-      const DF dfl;
-      const size_t NL = hn::Lanes(dfl);
-      const uint8_t* src = p.src + p.src_block(r, 0) * sz;
-      float* out = stage + size_t(r - r0) * 8 * E;
-      for (size_t k = 0; k < 8 * E; k += NL) {
-        if constexpr (kHalf) {
-          hn::StoreU(load_half(dfl, src + k * 2), dfl, out + k);
-        } else {
-          hn::StoreU(hn::LoadU(dfl, reinterpret_cast<const float*>(src) + k), dfl, out + k);
+#if HWY_TARGET != HWY_SCALAR
+  // Contiguous, fully active repeats: the tree reads the source directly (no staging pass).
+  if (p.src_blk == 1 && p.src_rep == 8 && c.full_body == 0xFF &&
+      (r1 < p.repeats || c.full_last == 0xFF)) {
+    const size_t whole = nblk / N * N;
+    const uint8_t* src = p.src + p.src_block(r0, 0) * sz;
+    tree_groups<kOp, kHalf, kSat, true>(src, stage, whole);
+    if (whole < nblk) {  // the last partial group goes through a small staging area
+      float* tail = stage + kChunkBlocks * E;
+      for (size_t b = whole; b < nblk; ++b)
+        stage_block<kHalf>(c, src + b * E * sz, nullptr, true, tail + (b - whole) * E);
+      std::fill(tail + (nblk - whole) * E, tail + N * E, c.identity);
+      tree<kOp, kHalf, kSat>(tail, N);
+      std::copy(tail, tail + (nblk - whole), stage + whole);
+    }
+    std::fill(stage + nblk, stage + padded, c.identity);
+  } else
+#endif
+  {
+    for (uint64_t r = r0; r < r1; ++r) {
+      const bool last = r + 1 == p.repeats;
+      const uint8_t act = last ? c.act_last : c.act_body, full = last ? c.full_last : c.full_body;
+      const uint32_t* lm = last ? c.lm_last : c.lm_body;
+      if (full == 0xFF && p.src_blk == 1) {  // the whole repeat is 8*E contiguous active elements
+        const DF dfl;
+        const size_t NL = hn::Lanes(dfl);
+        const uint8_t* src = p.src + p.src_block(r, 0) * sz;
+        float* out = stage + size_t(r - r0) * 8 * E;
+        for (size_t k = 0; k < 8 * E; k += NL) {
+          if constexpr (kHalf) {
+            hn::StoreU(load_half(dfl, src + k * 2), dfl, out + k);
+          } else {
+            hn::StoreU(hn::LoadU(dfl, reinterpret_cast<const float*>(src) + k), dfl, out + k);
+          }
         }
+        continue;
       }
-      continue;
+      for (unsigned b = 0; b < 8; ++b) {
+        float* out = stage + (size_t(r - r0) * 8 + b) * E;
+        if ((act >> b) & 1)
+          stage_block<kHalf>(c, p.src + p.src_block(r, b) * sz, lm + b * E, (full >> b) & 1, out);
+        else
+          std::fill(out, out + E, c.identity);  // reads nothing (spec 40 §2)
+      }
     }
-    for (unsigned b = 0; b < 8; ++b) {
-      float* out = stage + (size_t(r - r0) * 8 + b) * E;
-      if ((act >> b) & 1)
-        stage_block<kHalf>(c, p.src + p.src_block(r, b) * sz, lm + b * E, (full >> b) & 1, out);
-      else
-        std::fill(out, out + E, c.identity);  // reads nothing (spec 40 §2)
-    }
+    std::fill(stage + nblk * E, stage + padded * E, c.identity);
+    tree<kOp, kHalf, kSat>(stage, padded);
   }
-  std::fill(stage + nblk * E, stage + padded * E, c.identity);
-  tree<kOp, kHalf, kSat>(stage, padded);
   // Fully masked blocks take the product's value.
   if (c.has_fill)
     for (uint64_t r = r0; r < r1; ++r) {
@@ -268,9 +309,6 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
     }
   }
 }
-
-constexpr uint64_t kChunk = 32;  // repeats staged at once (16 KB of fp32 for half)
-constexpr uint64_t kSuper = 64 * kChunk;
 
 template <int kOp, bool kHalf, bool kSat>
 void run(const Ctx& c) {
