@@ -151,11 +151,14 @@ HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
 
 #if HWY_TARGET != HWY_SCALAR
 // N datablocks (E vectors) at a time, every level in registers: the same pairs as one pass per
-// level over the whole stream, without storing the intermediate levels. kDirect: `in` is the
-// source itself (contiguous, fully active datablocks), else the fp32 staging buffer. The result
-// of group g goes to out[g, g + N), below every input not yet loaded when out == in.
-template <int kOp, bool kHalf, bool kSat, bool kDirect>
-void tree_groups(const void* in, float* out, size_t nblk) {
+// level over the whole stream, without storing the intermediate levels. kLoad: 0 = `in` is the
+// fp32 staging buffer; 1 = `in` is the source itself (contiguous, fully active datablocks);
+// 2 = fully active datablocks anywhere, each vector loaded from its block's address (needs
+// N <= E, so a vector never spans two blocks). The result of group g goes to out[g, g + N),
+// below every input not yet loaded when out == in.
+template <int kOp, bool kHalf, bool kSat, int kLoad>
+void tree_groups(const void* in, float* out, size_t nblk, const Plan* p = nullptr,
+                 uint64_t r0 = 0) {
   constexpr unsigned E = kHalf ? 16 : 8;
   const DF d;
   const size_t N = hn::Lanes(d);
@@ -163,10 +166,21 @@ void tree_groups(const void* in, float* out, size_t nblk) {
     VF v[E];
     for (unsigned j = 0; j < E; ++j) {
       const size_t off = g * E + j * N;
-      if constexpr (kDirect && kHalf)
-        v[j] = load_half(d, static_cast<const uint8_t*>(in) + off * 2);
-      else
+      if constexpr (kLoad == 0) {
         v[j] = hn::LoadU(d, static_cast<const float*>(in) + off);
+      } else {
+        const uint8_t* a;
+        if constexpr (kLoad == 1) {
+          a = static_cast<const uint8_t*>(in) + off * (kHalf ? 2 : 4);
+        } else {
+          const size_t q = off / E;
+          a = p->src + (p->src_block(r0 + q / 8, unsigned(q % 8)) + off % E) * (kHalf ? 2 : 4);
+        }
+        if constexpr (kHalf)
+          v[j] = load_half(d, a);
+        else
+          v[j] = hn::LoadU(d, reinterpret_cast<const float*>(a));
+      }
     }
     for (unsigned j = 0; j < E / 2; ++j)
       v[j] = node<kOp, kHalf, kSat, true>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
@@ -189,7 +203,7 @@ void tree(float* s, size_t nblk_padded) {
   for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2)
     level<kOp, kHalf, kSat, false>(s, n);
 #else
-  tree_groups<kOp, kHalf, kSat, false>(s, s, nblk_padded);
+  tree_groups<kOp, kHalf, kSat, 0>(s, s, nblk_padded);
 #endif
 }
 
@@ -241,16 +255,21 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
   const size_t padded = (nblk + N - 1) / N * N;
   constexpr size_t sz = kHalf ? 2 : 4;
 #if HWY_TARGET != HWY_SCALAR
-  // Contiguous, fully active repeats: the tree reads the source directly (no staging pass).
-  if (p.src_blk == 1 && p.src_rep == 8 && c.full_body == 0xFF &&
-      (r1 < p.repeats || c.full_last == 0xFF)) {
+  // Fully active repeats: the tree reads the source directly (no staging pass), as one
+  // contiguous stream or block by block.
+  const bool all_full = c.full_body == 0xFF && (r1 < p.repeats || c.full_last == 0xFF);
+  const bool contiguous = p.src_blk == 1 && p.src_rep == 8;
+  if (all_full && (contiguous || N <= E)) {
     const size_t whole = nblk / N * N;
-    const uint8_t* src = p.src + p.src_block(r0, 0) * sz;
-    tree_groups<kOp, kHalf, kSat, true>(src, stage, whole);
+    if (contiguous)
+      tree_groups<kOp, kHalf, kSat, 1>(p.src + p.src_block(r0, 0) * sz, stage, whole);
+    else
+      tree_groups<kOp, kHalf, kSat, 2>(nullptr, stage, whole, &p, r0);
     if (whole < nblk) {  // the last partial group goes through a small staging area
       float* tail = stage + kChunkBlocks * E;
       for (size_t b = whole; b < nblk; ++b)
-        stage_block<kHalf>(c, src + b * E * sz, nullptr, true, tail + (b - whole) * E);
+        stage_block<kHalf>(c, p.src + p.src_block(r0 + b / 8, unsigned(b % 8)) * sz, nullptr, true,
+                           tail + (b - whole) * E);
       std::fill(tail + (nblk - whole) * E, tail + N * E, c.identity);
       tree<kOp, kHalf, kSat>(tail, N);
       std::copy(tail, tail + (nblk - whole), stage + whole);

@@ -58,7 +58,7 @@ struct Case {
   }
 };
 
-Case random_case(std::mt19937_64& g, bool big) {
+Case random_case(std::mt19937_64& g, bool big, bool full = false) {
   Case c;
   const auto prods = ts::products();
   do c.product = &prods[g() % prods.size()];
@@ -76,7 +76,11 @@ Case random_case(std::mt19937_64& g, bool big) {
   c.call.dst_rep_stride = c.product->dst_rep_stride0 ? int64_t(g() % 3) : int64_t(1 + g() % 2);
   const unsigned kind = big ? 4 : unsigned(g() % 5);  // big: counter mode, many repeats
   c.call.repeat = g() % 6 == 0 ? 255 : int64_t(g() % 40);
-  if (kind == 0) {  // continuous
+  if (full) {  // every element active: the fast path's direct-load modes
+    c.call.mask.kind = ts::MaskArg::Kind::Continuous;
+    c.call.mask.len = per;
+    c.call.mask.set_mask = true;
+  } else if (kind == 0) {  // continuous
     c.call.mask.kind = ts::MaskArg::Kind::Continuous;
     c.call.mask.len = 1 + int64_t(g() % per);
     if (g() % 4 == 0) c.call.mask.len = per;
@@ -143,11 +147,11 @@ std::string run(const Case& c, ts::Path path, std::vector<uint8_t>& out, ts::Mas
   return {};
 }
 
-void check_cases(uint64_t seed, int n, bool big) {
+void check_cases(uint64_t seed, int n, bool big, bool full = false) {
   std::mt19937_64 g(seed);
   int executed = 0;
   for (int i = 0; i < n; ++i) {
-    Case c = random_case(g, big);
+    Case c = random_case(g, big, full);
     if (!big && g() % 8 == 0) {  // the legal in-place pattern, on the src buffer
       c.in_place = true;
       c.call.dst_rep_stride = 1;
@@ -180,6 +184,17 @@ TEST(Differential, FastEqualsReferenceOneThread) {
   tilesim::set_num_threads(1);
   check_cases(1, 1500, false);
   tilesim::set_num_threads(0);
+}
+
+// Full masks with every stride pattern (contiguous stream, block-by-block loads, staging tails).
+TEST(Differential, FullMasksAllStrides) {
+  check_cases(11, 600, false, true);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    check_cases(12, 150, false, true);
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 TEST(Differential, FastEqualsReferenceManyThreads) {
