@@ -1,0 +1,425 @@
+// The fast path of BlockReduceSum/Max/Min (spec 40 §2), bit-identical to run_reference.
+// Datablocks of a chunk of repeats are staged as fp32 (inactive elements = identity), then each
+// tree level is one pass over all blocks at once: out[k] = op(in[2k], in[2k+1]) with
+// ConcatEven/ConcatOdd, so the SIMD lanes run across datablocks. Half SUM rounds every node to
+// fp16 (and saturates) with integer ops in the fp32 domain, so no target-specific f16 rounding
+// is relied on. All reads of a super-chunk happen before its writes; this is equivalent to the
+// sequential order because the overlap rule (spec 40 §3) forbids a write landing on a later read.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ascendc/block_reduce_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "ascendc/plan.hpp"
+#include "tilesim/formats.hpp"
+#include "tilesim/parallel.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace tilesim::ascendc::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using VF = hn::Vec<DF>;
+
+// Rounds fp32 values to the nearest fp16 value (RNE), kept as fp32; overflow gives ±Inf; NaN
+// stays NaN (any payload: results are canonicalised on the way out).
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// F16C: vcvtps2ph rounds per MXCSR (RNE; the library never changes it) and keeps subnormals.
+HWY_INLINE VF round_to_half(DF d, VF v) {
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  return hn::PromoteTo(d, hn::DemoteTo(dh, v));
+}
+#else
+// Portable: integer ops on the fp32 bits, so no target's f16 emulation is relied on.
+HWY_INLINE VF round_to_half(DF d, VF v) {
+  const hn::RebindToSigned<DF> di;
+  const auto bits = hn::BitCast(di, v);
+  const auto sign = hn::And(bits, hn::Set(di, int32_t(0x80000000u)));
+  const auto a = hn::AndNot(sign, bits);  // |v| bits
+  // Normal fp16 range: drop 13 mantissa bits, ties to even.
+  const auto lsb = hn::And(hn::ShiftRight<13>(a), hn::Set(di, 1));
+  auto rn = hn::And(hn::Add(a, hn::Add(hn::Set(di, 0xFFF), lsb)), hn::Set(di, int32_t(~0x1FFFu)));
+  rn = hn::IfThenElse(hn::Gt(rn, hn::Set(di, 0x477FE000)), hn::Set(di, 0x7F800000), rn);
+  // Subnormal fp16 range: a multiple of 2^-24; adding 0.5 puts the quantum at the last bit.
+  const VF half_c = hn::Set(d, 0.5f);
+  const auto sub = hn::BitCast(di, hn::Sub(hn::Add(hn::BitCast(d, a), half_c), half_c));
+  const auto r = hn::Or(hn::IfThenElse(hn::Lt(a, hn::Set(di, 0x38800000)), sub, rn), sign);
+  return hn::IfThenElse(hn::IsNaN(v), v, hn::BitCast(d, r));
+}
+#endif
+
+// fp16 loads and stores: F16C where the target has it; elsewhere exact integer conversions
+// (some targets' f16 emulation differs on specials, and these must be bit-exact).
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+template <class D>
+HWY_INLINE hn::Vec<D> load_half(D d, const uint8_t* p) {
+  const hn::Rebind<hwy::float16_t, D> dh;
+  return hn::PromoteTo(d, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
+}
+template <class D>
+HWY_INLINE void store_half(D d, hn::Vec<D> v, uint8_t* p) {  // v: exact fp16 values, NaN canonical
+  const hn::Rebind<hwy::float16_t, D> dh;
+  hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(p));
+}
+#else
+template <class D>
+HWY_INLINE hn::Vec<D> load_half(D d, const uint8_t* p) {
+  const hn::RebindToSigned<D> di;
+  const hn::Rebind<uint16_t, D> d16;
+  const auto h =
+      hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<D>(),
+                                    hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p))));
+  const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(di, 0x8000)));
+  const auto mag = hn::ShiftLeft<13>(hn::And(h, hn::Set(di, 0x7FFF)));
+  // Exponent rebias by 2^112 (exact for normals and subnormals alike); exponent 31 is Inf/NaN.
+  const auto fin = hn::BitCast(di, hn::Mul(hn::BitCast(d, mag), hn::Set(d, 5.192296858534828e33f)));
+  const auto special = hn::Or(mag, hn::Set(di, 0x7F800000));
+  const auto r = hn::IfThenElse(hn::Gt(mag, hn::Set(di, 0x0F7FFFFF)), special, fin);
+  return hn::BitCast(d, hn::Or(r, sign));
+}
+template <class D>
+HWY_INLINE void store_half(D d, hn::Vec<D> v, uint8_t* p) {
+  const hn::RebindToSigned<D> di;
+  const auto bits = hn::BitCast(di, v);
+  const auto sign =
+      hn::And(hn::ShiftRight<16>(bits), hn::Set(di, 0x8000));  // in [0, 0xFFFF] for DemoteTo
+  const auto a = hn::And(bits, hn::Set(di, 0x7FFFFFFF));
+  const auto fin = hn::ShiftRight<13>(
+      hn::BitCast(di, hn::Mul(hn::BitCast(d, a), hn::Set(d, 1.925929944387236e-34f))));
+  const auto special =
+      hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F800000)), hn::Set(di, 0x7E00), hn::Set(di, 0x7C00));
+  const auto h = hn::Or(hn::IfThenElse(hn::Gt(a, hn::Set(di, 0x7F7FFFFF)), special, fin), sign);
+  const hn::Rebind<uint16_t, D> d16;
+  hn::StoreU(hn::DemoteTo(d16, h), d16, reinterpret_cast<uint16_t*>(p));
+}
+#endif
+
+// kFirst: the tree's first level, the only one that can see NaN/Inf inputs when saturating
+// (saturated nodes are finite, so later sums are finite and only need the clamp).
+template <int kOp, bool kHalf, bool kSat, bool kFirst = true>
+HWY_INLINE VF node(DF d, VF a, VF b) {
+  if constexpr (kOp == int(ReduceOp::Sum)) {
+    VF s = hn::Add(a, b);
+    if constexpr (kHalf && kSat) {
+      // Saturation mode: a node of ±Inf becomes ±65504, NaN becomes 0. Clamping before the
+      // rounding is the same: every sum above 65504 rounds to 65504 or to +Inf (-> 65504).
+      const VF c =
+          round_to_half(d, hn::Min(hn::Max(s, hn::Set(d, -65504.0f)), hn::Set(d, 65504.0f)));
+      if constexpr (kFirst) return hn::IfThenZeroElse(hn::IsNaN(s), c);
+      return c;
+    } else if constexpr (kHalf) {
+      s = round_to_half(d, s);
+    }
+    return s;
+  } else {
+    const auto nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
+    VF r;
+    if constexpr (kOp == int(ReduceOp::Max))
+      r = hn::IfThenElse(hn::Eq(a, b), hn::And(a, b),
+                         hn::IfThenElse(hn::Lt(a, b), b, a));  // max(-0,+0)=+0
+    else
+      r = hn::IfThenElse(hn::Eq(a, b), hn::Or(a, b),
+                         hn::IfThenElse(hn::Lt(b, a), b, a));  // min(-0,+0)=-0
+    return hn::IfThenElse(nan, hn::Set(d, formats::bits_to_f32(0x7FC00000u)), r);
+  }
+}
+
+// One tree level in place: s[0..n/2) = op over adjacent pairs of s[0..n). n is a multiple of 2N.
+template <int kOp, bool kHalf, bool kSat, bool kFirst>
+HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
+  const DF d;
+  const size_t N = hn::Lanes(d);
+#if HWY_TARGET == HWY_SCALAR
+  (void)N;
+  for (size_t i = 0; i < n / 2; ++i)
+    s[i] = hn::GetLane(
+        node<kOp, kHalf, kSat, kFirst>(d, hn::Set(d, s[2 * i]), hn::Set(d, s[2 * i + 1])));
+#else
+  for (size_t i = 0; i < n / 2; i += N) {
+    const VF v0 = hn::LoadU(d, s + 2 * i), v1 = hn::LoadU(d, s + 2 * i + N);
+    hn::StoreU(
+        node<kOp, kHalf, kSat, kFirst>(d, hn::ConcatEven(d, v1, v0), hn::ConcatOdd(d, v1, v0)), d,
+        s + i);
+  }
+#endif
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// N datablocks (E vectors) at a time, every level in registers: the same pairs as one pass per
+// level over the whole stream, without storing the intermediate levels. kLoad: 0 = `in` is the
+// fp32 staging buffer; 1 = `in` is the source itself (contiguous, fully active datablocks);
+// 2 = fully active datablocks anywhere, each vector loaded from its block's address (needs
+// N <= E, so a vector never spans two blocks). The result of group g goes to out[g, g + N),
+// below every input not yet loaded when out == in.
+template <int kOp, bool kHalf, bool kSat, int kLoad>
+void tree_groups(const void* in, float* out, size_t nblk, const Plan* p = nullptr,
+                 uint64_t r0 = 0) {
+  constexpr unsigned E = kHalf ? 16 : 8;
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  for (size_t g = 0; g < nblk; g += N) {
+    VF v[E];
+    for (unsigned j = 0; j < E; ++j) {
+      const size_t off = g * E + j * N;
+      if constexpr (kLoad == 0) {
+        v[j] = hn::LoadU(d, static_cast<const float*>(in) + off);
+      } else {
+        const uint8_t* a;
+        if constexpr (kLoad == 1) {
+          a = static_cast<const uint8_t*>(in) + off * (kHalf ? 2 : 4);
+        } else {
+          const size_t q = off / E;
+          a = p->src + (p->src_block(r0 + q / 8, unsigned(q % 8)) + off % E) * (kHalf ? 2 : 4);
+        }
+        if constexpr (kHalf)
+          v[j] = load_half(d, a);
+        else
+          v[j] = hn::LoadU(d, reinterpret_cast<const float*>(a));
+      }
+    }
+    for (unsigned j = 0; j < E / 2; ++j)
+      v[j] = node<kOp, kHalf, kSat, true>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
+                                          hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
+    for (unsigned n = E / 2; n > 1; n /= 2)
+      for (unsigned j = 0; j < n / 2; ++j)
+        v[j] = node<kOp, kHalf, kSat, false>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
+                                             hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
+    hn::StoreU(v[0], d, out + g);
+  }
+}
+#endif
+
+// The tree over staged blocks, results in place: s[b] = block b's result.
+template <int kOp, bool kHalf, bool kSat>
+void tree(float* s, size_t nblk_padded) {
+#if HWY_TARGET == HWY_SCALAR
+  constexpr unsigned E = kHalf ? 16 : 8;
+  level<kOp, kHalf, kSat, true>(s, nblk_padded * E);
+  for (size_t n = nblk_padded * E / 2; n > nblk_padded; n /= 2)
+    level<kOp, kHalf, kSat, false>(s, n);
+#else
+  tree_groups<kOp, kHalf, kSat, 0>(s, s, nblk_padded);
+#endif
+}
+
+constexpr uint64_t kChunk = 32;  // repeats staged at once (16 KB of fp32 for half)
+constexpr uint64_t kSuper = 64 * kChunk;
+constexpr size_t kChunkBlocks = kChunk * 8;
+
+struct Ctx {
+  const Plan* p;
+  float identity;
+  bool has_fill;
+  float fill;                           // value of a fully masked block, as fp32 (exact in T)
+  uint32_t lm_body[128], lm_last[128];  // lane masks: ~0 active, 0 inactive
+  uint8_t act_body, act_last, full_body, full_last;  // per block: any active / all active
+};
+
+// Stages one datablock's E elements as fp32, inactive ones replaced by the identity.
+template <bool kHalf>
+HWY_INLINE void stage_block(const Ctx& c, const uint8_t* src, const uint32_t* lm, bool full,
+                            float* out) {
+  constexpr unsigned E = kHalf ? 16 : 8;
+  const hn::CappedTag<float, E> dc;
+  const size_t L = hn::Lanes(dc);
+  const hn::RebindToUnsigned<decltype(dc)> du;
+  for (size_t k = 0; k < E; k += L) {
+    hn::Vec<decltype(dc)> v;
+    if constexpr (kHalf) {
+      v = load_half(dc, src + k * 2);
+    } else {
+      v = hn::LoadU(dc, reinterpret_cast<const float*>(src) + k);
+    }
+    if (!full) {
+      const auto m = hn::MaskFromVec(hn::BitCast(dc, hn::LoadU(du, lm + k)));
+      v = hn::IfThenElse(m, v, hn::Set(dc, c.identity));
+    }
+    hn::StoreU(v, dc, out + k);
+  }
+}
+
+// Computes repeats [r0, r1) into bits[(r - r0) * 8 + b] (T's bits, canonical NaN; fill for
+// fully masked blocks). Only reads src.
+template <int kOp, bool kHalf, bool kSat>
+void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t* bits) {
+  constexpr unsigned E = kHalf ? 16 : 8;
+  const Plan& p = *c.p;
+  const DF d;
+  const size_t N = hn::Lanes(d);
+  const size_t nblk = size_t(r1 - r0) * 8;
+  const size_t padded = (nblk + N - 1) / N * N;
+  constexpr size_t sz = kHalf ? 2 : 4;
+#if HWY_TARGET != HWY_SCALAR
+  // Fully active repeats: the tree reads the source directly (no staging pass), as one
+  // contiguous stream or block by block.
+  const bool all_full = c.full_body == 0xFF && (r1 < p.repeats || c.full_last == 0xFF);
+  const bool contiguous = p.src_blk == 1 && p.src_rep == 8;
+  if (all_full && (contiguous || N <= E)) {
+    const size_t whole = nblk / N * N;
+    if (contiguous)
+      tree_groups<kOp, kHalf, kSat, 1>(p.src + p.src_block(r0, 0) * sz, stage, whole);
+    else
+      tree_groups<kOp, kHalf, kSat, 2>(nullptr, stage, whole, &p, r0);
+    if (whole < nblk) {  // the last partial group goes through a small staging area
+      float* tail = stage + kChunkBlocks * E;
+      for (size_t b = whole; b < nblk; ++b)
+        stage_block<kHalf>(c, p.src + p.src_block(r0 + b / 8, unsigned(b % 8)) * sz, nullptr, true,
+                           tail + (b - whole) * E);
+      std::fill(tail + (nblk - whole) * E, tail + N * E, c.identity);
+      tree<kOp, kHalf, kSat>(tail, N);
+      std::copy(tail, tail + (nblk - whole), stage + whole);
+    }
+    std::fill(stage + nblk, stage + padded, c.identity);
+  } else
+#endif
+  {
+    for (uint64_t r = r0; r < r1; ++r) {
+      const bool last = r + 1 == p.repeats;
+      const uint8_t act = last ? c.act_last : c.act_body, full = last ? c.full_last : c.full_body;
+      const uint32_t* lm = last ? c.lm_last : c.lm_body;
+      if (full == 0xFF && p.src_blk == 1) {  // the whole repeat is 8*E contiguous active elements
+        const DF dfl;
+        const size_t NL = hn::Lanes(dfl);
+        const uint8_t* src = p.src + p.src_block(r, 0) * sz;
+        float* out = stage + size_t(r - r0) * 8 * E;
+        for (size_t k = 0; k < 8 * E; k += NL) {
+          if constexpr (kHalf) {
+            hn::StoreU(load_half(dfl, src + k * 2), dfl, out + k);
+          } else {
+            hn::StoreU(hn::LoadU(dfl, reinterpret_cast<const float*>(src) + k), dfl, out + k);
+          }
+        }
+        continue;
+      }
+      for (unsigned b = 0; b < 8; ++b) {
+        float* out = stage + (size_t(r - r0) * 8 + b) * E;
+        if ((act >> b) & 1)
+          stage_block<kHalf>(c, p.src + p.src_block(r, b) * sz, lm + b * E, (full >> b) & 1, out);
+        else
+          std::fill(out, out + E, c.identity);  // reads nothing (spec 40 §2)
+      }
+    }
+    std::fill(stage + nblk * E, stage + padded * E, c.identity);
+    tree<kOp, kHalf, kSat>(stage, padded);
+  }
+  // Fully masked blocks take the product's value.
+  if (c.has_fill)
+    for (uint64_t r = r0; r < r1; ++r) {
+      const uint8_t act = r + 1 == p.repeats ? c.act_last : c.act_body;
+      if (act != 0xFF)
+        for (unsigned b = 0; b < 8; ++b)
+          if (!((act >> b) & 1)) stage[size_t(r - r0) * 8 + b] = c.fill;
+    }
+  // Encode: canonical NaN, then to T's bits (values are exact in T, so the conversion is exact).
+  const hn::RebindToUnsigned<DF> du;
+  const VF qnan = hn::Set(d, formats::bits_to_f32(0x7FC00000u));
+  for (size_t i = 0; i < padded; i += N) {
+    VF v = hn::LoadU(d, stage + i);
+    v = hn::IfThenElse(hn::IsNaN(v), qnan, v);
+    if constexpr (kHalf) {
+      store_half(d, v, bits + i * 2);
+    } else {
+      hn::StoreU(hn::BitCast(du, v), du, reinterpret_cast<uint32_t*>(bits) + i);
+    }
+  }
+}
+
+template <int kOp, bool kHalf, bool kSat>
+void run(const Ctx& c) {
+  constexpr unsigned E = kHalf ? 16 : 8;
+  const Plan& p = *c.p;
+  constexpr size_t sz = kHalf ? 2 : 4;
+  thread_local std::vector<uint8_t> bits;
+  const uint64_t R = p.repeats;
+  const uint64_t S = std::min<uint64_t>(R, kSuper);
+  bits.resize((size_t(S) * 8 + 64) * sz);
+  uint8_t* const B = bits.data();
+  const bool all_written = c.has_fill || (c.act_body == 0xFF && c.act_last == 0xFF);
+  // Threads only pay off for many elements; small calls stay on the calling thread.
+  const size_t grain = R * 8 * E >= (size_t{1} << 16) ? 1 : size_t(-1) / 2;
+  for (uint64_t s0 = 0; s0 < R; s0 += kSuper) {
+    const uint64_t s1 = std::min(R, s0 + kSuper);
+    const size_t nchunks = size_t((s1 - s0 + kChunk - 1) / kChunk);
+    parallel_for(nchunks, grain, [&](size_t cb, size_t ce) {
+      thread_local std::vector<float> stage;
+      stage.resize(size_t(kChunk) * 8 * E + 64 * E);
+      for (size_t ch = cb; ch < ce; ++ch) {
+        const uint64_t r0 = s0 + ch * kChunk, r1 = std::min(s1, r0 + kChunk);
+        compute_chunk<kOp, kHalf, kSat>(c, r0, r1, stage.data(), B + (r0 - s0) * 8 * sz);
+      }
+    });
+    // Writes, in repeat order (dstRepStride 0: the last write wins).
+    if (all_written && p.dst_rep == 1) {
+      std::memcpy(p.dst + p.dst_index(s0, 0) * sz, B, size_t(s1 - s0) * 8 * sz);
+      continue;
+    }
+    for (uint64_t r = s0; r < s1; ++r) {
+      const uint8_t act = r + 1 == R ? c.act_last : c.act_body;
+      const uint8_t w = c.has_fill ? 0xFF : act;
+      const uint8_t* rb = B + (r - s0) * 8 * sz;
+      uint8_t* dst = p.dst + p.dst_index(r, 0) * sz;
+      if (w == 0xFF)
+        std::memcpy(dst, rb, 8 * sz);
+      else
+        for (unsigned b = 0; b < 8; ++b)
+          if ((w >> b) & 1) std::memcpy(dst + b * sz, rb + b * sz, sz);
+    }
+  }
+}
+
+void run_fast_impl(const Plan& p) {
+  Ctx c;
+  c.p = &p;
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  c.identity = p.op == ReduceOp::Sum ? 0.0f : p.op == ReduceOp::Max ? -inf : inf;
+  uint32_t fill_bits = 0;
+  c.has_fill = masked_block_value(p, fill_bits);
+  c.fill = p.elem == Elem::f16 ? formats::f16_to_f32(static_cast<uint16_t>(fill_bits))
+                               : formats::bits_to_f32(fill_bits);
+  const unsigned E = p.E;
+  for (unsigned i = 0; i < 128; ++i) {
+    c.lm_body[i] = p.body.bit(i) ? ~0u : 0u;
+    c.lm_last[i] = p.last.bit(i) ? ~0u : 0u;
+  }
+  c.act_body = block_activity(p.body, E);
+  c.act_last = block_activity(p.last, E);
+  c.full_body = c.full_last = 0;
+  for (unsigned b = 0; b < 8; ++b) {
+    bool fb = true, fl = true;
+    for (unsigned i = 0; i < E; ++i) {
+      fb &= p.body.bit(b * E + i);
+      fl &= p.last.bit(b * E + i);
+    }
+    c.full_body |= uint8_t(fb << b);
+    c.full_last |= uint8_t(fl << b);
+  }
+  const bool h = p.elem == Elem::f16;
+  switch (p.op) {
+    case ReduceOp::Sum:
+      if (!h) return run<int(ReduceOp::Sum), false, false>(c);
+      return p.saturate ? run<int(ReduceOp::Sum), true, true>(c)
+                        : run<int(ReduceOp::Sum), true, false>(c);
+    case ReduceOp::Max:
+      return h ? run<int(ReduceOp::Max), true, false>(c) : run<int(ReduceOp::Max), false, false>(c);
+    case ReduceOp::Min:
+      return h ? run<int(ReduceOp::Min), true, false>(c) : run<int(ReduceOp::Min), false, false>(c);
+  }
+}
+
+}  // namespace tilesim::ascendc::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tilesim::ascendc::detail {
+HWY_EXPORT(run_fast_impl);
+void run_fast(const Plan& p) {
+  if (p.repeats == 0) return;
+  HWY_DYNAMIC_DISPATCH(run_fast_impl)(p);
+}
+}  // namespace tilesim::ascendc::detail
+#endif

@@ -1,0 +1,43 @@
+// The simulated core (spec 40 §1): one Unified Buffer of the product's size, the bump allocator
+// behind TPipe::InitBuffer, the mask register and the saturation override.
+#include <string>
+
+#include "tilesim/ascendc/engine.hpp"
+#include "tilesim/error.hpp"
+
+namespace tilesim::ascendc {
+
+Core& core() {
+  static Core c = [] {
+    Core k;
+    k.product = &default_product();
+    k.ub.assign(k.product->ub_bytes, 0);
+    return k;
+  }();
+  return c;
+}
+
+void set_product(std::string_view name) {
+  const Product& p = find_product(name);
+  Core& c = core();
+  c.product = &p;
+  c.ub.assign(p.ub_bytes, 0);
+  c.ub_top = 0;
+  c.mask = MaskRegister{};
+  c.saturation.reset();
+}
+
+uint64_t ub_alloc(uint64_t bytes, std::string_view what) {
+  Core& c = core();
+  const uint64_t start = (c.ub_top + 31) / 32 * 32;  // buffers start 32-byte aligned
+  if (bytes > c.ub.size() || start > c.ub.size() - bytes)
+    raise(ErrorCode::Bounds, what,
+          "allocation of " + std::to_string(bytes) + " bytes at UB offset " +
+              std::to_string(start) + " exceeds the " + std::to_string(c.ub.size()) +
+              "-byte UB of " + c.product->name,
+          "40 §1");
+  c.ub_top = start + bytes;
+  return start;
+}
+
+}  // namespace tilesim::ascendc
