@@ -628,12 +628,17 @@ class Machine {
     VTile* dst;
     if (st.ssa) {
       TypeSpec ty = *st.dst_type;
-      // An SSA result is a new auto-mode tile; '?' valid dimensions follow the source whose
-      // static shape matches (src0 first), else the static extent.
+      // An SSA result is a new auto-mode tile; '?' valid dimensions (and every dimension of a
+      // !pto.tile type, which has no valid shape) follow the source whose static shape matches
+      // (src0 first), else the static extent.
+      const bool follow_r = !ty.is_buf || ty.vr == kDyn, follow_c = !ty.is_buf || ty.vc == kDyn;
+      if (follow_r) ty.vr = kAbsent;
+      if (follow_c) ty.vc = kAbsent;
       for (VTile* s : {srcs[0], srcs[1]})
         if (s->d.rows == ty.rows && s->d.cols == ty.cols) {
-          if (ty.vr == kDyn) ty.vr = s->d.valid_row;
-          if (ty.vc == kDyn) ty.vc = s->d.valid_col;
+          if (follow_r) ty.vr = s->d.valid_row;
+          if (follow_c) ty.vc = s->d.valid_col;
+          break;
         }
       dst = &create(st.result, ty, false, st.mnemonic.c_str());
     } else {
