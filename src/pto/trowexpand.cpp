@@ -117,9 +117,20 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
 
   // Read every scalar / block of the expanded operand first: dst and the broadcast buffer may
   // alias it (spec 20 §1 aliasing, §5 buffer sharing the expanded operand's space).
-  std::vector<uint8_t> xs(size_t(p.R) * size_t(Ex) * sz);
-  for (int i = 0; i < p.R; ++i)
-    std::memcpy(xs.data() + size_t(i) * Ex * sz, detail::element(*p.expanded, i, 0), Ex * sz);
+  const size_t xs_bytes = size_t(p.R) * size_t(Ex) * sz;
+  alignas(64) uint8_t xs_small[8192];
+  std::vector<uint8_t> xs_big;
+  uint8_t* xs = xs_small;
+  if (xs_bytes > sizeof(xs_small)) {
+    xs_big.resize(xs_bytes);
+    xs = xs_big.data();
+  }
+  if (p.mode == 1 && p.expanded->rows >= p.R) {
+    std::memcpy(xs, p.expanded->data, xs_bytes);  // ColMajor [R_pad, 1]: the scalars are contiguous
+  } else {
+    for (int i = 0; i < p.R; ++i)
+      std::memcpy(xs + size_t(i) * Ex * sz, detail::element(*p.expanded, i, 0), Ex * sz);
+  }
 
   // The full operand is read in place unless it overlaps dst other than element-for-element
   // (in-place TROWEXPANDSUB(dst, dst, s) is the common legal alias); then it is copied first.
@@ -144,14 +155,14 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
   if (p.buffer) {
     for (int i = 0; i < p.R; ++i) {
       const size_t k = p.R < 256 ? size_t(i) : size_t(i % 240);
-      for (int e = 0; e < p.E; ++e) std::memcpy(p.buffer + 32 * k + size_t(e) * sz, xs.data() + size_t(i) * sz, sz);
+      for (int e = 0; e < p.E; ++e) std::memcpy(p.buffer + 32 * k + size_t(e) * sz, xs + size_t(i) * sz, sz);
     }
   }
 
   const bool swap = !p.full_is_src0;
   auto rows = [&](size_t lo, size_t hi, auto&& fn) {
     for (size_t i = lo; i < hi; ++i)
-      fn(full + i * full_stride, xs.data() + i * Ex * sz, dst.data + i * dst_stride, p.C, Ex, swap);
+      fn(full + i * full_stride, xs + i * Ex * sz, dst.data + i * dst_stride, p.C, Ex, swap);
   };
   if (path == Path::Reference) {
     rows(0, size_t(p.R), [&](const uint8_t* f, const uint8_t* x, uint8_t* d, int C, int e, bool s) {
@@ -159,13 +170,17 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
     });
     return;
   }
-  const kernels::RowFn fn = kernels::fast_row(p.op, p.dt);
+  const kernels::RowsFn fn = kernels::fast_rows(p.op, p.dt);
+  auto share = [&](size_t lo, size_t hi) {
+    fn(kernels::RowsArgs{full + lo * full_stride, full_stride, xs + lo * Ex * sz, dst.data + lo * dst_stride,
+                         dst_stride, hi - lo, sz, p.C, Ex, swap});
+  };
   const size_t work = size_t(p.R) * size_t(p.C);
   if (work < (size_t(1) << 16) || p.R < 2) {
-    rows(0, size_t(p.R), fn);
+    share(0, size_t(p.R));
   } else {
     const size_t grain = std::max<size_t>(1, (size_t(1) << 15) / size_t(p.C));
-    parallel_for(size_t(p.R), grain, [&](size_t lo, size_t hi) { rows(lo, hi, fn); });
+    parallel_for(size_t(p.R), grain, share);
   }
 }
 

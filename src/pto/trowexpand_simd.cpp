@@ -31,8 +31,13 @@ HWY_INLINE void Tail(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uin
 // at column j (a multiple of lanes) reads pat + j mod P (mode 2's 32-byte block repeated).
 template <class S>
 HWY_INLINE size_t FillPattern(S* pat, const S* xs, size_t lanes, int Ex) {
-  const size_t P = std::max(lanes, size_t(Ex));
-  for (size_t k = 0; k < P; ++k) pat[k] = xs[k % size_t(Ex)];
+  const size_t P = std::max(lanes, size_t(Ex));  // both powers of two
+  if (Ex == 1) {
+    for (size_t k = 0; k < P; ++k) pat[k] = xs[0];
+  } else {
+    const size_t n = std::min(size_t(Ex), 32 / sizeof(S));  // Ex = 32/sizeof(T): one 32-byte block
+    for (size_t k = 0; k < P; k += n) std::memcpy(pat + k, xs, n * sizeof(S));
+  }
   return P;
 }
 
@@ -97,7 +102,7 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16(DF df, VF f) {
 }
 
 template <Op op>
-void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
+HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
   const hn::ScalableTag<float> df;
   const size_t N = hn::Lanes(df);
   const auto* full = reinterpret_cast<const float*>(full8);
@@ -107,10 +112,18 @@ void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int 
   std::memcpy(xv, xs8, size_t(Ex) * 4);
   const size_t P = FillPattern(pat, xv, N, Ex);
   size_t j = 0;
+  const size_t Pm = P - 1;
   auto loop = [&](auto sw) {
+    if (P == N) {  // the pattern is one vector (mode 1, or a block no wider than a vector)
+      const auto x = hn::Load(df, pat);
+      for (; j + N <= size_t(C); j += N) {
+        const auto f = hn::LoadU(df, full + j);
+        hn::StoreU(sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), df, dst + j);
+      }
+    }
     for (; j + N <= size_t(C); j += N) {
       const auto f = hn::LoadU(df, full + j);
-      const auto x = hn::Load(df, pat + (j % P));
+      const auto x = hn::Load(df, pat + (j & Pm));
       hn::StoreU(sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), df, dst + j);
     }
   };
@@ -133,7 +146,7 @@ const uint16_t* ExpF16Table() {
 }
 
 template <Op op, bool kBF16>
-void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
+HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du;
   const hn::RebindToSigned<decltype(df)> di;
@@ -151,14 +164,19 @@ void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int E
     else return F16ToF32(df, u);
   };
   size_t j = 0;
+  const size_t Pm = P - 1;
+  auto step = [&](auto sw, auto x) {
+    const auto f = widen(hn::LoadU(d16, full + j));
+    const auto r = sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x);
+    const auto bits = kBF16 ? F32ToBF16(df, r) : F32ToF16(df, r);
+    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, bits)), d16, dst + j);
+  };
   auto loop = [&](auto sw) {
-    for (; j + N <= size_t(C); j += N) {
-      const auto f = widen(hn::LoadU(d16, full + j));
-      const auto x = widen(hn::LoadU(d16, pat + (j % P)));
-      const auto r = sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x);
-      const auto bits = kBF16 ? F32ToBF16(df, r) : F32ToF16(df, r);
-      hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, bits)), d16, dst + j);
+    if (P == N) {
+      const auto x = widen(hn::LoadU(d16, pat));
+      for (; j + N <= size_t(C); j += N) step(sw, x);
     }
+    for (; j + N <= size_t(C); j += N) step(sw, widen(hn::LoadU(d16, pat + (j & Pm))));
   };
   if (swap) loop(std::true_type{}); else loop(std::false_type{});
   if constexpr (op == Op::EXPDIF && !kBF16) {
@@ -180,7 +198,7 @@ constexpr Elem ElemOf() {
 }
 
 template <Op op, class T>
-void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
+HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
   const auto* full = reinterpret_cast<const T*>(full8);
@@ -200,10 +218,18 @@ void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int 
       else if constexpr (op == Op::MAX) return hn::Max(a, b);
       else return hn::Min(a, b);
     };
+    const size_t Pm = P - 1;
     auto loop = [&](auto sw) {
+      if (P == N) {
+        const auto x = hn::Load(d, pat);
+        for (; j + N <= size_t(C); j += N) {
+          const auto f = hn::LoadU(d, full + j);
+          hn::StoreU(sw ? apply(x, f) : apply(f, x), d, dst + j);
+        }
+      }
       for (; j + N <= size_t(C); j += N) {
         const auto f = hn::LoadU(d, full + j);
-        const auto x = hn::Load(d, pat + (j % P));
+        const auto x = hn::Load(d, pat + (j & Pm));
         hn::StoreU(sw ? apply(x, f) : apply(f, x), d, dst + j);
       }
     };
@@ -214,30 +240,38 @@ void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int 
     for (; j < size_t(C); ++j) {
       T a, b;
       std::memcpy(&a, full + j, sizeof(T));
-      b = xv[j % size_t(Ex)];
+      b = xv[j & size_t(Ex - 1)];
       dst[j] = swap ? ops::iarith<op>(b, a) : ops::iarith<op>(a, b);
     }
   }
   (void)N;
 }
 
+// A whole tile (or a thread's share of rows): one indirect call, the row loop inlined.
+template <void (*Row)(const uint8_t*, const uint8_t*, uint8_t*, int, int, bool)>
+void Rows(const RowsArgs& a) {
+  const size_t xstride = size_t(a.Ex) * a.elem;
+  for (size_t i = 0; i < a.n; ++i)
+    Row(a.full + i * a.full_stride, a.xs + i * xstride, a.dst + i * a.dst_stride, a.C, a.Ex, a.swap);
+}
+
 template <Op op>
-RowFn RowFor(Elem dt) {
+RowsFn RowFor(Elem dt) {
   switch (dt) {
-    case Elem::f32: return &RowF32<op>;
-    case Elem::f16: return &Row16<op, false>;
-    case Elem::bf16: return &Row16<op, true>;
-    case Elem::s8: return &RowInt<op, int8_t>;
-    case Elem::s16: return &RowInt<op, int16_t>;
-    case Elem::s32: return &RowInt<op, int32_t>;
-    case Elem::u8: return &RowInt<op, uint8_t>;
-    case Elem::u16: return &RowInt<op, uint16_t>;
-    case Elem::u32: return &RowInt<op, uint32_t>;
+    case Elem::f32: return &Rows<&RowF32<op>>;
+    case Elem::f16: return &Rows<&Row16<op, false>>;
+    case Elem::bf16: return &Rows<&Row16<op, true>>;
+    case Elem::s8: return &Rows<&RowInt<op, int8_t>>;
+    case Elem::s16: return &Rows<&RowInt<op, int16_t>>;
+    case Elem::s32: return &Rows<&RowInt<op, int32_t>>;
+    case Elem::u8: return &Rows<&RowInt<op, uint8_t>>;
+    case Elem::u16: return &Rows<&RowInt<op, uint16_t>>;
+    case Elem::u32: return &Rows<&RowInt<op, uint32_t>>;
   }
   return nullptr;
 }
 
-RowFn GetRow(int op, int dt) {
+RowsFn GetRow(int op, int dt) {
   const Elem e = Elem(dt);
   switch (Op(op)) {
     case Op::ADD: return RowFor<Op::ADD>(e);
@@ -258,6 +292,6 @@ HWY_AFTER_NAMESPACE();
 namespace tilesim::pto::kernels {
 HWY_EXPORT(GetRow);
 
-RowFn fast_row(Op op, Elem dt) { return HWY_DYNAMIC_DISPATCH(GetRow)(int(op), int(dt)); }
+RowsFn fast_rows(Op op, Elem dt) { return HWY_DYNAMIC_DISPATCH(GetRow)(int(op), int(dt)); }
 }  // namespace tilesim::pto::kernels
 #endif
