@@ -158,18 +158,35 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
   uint16_t xv[32];
   std::memcpy(xv, xs8, size_t(Ex) * 2);
   const size_t P = FillPattern(pat, xv, N, Ex);
+#if HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
+  // F16C hardware: vcvtph2ps is exact, vcvtps2ph rounds RNE with subnormals and turns the
+  // canonical fp32 NaN into 0x7E00, the same bits as the integer code below.
+  constexpr bool kF16C = !kBF16;
+#else
+  constexpr bool kF16C = false;
+#endif
+  const hn::Rebind<hwy::float16_t, decltype(df)> dh;
+  (void)dh;
   auto widen = [&](auto v16) {
-    const auto u = hn::PromoteTo(du, v16);
-    if constexpr (kBF16) return hn::BitCast(df, hn::ShiftLeft<16>(u));
-    else return F16ToF32(df, u);
+    if constexpr (kF16C) {
+      return hn::PromoteTo(df, hn::BitCast(dh, v16));
+    } else {
+      const auto u = hn::PromoteTo(du, v16);
+      if constexpr (kBF16) return hn::BitCast(df, hn::ShiftLeft<16>(u));
+      else return F16ToF32(df, u);
+    }
   };
   size_t j = 0;
   const size_t Pm = P - 1;
   auto step = [&](auto sw, auto x) {
     const auto f = widen(hn::LoadU(d16, full + j));
     const auto r = sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x);
-    const auto bits = kBF16 ? F32ToBF16(df, r) : F32ToF16(df, r);
-    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, bits)), d16, dst + j);
+    if constexpr (kF16C) {
+      hn::StoreU(hn::BitCast(d16, hn::DemoteTo(dh, r)), d16, dst + j);
+    } else {
+      const auto bits = kBF16 ? F32ToBF16(df, r) : F32ToF16(df, r);
+      hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, bits)), d16, dst + j);
+    }
   };
   auto loop = [&](auto sw) {
     if (P == N) {

@@ -3,6 +3,10 @@
 // valid sub-regions, odd shapes, edge values and several thread counts. dst bytes outside the
 // valid region must stay unchanged in both.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cstdio>
+#include <string>
 
 #include "pto_test_util.hpp"
 #include "tilesim/error.hpp"
@@ -108,4 +112,28 @@ TEST(PtoDifferential, LargeRChunks) {
   const Target& t = find_target("a2a3");
   for (int R : {255, 256, 481, 500}) run_case(g, {&t, Op::ADD, Elem::f32, 1, false, R, 24, true}, checked);
   EXPECT_EQ(checked, 4u);
+}
+
+// Every SIMD target compiled in and supported by this CPU (AVX3, AVX2 with F16C, SSE4 and the
+// emulated fp16/bf16 rounding code, EMU128...) gives the reference's bits (spec 00: every SIMD width).
+TEST(PtoDifferential, EverySimdTarget) {
+  size_t checked = 0;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::mt19937 g{uint32_t(target)};
+    const Target& t = find_target("a5");
+    for (int o = 0; o < kNumOps; ++o)
+      for (int e = 0; e < kNumElems; ++e) {
+        const uint16_t mask = Op(o) == Op::DIV ? t.div_mask : Op(o) == Op::EXPDIF ? t.expdif_mask : t.basic_mask;
+        if (!(mask & (1u << e))) continue;
+        for (int mode = 1; mode <= 2; ++mode)
+          run_case(g, {&t, Op(o), Elem(e), mode, g() % 2 == 1, 9, 200 + int(g() % 70), false}, checked);
+      }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  std::string names;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) names += std::string(hwy::TargetName(target)) + " ";
+  std::printf("SIMD targets checked: %s(%zu cases)\n", names.c_str(), checked);
+  EXPECT_GT(checked, 100u);
 }
