@@ -8,6 +8,8 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <hwy/contrib/math/math-inl.h>
+
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -101,6 +103,38 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16(DF df, VF f) {
   return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(f)), hn::Set(du, ops::kNanBF16), r);
 }
 
+// e^d for fp32 d in place, the same bits as ops::exp_f32 (round_fp32(std::exp(double d)), spec 20
+// §4): a SIMD double exp (Highway, <= 1 ulp of double) rounded to fp32 is the correctly rounded
+// result unless the double lies within 2^12 double ulps of an fp32 rounding midpoint, or outside
+// the normal fp32 range, or d outside [-88, 89]; those lanes (and NaN) take the scalar definition.
+HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const hn::RebindToSigned<decltype(dd)> di;
+  const size_t N = hn::Lanes(dd);
+  const auto low_mask = hn::Set(di, (int64_t(1) << 29) - 1);
+  const auto near_lo = hn::Set(di, (int64_t(1) << 28) - (int64_t(1) << 12));
+  const auto near_w = hn::Set(di, int64_t(1) << 13);
+  const auto zero = hn::Zero(di);
+  const auto lo = hn::Set(dd, 0x1p-126), hi = hn::Set(dd, 3.4028234663852886e38);
+  const auto dmin = hn::Set(dd, -88.0), dmax = hn::Set(dd, 89.0);  // e^d in (2^-127, 2^128.4)
+  size_t k = 0;
+  for (; k + N <= n; k += N) {
+    const auto dv = hn::PromoteTo(dd, hn::LoadU(df, p + k));
+    const auto e = hn::Exp(dd, dv);  // only trusted inside Highway's valid input range:
+    const auto off = hn::Sub(hn::And(hn::BitCast(di, e), low_mask), near_lo);
+    const auto near = hn::And(hn::Not(hn::Lt(off, zero)), hn::Lt(off, near_w));
+    const auto in = hn::And(hn::Ge(dv, dmin), hn::Le(dv, dmax));
+    const auto safe = hn::AndNot(hn::RebindMask(dd, near), hn::And(in, hn::And(hn::Ge(e, lo), hn::Le(e, hi))));
+    if (HWY_LIKELY(hn::AllTrue(dd, safe))) {
+      hn::StoreU(hn::DemoteTo(df, e), df, p + k);
+    } else {
+      for (size_t l = 0; l < N; ++l) p[k + l] = ops::exp_f32(p[k + l]);
+    }
+  }
+  for (; k < n; ++k) p[k] = ops::exp_f32(p[k]);
+}
+
 template <Op op>
 HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
   const hn::ScalableTag<float> df;
@@ -128,10 +162,7 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
     }
   };
   if (swap) loop(std::true_type{}); else loop(std::false_type{});
-  if constexpr (op == Op::EXPDIF) {
-    // e^d per element in double, rounded once (spec 20 §4); d was rounded to fp32 above.
-    for (size_t k = 0; k < j; ++k) dst[k] = ops::exp_f32(dst[k]);
-  }
+  if constexpr (op == Op::EXPDIF) ExpF32InPlace(dst, j);  // d was rounded to fp32 above
   Tail(op, Elem::f32, full8, xs8, dst8, int(j), C, Ex, swap);
 }
 
