@@ -539,6 +539,9 @@ class Machine {
     if (ty.rows <= 0 || ty.cols <= 0 || ty.rows > (1 << 16) || ty.cols > (1 << 16))
       fail(ty.pos, ty.text, fmt::format("tile shape must be 1..65536 in each dimension, got {}x{}", ty.rows, ty.cols),
            ErrorCode::Bounds);
+    if (d.bytes() > (size_t(1) << 28))
+      fail(ty.pos, ty.text, fmt::format("tile of {} bytes exceeds the 256 MiB limit of a program tile", d.bytes()),
+           ErrorCode::Bounds);
     v->own.assign(d.bytes(), 0);
     d.data = v->own.data();
     d.capacity = v->own.size();

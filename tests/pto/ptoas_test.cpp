@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 #include <string>
 
 #include "tilesim/error.hpp"
@@ -175,6 +176,8 @@ TEST(PtoAs, SemanticErrors) {
   e = error_of(pre + ".arg %z : !pto.tile<16x16xf32>\npto.trowexpandadd ins(%x, %s : !pto.tile<16x8xf32>, !pto.tile<16x1xf32>) outs(%z : !pto.tile<16x16xf32>)");
   EXPECT_NE(e.find("t.pto:4:1: TROWEXPANDADD: no source matches dst's valid shape 16x16"), std::string::npos) << e;
   EXPECT_NE(e.find("(at 'pto.trowexpandadd')"), std::string::npos) << e;
+  e = error_of(".arg %big : !pto.tile<65536x65536xf32>");
+  EXPECT_NE(e.find("exceeds the 256 MiB limit"), std::string::npos) << e;
   e = error_of(pre + "%x = pto.alloc_tile : !pto.tile<16x8xf32>");
   EXPECT_NE(e.find("t.pto:3:1: redefinition of '%x'"), std::string::npos) << e;
   e = error_of(pre + "pto.tassign %x, @tile(0x1001)");
@@ -185,4 +188,39 @@ TEST(PtoAs, SemanticErrors) {
   o.inputs.clear();
   o.inputs["x"] = f32(16, 4, [](size_t, size_t) { return 0.0f; });
   EXPECT_NE(error_of(pre, o).find("input array shape 16x4 differs from the declared 16x8"), std::string::npos);
+}
+
+// Malformed text never crashes: random mutations of a valid program give a result or a
+// tilesim::Error, nothing else (spec 00: malformed text gives errors, never crashes).
+TEST(PtoAs, MutatedProgramsOnlyRaiseErrors) {
+  const std::string base =
+      ".arg %x : !pto.tile_buf<vec, 16x64xf32, valid=?x?>\n"
+      ".arg %m : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=1, v_row=16, v_col=1, blayout=col_major>\n"
+      "%y = pto.trowexpandsub %x, %m : !pto.tile<16x64xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x64xf32>\n"
+      "%t = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32, blayout=col_major>\n"
+      "pto.tassign %t, @tile(0x100)\n"
+      "pto.trowexpandmax ins(%y, %m, %t : !pto.tile<16x64xf32>, !pto.tile<16x1xf32>, !pto.tile<16x1xf32>) "
+      "outs(%y : !pto.tile<16x64xf32>)\n";
+  EXPECT_NO_THROW(as::run(base, "t.pto", {}));
+  std::mt19937 g(31);
+  const char alphabet[] = "%@!<>=,:()?x0123456789abcdefvxipto._ \n#/;-";
+  int errors = 0;
+  for (int k = 0; k < 3000; ++k) {
+    std::string s = base;
+    const int edits = 1 + int(g() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = g() % s.size();
+      switch (g() % 3) {
+        case 0: s[at] = alphabet[g() % (sizeof(alphabet) - 1)]; break;
+        case 1: s.erase(at, 1 + g() % 8); break;
+        default: s.insert(at, 1, alphabet[g() % (sizeof(alphabet) - 1)]); break;
+      }
+    }
+    try {
+      as::run(s, "t.pto", {});
+    } catch (const tilesim::Error&) {
+      ++errors;
+    }
+  }
+  EXPECT_GT(errors, 1000);
 }
