@@ -56,8 +56,7 @@ const int kReg = [] {
       for (int mode = 1; mode <= 2; ++mode) {
         const std::string name = std::string("BM_pto_trowexpand") + names[o] + "/" + s.tag + "/" + std::to_string(s.R) +
                                  "x" + std::to_string(s.C) + "/mode" + std::to_string(mode);
-        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run(st, Op(o), s.e, s.R, s.C, mode); })
-            ->UseRealTime();
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run(st, Op(o), s.e, s.R, s.C, mode); });
       }
   return 0;
 }();
