@@ -39,7 +39,8 @@ void run(benchmark::State& st, Op op, Elem e, int R, int C, int mode) {
     benchmark::DoNotOptimize(dst.bytes.data());
     benchmark::ClobberMemory();
   }
-  st.SetBytesProcessed(int64_t(st.iterations()) * int64_t(full.bytes.size() + x.bytes.size() + dst.bytes.size()));
+  st.SetBytesProcessed(int64_t(st.iterations()) *
+                       int64_t(full.bytes.size() + x.bytes.size() + dst.bytes.size()));
 }
 
 const int kReg = [] {
@@ -49,14 +50,19 @@ const int kReg = [] {
     const char* tag;
     int R, C;
   };
-  const Shape shapes[] = {{Elem::f32, "f32", 64, 64},   {Elem::f32, "f32", 256, 256}, {Elem::f32, "f32", 1024, 1024},
-                          {Elem::f16, "f16", 16, 256},  {Elem::f16, "f16", 256, 256}};
+  const Shape shapes[] = {{Elem::f32, "f32", 64, 64},
+                          {Elem::f32, "f32", 256, 256},
+                          {Elem::f32, "f32", 1024, 1024},
+                          {Elem::f16, "f16", 16, 256},
+                          {Elem::f16, "f16", 256, 256}};
   for (int o = 0; o < kNumOps; ++o)
     for (const Shape& s : shapes)
       for (int mode = 1; mode <= 2; ++mode) {
-        const std::string name = std::string("BM_pto_trowexpand") + names[o] + "/" + s.tag + "/" + std::to_string(s.R) +
-                                 "x" + std::to_string(s.C) + "/mode" + std::to_string(mode);
-        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run(st, Op(o), s.e, s.R, s.C, mode); });
+        const std::string name = std::string("BM_pto_trowexpand") + names[o] + "/" + s.tag + "/" +
+                                 std::to_string(s.R) + "x" + std::to_string(s.C) + "/mode" +
+                                 std::to_string(mode);
+        benchmark::RegisterBenchmark(
+            name.c_str(), [=](benchmark::State& st) { run(st, Op(o), s.e, s.R, s.C, mode); });
       }
   return 0;
 }();

@@ -1,11 +1,10 @@
 // Row normalisation step written as a PTO kernel (spec 20): y = x - rowmax (TROWEXPANDSUB with a
 // per-row scalar column), z = max(y, floor) (TROWEXPANDMAX), in manual mode on the a2a3 UB.
 // Checks every element against a plain loop and prints a short report.
-#include <pto/pto-inst.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <pto/pto-inst.hpp>
 
 using namespace pto;
 
@@ -16,7 +15,7 @@ using Col = Tile<TileType::Vec, float, R, 1, BLayout::ColMajor>;
 int main() {
   Full x, z;
   Col rowmax, floor_;
-  TASSIGN(x, 0x0000);        // manual mode: bind the tiles into the simulated UB
+  TASSIGN(x, 0x0000);  // manual mode: bind the tiles into the simulated UB
   TASSIGN(z, 0x1000);
   TASSIGN(rowmax, 0x2000);
   TASSIGN(floor_, 0x2040);
@@ -29,7 +28,7 @@ int main() {
     rowmax.at(i, 0) = m;
     floor_.at(i, 0) = -4.0f;
   }
-  TROWEXPANDSUB(x, x, rowmax);    // in place: x := x - rowmax (aliasing is legal, spec 20 §1)
+  TROWEXPANDSUB(x, x, rowmax);  // in place: x := x - rowmax (aliasing is legal, spec 20 §1)
   TROWEXPANDMAX(z, x, floor_);
   int bad = 0;
   for (int i = 0; i < R; ++i)
@@ -39,7 +38,9 @@ int main() {
       float got = z.at(i, j);
       bad += std::memcmp(&got, &want, 4) != 0;
     }
-  std::printf("pto rownorm (C++, manual mode, a2a3): z[0][0..3] = %g %g %g %g; %d of %d elements differ from a plain loop\n",
-              double(z.at(0, 0)), double(z.at(0, 1)), double(z.at(0, 2)), double(z.at(0, 3)), bad, R * C);
+  std::printf(
+      "pto rownorm (C++, manual mode, a2a3): z[0][0..3] = %g %g %g %g; %d of %d elements differ "
+      "from a plain loop\n",
+      double(z.at(0, 0)), double(z.at(0, 1)), double(z.at(0, 2)), double(z.at(0, 3)), bad, R * C);
   return bad == 0 ? 0 : 1;
 }

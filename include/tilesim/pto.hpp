@@ -50,36 +50,50 @@ struct bfloat16_t {
 // no-op in a sequential simulator, the signatures match the vendor's (spec 20 §1).
 struct RecordEvent {};
 
-inline void set_target(std::string_view name) { tilesim::pto::set_current_target(name); }
+inline void set_target(std::string_view name) {
+  tilesim::pto::set_current_target(name);
+}
 
 namespace detail {
 using tilesim::pto::Elem;
-template <class T> inline constexpr bool kIsPtoDType =
+template <class T>
+inline constexpr bool kIsPtoDType =
     std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, bfloat16_t> ||
     std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> ||
     std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t>;
-template <class T> constexpr Elem elem_of() {
-  if constexpr (std::is_same_v<T, half>) return Elem::f16;
-  else if constexpr (std::is_same_v<T, bfloat16_t>) return Elem::bf16;
-  else if constexpr (std::is_same_v<T, int8_t>) return Elem::s8;
-  else if constexpr (std::is_same_v<T, int16_t>) return Elem::s16;
-  else if constexpr (std::is_same_v<T, int32_t>) return Elem::s32;
-  else if constexpr (std::is_same_v<T, uint8_t>) return Elem::u8;
-  else if constexpr (std::is_same_v<T, uint16_t>) return Elem::u16;
-  else if constexpr (std::is_same_v<T, uint32_t>) return Elem::u32;
-  else return Elem::f32;
+template <class T>
+constexpr Elem elem_of() {
+  if constexpr (std::is_same_v<T, half>)
+    return Elem::f16;
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return Elem::bf16;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return Elem::s8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return Elem::s16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return Elem::s32;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return Elem::u8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return Elem::u16;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return Elem::u32;
+  else
+    return Elem::f32;
 }
 struct TileBase {};  // marks tiles, so trailing events never match the tmp overload
 [[noreturn]] inline void bad_valid(const char* what, int v, int limit) {
   tilesim::raise(tilesim::ErrorCode::Bounds, "Tile",
-                 std::string(what) + " must satisfy 0 <= valid <= " + std::to_string(limit) + ", got " +
-                     std::to_string(v),
+                 std::string(what) + " must satisfy 0 <= valid <= " + std::to_string(limit) +
+                     ", got " + std::to_string(v),
                  "20 §1");
 }
 }  // namespace detail
 
-template <TileType Loc_, typename T, int Rows_, int Cols_, BLayout BL = BLayout::RowMajor, int RowValid = Rows_,
-          int ColValid = Cols_, SLayout SL = SLayout::NoneBox, int SFractalSize = 512, auto Pad = PadValue::Null,
+template <TileType Loc_, typename T, int Rows_, int Cols_, BLayout BL = BLayout::RowMajor,
+          int RowValid = Rows_, int ColValid = Cols_, SLayout SL = SLayout::NoneBox,
+          int SFractalSize = 512, auto Pad = PadValue::Null,
           CompactMode Compact = CompactMode::Null>
 struct Tile : detail::TileBase {
   using DType = T;
@@ -107,22 +121,25 @@ struct Tile : detail::TileBase {
   // Auto mode: the tile owns zero-filled storage. A DYNAMIC valid dimension starts at its static
   // extent unless given to the constructor.
   Tile() : owned_(new T[size_t(Numel)]()), ptr_(owned_) {}
-  Tile(int vr, int vc)
-    requires(RowValid == DYNAMIC && ColValid == DYNAMIC)
-      : Tile() {
+  Tile(int vr, int vc) requires(RowValid == DYNAMIC && ColValid == DYNAMIC) : Tile() {
     SetValidRow(vr);
     SetValidCol(vc);
   }
-  explicit Tile(int v)
-    requires((RowValid == DYNAMIC) != (ColValid == DYNAMIC))
-      : Tile() {
-    if constexpr (RowValid == DYNAMIC) SetValidRow(v);
-    else SetValidCol(v);
+  explicit Tile(int v) requires((RowValid == DYNAMIC) != (ColValid == DYNAMIC)) : Tile() {
+    if constexpr (RowValid == DYNAMIC)
+      SetValidRow(v);
+    else
+      SetValidCol(v);
   }
   Tile(const Tile&) = delete;
   Tile& operator=(const Tile&) = delete;
   Tile(Tile&& o) noexcept
-      : owned_(std::exchange(o.owned_, nullptr)), ptr_(o.ptr_), addr_(o.addr_), ub_(o.ub_), vr_(o.vr_), vc_(o.vc_) {}
+      : owned_(std::exchange(o.owned_, nullptr)),
+        ptr_(o.ptr_),
+        addr_(o.addr_),
+        ub_(o.ub_),
+        vr_(o.vr_),
+        vc_(o.vc_) {}
   ~Tile() { delete[] owned_; }
 
   int GetValidRow() const { return vr_; }
@@ -177,49 +194,53 @@ struct Tile : detail::TileBase {
   int vc_ = ColValid == DYNAMIC ? Cols_ : ColValid;
 };
 
-template <class X> inline constexpr bool is_tile_v = std::is_base_of_v<detail::TileBase, std::remove_cvref_t<X>>;
+template <class X>
+inline constexpr bool is_tile_v = std::is_base_of_v<detail::TileBase, std::remove_cvref_t<X>>;
 
 // Manual mode (spec 20 §1): bind the tile to byte `addr` of the current target's simulated UB
 // (32-byte aligned, inside the UB); tiles bound to overlapping addresses alias.
 template <class TileT>
-  requires is_tile_v<TileT>
+requires is_tile_v<TileT>
 void TASSIGN(TileT& tile, uint64_t addr) {
   const uint8_t* ub = nullptr;
-  uint8_t* p = tilesim::pto::tassign_current(addr, size_t(TileT::Numel) * sizeof(typename TileT::DType), &ub);
+  uint8_t* p = tilesim::pto::tassign_current(
+      addr, size_t(TileT::Numel) * sizeof(typename TileT::DType), &ub);
   tile.bind(reinterpret_cast<typename TileT::DType*>(p), int64_t(addr), ub);
 }
 
 // Compile-time rules of the family (spec 20 §1: RowMajor dst, one dtype, dtype in the union).
-#define TILESIM_PTO_STATIC_CHECKS(NAME)                                                                      \
-  static_assert(TileDataDst::isRowMajor, NAME ": dst must be RowMajor [spec 20 §3 rule 1]");               \
-  static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc0::DType> &&                 \
-                    std::is_same_v<typename TileDataDst::DType, typename TileDataSrc1::DType>,               \
-                NAME ": dst, src0 and src1 must have the same DType [spec 20 §3 rule 1]");                   \
-  static_assert(detail::kIsPtoDType<typename TileDataDst::DType>,                                            \
-                NAME ": DType must be one of half float int16 int32 uint16 uint32 bfloat16_t int8 uint8 "    \
-                     "[spec 20 §2]")
+#define TILESIM_PTO_STATIC_CHECKS(NAME)                                                        \
+  static_assert(TileDataDst::isRowMajor, NAME ": dst must be RowMajor [spec 20 §3 rule 1]");   \
+  static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc0::DType> &&   \
+                    std::is_same_v<typename TileDataDst::DType, typename TileDataSrc1::DType>, \
+                NAME ": dst, src0 and src1 must have the same DType [spec 20 §3 rule 1]");     \
+  static_assert(                                                                               \
+      detail::kIsPtoDType<typename TileDataDst::DType>, NAME                                   \
+      ": DType must be one of half float int16 int32 uint16 uint32 bfloat16_t int8 uint8 "     \
+      "[spec 20 §2]")
 
-#define TILESIM_PTO_ROWEXPAND(NAME, OP, PREFIX)                                                              \
-  template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents> \
-    requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> &&                 \
-             (... && !is_tile_v<WaitEvents>))                                                                \
-  RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) {       \
-    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                                       \
-    (void)sizeof...(events);                                                                                 \
-    tilesim::pto::row_expand_current(OP, dst.desc(), src0.desc(), src1.desc(), nullptr);                    \
-    return {};                                                                                               \
-  }                                                                                                          \
-  template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename TileDataTmp,  \
-            typename... WaitEvents>                                                                          \
-    requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> &&                 \
-             is_tile_v<TileDataTmp> && (... && !is_tile_v<WaitEvents>))                                      \
-  RecordEvent NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,              \
-                   WaitEvents&... events) {                                                                  \
-    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                                       \
-    (void)sizeof...(events);                                                                                 \
-    const tilesim::pto::TileDesc t = tmp.desc();                                                             \
-    tilesim::pto::row_expand_current(OP, dst.desc(), src0.desc(), src1.desc(), &t);                          \
-    return {};                                                                                               \
+#define TILESIM_PTO_ROWEXPAND(NAME, OP, PREFIX)                                            \
+  template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,     \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
+           (... && !is_tile_v<WaitEvents>)) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) {  \
+    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                      \
+    (void)sizeof...(events);                                                               \
+    tilesim::pto::row_expand_current(OP, dst.desc(), src0.desc(), src1.desc(), nullptr);   \
+    return {};                                                                             \
+  }                                                                                        \
+  template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,     \
+            typename TileDataTmp, typename... WaitEvents>                                  \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
+           is_tile_v<TileDataTmp> && (... && !is_tile_v<WaitEvents>)) RecordEvent          \
+  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,         \
+       WaitEvents&... events) {                                                            \
+    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                      \
+    (void)sizeof...(events);                                                               \
+    const tilesim::pto::TileDesc t = tmp.desc();                                           \
+    tilesim::pto::row_expand_current(OP, dst.desc(), src0.desc(), src1.desc(), &t);        \
+    return {};                                                                             \
   }
 
 #define TILESIM_PTO_NO_PREFIX

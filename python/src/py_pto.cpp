@@ -31,7 +31,8 @@ tp::TileDesc desc_of(const py::tuple& t, const char* who) {
   d.row_major = t[2].cast<bool>();
   if (a.ndim() != 2 || !(a.flags() & py::array::c_style) || !a.writeable() ||
       size_t(a.itemsize()) != tp::elem_size(d.dtype))
-    tilesim::raise(tilesim::ErrorCode::Constraint, who, "tile storage must be a writeable C-contiguous 2-D array");
+    tilesim::raise(tilesim::ErrorCode::Constraint, who,
+                   "tile storage must be a writeable C-contiguous 2-D array");
   d.rows = int(d.row_major ? a.shape(0) : a.shape(1));
   d.cols = int(d.row_major ? a.shape(1) : a.shape(0));
   d.valid_row = t[3].cast<int>();
@@ -44,7 +45,8 @@ tp::TileDesc desc_of(const py::tuple& t, const char* who) {
 
 tilesim::npy::Array to_npy(const py::array& in) {
   py::array a = py::array::ensure(in, py::array::c_style);
-  if (!a) tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.pto.run", "inputs must be arrays");
+  if (!a)
+    tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.pto.run", "inputs must be arrays");
   tilesim::npy::Array out;
   out.descr = py::str(a.dtype().attr("str")).cast<std::string>();
   for (py::ssize_t k = 0; k < a.ndim(); ++k) out.shape.push_back(size_t(a.shape(k)));
@@ -55,11 +57,14 @@ tilesim::npy::Array to_npy(const py::array& in) {
 
 void init_pto(py::module_&, py::module_& m) {
   m.doc() = "PTO tile ISA engine (spec 20); the public API is tilesim.pto";
-  m.def("_canonical", [](const std::string& n) { return std::string(tp::elem_name(tp::parse_elem(n, "dtype"))); });
+  m.def("_canonical", [](const std::string& n) {
+    return std::string(tp::elem_name(tp::parse_elem(n, "dtype")));
+  });
   m.def("_carrier", [](const std::string& n) { return tilesim::pto::as::carrier_descr(n); });
-  m.def("_check_tile", [](const py::tuple& t) { tp::check_tile(desc_of(t, "Tile"), "Tile", "tile"); });
-  m.def("_row_expand", [](const std::string& op, const py::tuple& dst, const py::tuple& s0, const py::tuple& s1,
-                          const py::object& tmp, const std::string& target) {
+  m.def("_check_tile",
+        [](const py::tuple& t) { tp::check_tile(desc_of(t, "Tile"), "Tile", "tile"); });
+  m.def("_row_expand", [](const std::string& op, const py::tuple& dst, const py::tuple& s0,
+                          const py::tuple& s1, const py::object& tmp, const std::string& target) {
     const tp::Target& t = tp::find_target(target);
     const tp::TileDesc d = desc_of(dst, "dst"), a = desc_of(s0, "src0"), b = desc_of(s1, "src1");
     tp::TileDesc tt;
@@ -67,7 +72,8 @@ void init_pto(py::module_&, py::module_& m) {
     py::gil_scoped_release nogil;
     tp::row_expand(op_of(op), d, a, b, tmp.is_none() ? nullptr : &tt, t, tp::Ub{});
   });
-  m.def("_run", [](const std::string& text, const py::dict& inputs, const py::dict& valid, const py::object& target) {
+  m.def("_run", [](const std::string& text, const py::dict& inputs, const py::dict& valid,
+                   const py::object& target) {
     tilesim::pto::as::RunOptions o;
     if (!target.is_none()) o.target = target.cast<std::string>();
     for (auto [k, v] : inputs) o.inputs[k.cast<std::string>()] = to_npy(v.cast<py::array>());

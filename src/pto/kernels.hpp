@@ -25,8 +25,8 @@ struct RowsArgs {
 using RowsFn = void (*)(const RowsArgs& a);
 
 // The scalar reference (the definition, spec 70 item 5): one element at a time.
-void reference_row(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8_t* dst, int C, int Ex,
-                   bool swap);
+void reference_row(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8_t* dst, int C,
+                   int Ex, bool swap);
 // The fast kernel for (op, dt): Highway SIMD where available, bit-identical to the reference.
 RowsFn fast_rows(Op op, Elem dt);
 

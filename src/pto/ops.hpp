@@ -17,7 +17,9 @@ inline constexpr uint32_t kNanF32 = 0x7FC00000u;  // canonical quiet NaNs (spec 
 inline constexpr uint16_t kNanF16 = 0x7E00u;
 inline constexpr uint16_t kNanBF16 = 0x7FC0u;
 
-inline float canon(float r) { return r != r ? formats::bits_to_f32(kNanF32) : r; }
+inline float canon(float r) {
+  return r != r ? formats::bits_to_f32(kNanF32) : r;
+}
 
 // MAX/MIN (spec 20 §4): NaN if either is NaN; equal values (±0 included) combine bitwise so
 // max(-0, +0) = +0 and min(-0, +0) = -0 whatever the argument order.
@@ -74,6 +76,8 @@ inline uint16_t exp_f16(uint16_t d) {
   std::memcpy(&c, &h, 2);
   return c;
 }
-inline float exp_f32(float d) { return canon(static_cast<float>(std::exp(double(d)))); }
+inline float exp_f32(float d) {
+  return canon(static_cast<float>(std::exp(double(d))));
+}
 
 }  // namespace tilesim::pto::ops

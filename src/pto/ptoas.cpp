@@ -57,11 +57,11 @@ struct Stmt {
   std::string mnemonic;
   Op op = Op::ADD;
   bool ssa = false;
-  Operand result;                  // Arg / Alloc / SSA result / tassign tile
-  std::vector<Operand> srcs;       // src0, src1[, tmp]
+  Operand result;             // Arg / Alloc / SSA result / tassign tile
+  std::vector<Operand> srcs;  // src0, src1[, tmp]
   std::vector<TypeSpec> src_types;
   std::optional<TypeSpec> dst_type;  // Arg / Alloc type, SSA result type, DPS outs type
-  Operand dst;                     // DPS outs operand
+  Operand dst;                       // DPS outs operand
   int64_t addr = 0;
 };
 
@@ -93,7 +93,8 @@ class Parser {
       if (first.t == Token::Ident && first.s == ".target") {
         next();
         const Token& n = expect(Token::Ident, "a target name");
-        if (!target.empty() && target != n.s) error(n, "a second .target differs from '" + target + "'");
+        if (!target.empty() && target != n.s)
+          error(n, "a second .target differs from '" + target + "'");
         try {
           find_target(n.s);  // unknown names are errors here, with the list of valid ones
         } catch (const Error& e) {
@@ -112,20 +113,27 @@ class Parser {
  private:
   [[noreturn]] void error(const Token& t, const std::string& what) {
     const std::string tok = t.t == Token::End ? "end of line" : "'" + t.s + "'";
-    raise(ErrorCode::Parse, fmt::format("{}:{}:{}", file_, line_, t.col), what + ", at " + tok, "20 §6");
+    raise(ErrorCode::Parse, fmt::format("{}:{}:{}", file_, line_, t.col), what + ", at " + tok,
+          "20 §6");
   }
   [[noreturn]] void error_at(int col, const std::string& tok, const std::string& what) {
-    raise(ErrorCode::Parse, fmt::format("{}:{}:{}", file_, line_, col), what + ", at '" + tok + "'", "20 §6");
+    raise(ErrorCode::Parse, fmt::format("{}:{}:{}", file_, line_, col), what + ", at '" + tok + "'",
+          "20 §6");
   }
 
   void tokenize(std::string_view l) {
     toks_.clear();
     size_t p = 0;
-    auto is_id = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+    auto is_id = [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    };
     while (p < l.size()) {
       const char c = l[p];
       const int col = int(p) + 1;
-      if (c == ' ' || c == '\t' || c == '\r') { ++p; continue; }
+      if (c == ' ' || c == '\t' || c == '\r') {
+        ++p;
+        continue;
+      }
       if (c == '#' || (c == '/' && p + 1 < l.size() && l[p + 1] == '/')) break;  // comments
       if (c == '!') {  // a type: up to the matching '>'
         size_t q = p;
@@ -136,7 +144,8 @@ class Parser {
           if (l[r] == '<') ++depth;
           if (l[r] == '>' && --depth == 0) break;
         }
-        if (q >= l.size() || r >= l.size()) error_at(col, std::string(l.substr(p)), "unterminated type (missing '>')");
+        if (q >= l.size() || r >= l.size())
+          error_at(col, std::string(l.substr(p)), "unterminated type (missing '>')");
         toks_.push_back({Token::Type, std::string(l.substr(p, r + 1 - p)), col});
         p = r + 1;
         continue;
@@ -145,7 +154,8 @@ class Parser {
         size_t q = p + 1;
         while (q < l.size() && is_id(l[q])) ++q;
         if (q == p + 1) error_at(col, std::string(1, c), "expected a name after it");
-        toks_.push_back({c == '%' ? Token::Percent : Token::At, std::string(l.substr(p + 1, q - p - 1)), col});
+        toks_.push_back(
+            {c == '%' ? Token::Percent : Token::At, std::string(l.substr(p + 1, q - p - 1)), col});
         p = q;
         continue;
       }
@@ -183,7 +193,10 @@ class Parser {
   const Token& peek() const { return toks_[i_]; }
   const Token& next() { return toks_[i_ < toks_.size() - 1 ? i_++ : i_]; }
   bool accept(const char* punct) {
-    if (peek().t == Token::Punct && peek().s == punct) { next(); return true; }
+    if (peek().t == Token::Punct && peek().s == punct) {
+      next();
+      return true;
+    }
     return false;
   }
   const Token& expect(Token::T t, const char* what) {
@@ -203,8 +216,8 @@ class Parser {
 
   static std::optional<Op> op_of(std::string_view m) {
     static constexpr std::pair<const char*, Op> kOps[] = {
-        {"trowexpandadd", Op::ADD}, {"trowexpandsub", Op::SUB}, {"trowexpandmul", Op::MUL},
-        {"trowexpanddiv", Op::DIV}, {"trowexpandmax", Op::MAX}, {"trowexpandmin", Op::MIN},
+        {"trowexpandadd", Op::ADD},      {"trowexpandsub", Op::SUB}, {"trowexpandmul", Op::MUL},
+        {"trowexpanddiv", Op::DIV},      {"trowexpandmax", Op::MAX}, {"trowexpandmin", Op::MIN},
         {"trowexpandexpdif", Op::EXPDIF}};
     if (m.substr(0, 4) == "pto.") m.remove_prefix(4);
     for (const auto& [n, op] : kOps)
@@ -212,19 +225,22 @@ class Parser {
     return std::nullopt;
   }
 
-  int parse_int(std::string_view s, int col, const std::string& tok, const char* what, bool allow_dyn = false) {
+  int parse_int(std::string_view s, int col, const std::string& tok, const char* what,
+                bool allow_dyn = false) {
     if (allow_dyn && s == "?") return kDyn;
     if (s.empty() || s.size() > 9) error_at(col, tok, std::string("expected ") + what);
     int v = 0;
     for (char c : s) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) error_at(col, tok, std::string("expected ") + what);
+      if (!std::isdigit(static_cast<unsigned char>(c)))
+        error_at(col, tok, std::string("expected ") + what);
       v = v * 10 + (c - '0');
     }
     return v;
   }
 
   // "16x128xf32" (dims then dtype) or "16x1" (valid=, with '?').
-  void parse_shape(std::string_view s, int col, const std::string& tok, TypeSpec& t, bool with_dtype) {
+  void parse_shape(std::string_view s, int col, const std::string& tok, TypeSpec& t,
+                   bool with_dtype) {
     std::vector<std::string_view> parts;
     size_t p = 0;
     while (true) {
@@ -234,7 +250,9 @@ class Parser {
       p = q + 1;
     }
     if (parts.size() != (with_dtype ? 3u : 2u))
-      error_at(col, tok, with_dtype ? "expected a shape RxCxT (e.g. 16x128xf32)" : "expected a valid shape RxC");
+      error_at(
+          col, tok,
+          with_dtype ? "expected a shape RxCxT (e.g. 16x128xf32)" : "expected a valid shape RxC");
     if (with_dtype) {
       t.rows = parse_int(parts[0], col, tok, "a row count");
       t.cols = parse_int(parts[1], col, tok, "a column count");
@@ -246,10 +264,13 @@ class Parser {
   }
 
   Elem elem(std::string_view s, int col, const std::string& tok) {
-    static constexpr const char* kOk[] = {"f16", "f32", "bf16", "i8", "i16", "i32", "ui8", "ui16", "ui32", "u8", "u16", "u32"};
+    static constexpr const char* kOk[] = {"f16", "f32",  "bf16", "i8", "i16", "i32",
+                                          "ui8", "ui16", "ui32", "u8", "u16", "u32"};
     for (const char* k : kOk)
       if (s == k) return parse_elem(s, "PTO-AS");
-    error_at(col, tok, "unknown element type '" + std::string(s) + "' (f16 f32 bf16 i8 i16 i32 ui8 ui16 ui32)");
+    error_at(
+        col, tok,
+        "unknown element type '" + std::string(s) + "' (f16 f32 bf16 i8 i16 i32 ui8 ui16 ui32)");
   }
 
   TypeSpec type(const Token& tk) {
@@ -269,9 +290,11 @@ class Parser {
       t.row_major = t.cols != 1;  // spec 20 §6: a [R, 1] operand is ColMajor
       return t;
     }
-    if (head != "!pto.tile_buf") error_at(tk.col, s, "expected !pto.tile<...> or !pto.tile_buf<...>");
+    if (head != "!pto.tile_buf")
+      error_at(tk.col, s, "expected !pto.tile<...> or !pto.tile_buf<...>");
     t.is_buf = true;
-    // Comma-separated items; compact form starts with a location and RxCxT, keyed form has key=value.
+    // Comma-separated items; compact form starts with a location and RxCxT, keyed form has
+    // key=value.
     std::vector<std::pair<std::string, int>> items;
     size_t p = 0;
     while (p <= body.size()) {
@@ -283,7 +306,8 @@ class Parser {
       items.push_back({body.substr(a, e - a), body_col + int(a)});
       p = q + 1;
     }
-    bool have_shape = false, have_rows = false, have_cols = false, have_dtype = false, have_loc = false;
+    bool have_shape = false, have_rows = false, have_cols = false, have_dtype = false,
+         have_loc = false;
     for (const auto& [item, col] : items) {
       const size_t eq = item.find('=');
       if (eq == std::string::npos) {
@@ -301,23 +325,38 @@ class Parser {
       while (!key.empty() && key.back() == ' ') key.pop_back();
       while (!val.empty() && val.front() == ' ') val.erase(0, 1);
       const int vcol = col + int(eq) + 1;
-      if (key == "loc") t.loc = location(val, vcol, item), have_loc = true;
-      else if (key == "dtype") t.dtype = elem(val, vcol, item), have_dtype = true;
-      else if (key == "rows") t.rows = parse_int(val, vcol, item, "a row count"), have_rows = true;
-      else if (key == "cols") t.cols = parse_int(val, vcol, item, "a column count"), have_cols = true;
-      else if (key == "v_row") t.vr = parse_int(val, vcol, item, "a valid row count or '?'", true);
-      else if (key == "v_col") t.vc = parse_int(val, vcol, item, "a valid column count or '?'", true);
-      else if (key == "valid") parse_shape(val, vcol, item, t, false);
+      if (key == "loc")
+        t.loc = location(val, vcol, item), have_loc = true;
+      else if (key == "dtype")
+        t.dtype = elem(val, vcol, item), have_dtype = true;
+      else if (key == "rows")
+        t.rows = parse_int(val, vcol, item, "a row count"), have_rows = true;
+      else if (key == "cols")
+        t.cols = parse_int(val, vcol, item, "a column count"), have_cols = true;
+      else if (key == "v_row")
+        t.vr = parse_int(val, vcol, item, "a valid row count or '?'", true);
+      else if (key == "v_col")
+        t.vc = parse_int(val, vcol, item, "a valid column count or '?'", true);
+      else if (key == "valid")
+        parse_shape(val, vcol, item, t, false);
       else if (key == "blayout") {
-        if (val == "row_major") t.row_major = true;
-        else if (val == "col_major") t.row_major = false;
-        else error_at(vcol, item, "blayout must be row_major or col_major");
+        if (val == "row_major")
+          t.row_major = true;
+        else if (val == "col_major")
+          t.row_major = false;
+        else
+          error_at(vcol, item, "blayout must be row_major or col_major");
       } else if (key == "slayout") {
-        if (val == "none_box") t.slayout = 0;
-        else if (val == "row_major") t.slayout = 1;
-        else if (val == "col_major") t.slayout = 2;
-        else error_at(vcol, item, "slayout must be none_box, row_major or col_major");
-      } else if (key == "fractal") t.fractal = parse_int(val, vcol, item, "a fractal size");
+        if (val == "none_box")
+          t.slayout = 0;
+        else if (val == "row_major")
+          t.slayout = 1;
+        else if (val == "col_major")
+          t.slayout = 2;
+        else
+          error_at(vcol, item, "slayout must be none_box, row_major or col_major");
+      } else if (key == "fractal")
+        t.fractal = parse_int(val, vcol, item, "a fractal size");
       else if (key == "pad") {
         static constexpr const char* kPads[] = {"null", "zero", "max", "min"};
         bool ok = false;
@@ -335,14 +374,16 @@ class Parser {
   }
 
   uint8_t location(const std::string& v, int col, const std::string& tok) {
-    static constexpr const char* kLocs[] = {"vec", "mat", "left", "right", "acc", "bias",
-                                            "scaling", "scale_left", "scale_right", "ctrl"};
+    static constexpr const char* kLocs[] = {"vec",  "mat",     "left",       "right",       "acc",
+                                            "bias", "scaling", "scale_left", "scale_right", "ctrl"};
     for (int k = 0; k < 10; ++k)
       if (v == kLocs[k]) return uint8_t(k);
     error_at(col, tok, "unknown tile location '" + v + "' (vec mat left right acc bias ...)");
   }
 
-  TypeSpec type_tok() { return type(expect(Token::Type, "a type !pto.tile<...> or !pto.tile_buf<...>")); }
+  TypeSpec type_tok() {
+    return type(expect(Token::Type, "a type !pto.tile<...> or !pto.tile_buf<...>"));
+  }
 
   // srcs ':' types, with 2 or 3 sources.
   void sources(Stmt& st, bool in_parens) {
@@ -409,7 +450,8 @@ class Parser {
       errno = 0;
       char* endp = nullptr;
       const unsigned long long v = std::strtoull(n.s.c_str(), &endp, 0);
-      if (*endp != '\0' || errno != 0 || v > (1ull << 40)) error(n, "expected a UB byte address (decimal or 0x...)");
+      if (*endp != '\0' || errno != 0 || v > (1ull << 40))
+        error(n, "expected a UB byte address (decimal or 0x...)");
       st.addr = int64_t(v);
       expect_punct(")");
       end_of_line();
@@ -444,15 +486,24 @@ class Parser {
 
 const char* carrier_of(Elem e) {
   switch (e) {
-    case Elem::f16: return "<f2";
-    case Elem::bf16: return "<u2";
-    case Elem::f32: return "<f4";
-    case Elem::s8: return "|i1";
-    case Elem::s16: return "<i2";
-    case Elem::s32: return "<i4";
-    case Elem::u8: return "|u1";
-    case Elem::u16: return "<u2";
-    case Elem::u32: return "<u4";
+    case Elem::f16:
+      return "<f2";
+    case Elem::bf16:
+      return "<u2";
+    case Elem::f32:
+      return "<f4";
+    case Elem::s8:
+      return "|i1";
+    case Elem::s16:
+      return "<i2";
+    case Elem::s32:
+      return "<i4";
+    case Elem::u8:
+      return "|u1";
+    case Elem::u16:
+      return "<u2";
+    case Elem::u32:
+      return "<u4";
   }
   return "";
 }
@@ -475,15 +526,24 @@ class Machine {
   void exec(const Stmt& st) {
     try {
       switch (st.kind) {
-        case Kind::Arg: define(st, true); break;
-        case Kind::Alloc: define(st, false); break;
-        case Kind::Tassign: tassign(st); break;
-        case Kind::Instr: instr(st); break;
+        case Kind::Arg:
+          define(st, true);
+          break;
+        case Kind::Alloc:
+          define(st, false);
+          break;
+        case Kind::Tassign:
+          tassign(st);
+          break;
+        case Kind::Instr:
+          instr(st);
+          break;
       }
     } catch (const Error& e) {
       if (std::string_view(e.what()).substr(0, file_.size()) == file_) throw;
       const std::string tok = st.kind == Kind::Arg ? ".arg" : st.mnemonic;
-      throw Error(e.code(), fmt::format("{}:{}:{}: {} (at '{}')", file_, st.pos.line, st.pos.col, e.what(), tok));
+      throw Error(e.code(), fmt::format("{}:{}:{}: {} (at '{}')", file_, st.pos.line, st.pos.col,
+                                        e.what(), tok));
     }
   }
 
@@ -500,7 +560,8 @@ class Machine {
       for (int r = 0; r < t->d.rows; ++r)
         for (int c = 0; c < t->d.cols; ++c) {
           const size_t src = t->d.row_major ? size_t(r) * t->d.cols + c : size_t(c) * t->d.rows + r;
-          std::memcpy(o.array.data.data() + (size_t(r) * t->d.cols + c) * sz, t->d.data + src * sz, sz);
+          std::memcpy(o.array.data.data() + (size_t(r) * t->d.cols + c) * sz, t->d.data + src * sz,
+                      sz);
         }
       out.push_back(std::move(o));
     }
@@ -508,8 +569,10 @@ class Machine {
   }
 
  private:
-  [[noreturn]] void fail(const Pos& p, const std::string& tok, const std::string& what, ErrorCode code = ErrorCode::Parse) {
-    raise(code, fmt::format("{}:{}:{}", file_, p.line, p.col), what + ", at '" + tok + "'", "20 §6");
+  [[noreturn]] void fail(const Pos& p, const std::string& tok, const std::string& what,
+                         ErrorCode code = ErrorCode::Parse) {
+    raise(code, fmt::format("{}:{}:{}", file_, p.line, p.col), what + ", at '" + tok + "'",
+          "20 §6");
   }
 
   VTile* find(const Operand& o) {
@@ -520,7 +583,8 @@ class Machine {
 
   VTile& create(const Operand& name, const TypeSpec& ty, bool is_arg, const char* what) {
     for (auto& t : tiles_)
-      if (t->name == name.name) fail(name.pos, "%" + name.name, "redefinition of '%" + name.name + "'");
+      if (t->name == name.name)
+        fail(name.pos, "%" + name.name, "redefinition of '%" + name.name + "'");
     auto v = std::make_unique<VTile>();
     v->name = name.name;
     v->type = ty;
@@ -537,10 +601,13 @@ class Machine {
     d.valid_row = ty.vr < 0 ? ty.rows : ty.vr;
     d.valid_col = ty.vc < 0 ? ty.cols : ty.vc;
     if (ty.rows <= 0 || ty.cols <= 0 || ty.rows > (1 << 16) || ty.cols > (1 << 16))
-      fail(ty.pos, ty.text, fmt::format("tile shape must be 1..65536 in each dimension, got {}x{}", ty.rows, ty.cols),
-           ErrorCode::Bounds);
+      fail(
+          ty.pos, ty.text,
+          fmt::format("tile shape must be 1..65536 in each dimension, got {}x{}", ty.rows, ty.cols),
+          ErrorCode::Bounds);
     if (d.bytes() > (size_t(1) << 28))
-      fail(ty.pos, ty.text, fmt::format("tile of {} bytes exceeds the 256 MiB limit of a program tile", d.bytes()),
+      fail(ty.pos, ty.text,
+           fmt::format("tile of {} bytes exceeds the 256 MiB limit of a program tile", d.bytes()),
            ErrorCode::Bounds);
     v->own.assign(d.bytes(), 0);
     d.data = v->own.data();
@@ -558,10 +625,12 @@ class Machine {
       const auto [vr, vc] = vit->second;
       if ((v.type.vr >= 0 && v.type.vr != vr) || (v.type.vc >= 0 && v.type.vc != vc))
         fail(st.result.pos, "%" + v.name,
-             fmt::format("caller valid shape {}x{} contradicts the declared static valid shape", vr, vc),
+             fmt::format("caller valid shape {}x{} contradicts the declared static valid shape", vr,
+                         vc),
              ErrorCode::Constraint);
       if (vr < 0 || vr > v.d.rows || vc < 0 || vc > v.d.cols)
-        fail(st.result.pos, "%" + v.name, fmt::format("valid shape {}x{} exceeds the {}x{} tile", vr, vc, v.d.rows, v.d.cols),
+        fail(st.result.pos, "%" + v.name,
+             fmt::format("valid shape {}x{} exceeds the {}x{} tile", vr, vc, v.d.rows, v.d.cols),
              ErrorCode::Bounds);
       v.d.valid_row = vr;
       v.d.valid_col = vc;
@@ -572,20 +641,22 @@ class Machine {
     const char* want = carrier_of(v.d.dtype);
     if (a.descr != want)
       fail(st.result.pos, "%" + v.name,
-           fmt::format("input array has dtype '{}', the {} tile's carrier is '{}' (spec 60 §2)", a.descr,
-                       elem_name(v.d.dtype), want),
+           fmt::format("input array has dtype '{}', the {} tile's carrier is '{}' (spec 60 §2)",
+                       a.descr, elem_name(v.d.dtype), want),
            ErrorCode::Constraint);
     if (a.shape.size() != 2 || a.shape[0] != size_t(v.d.rows) || a.shape[1] != size_t(v.d.cols)) {
       std::string shape;
-      for (size_t k = 0; k < a.shape.size(); ++k) shape += (k ? "x" : "") + std::to_string(a.shape[k]);
+      for (size_t k = 0; k < a.shape.size(); ++k)
+        shape += (k ? "x" : "") + std::to_string(a.shape[k]);
       fail(st.result.pos, "%" + v.name,
-           fmt::format("input array shape {} differs from the declared {}x{}", shape.empty() ? "()" : shape, v.d.rows,
-                       v.d.cols),
+           fmt::format("input array shape {} differs from the declared {}x{}",
+                       shape.empty() ? "()" : shape, v.d.rows, v.d.cols),
            ErrorCode::Constraint);
     }
     const size_t sz = elem_size(v.d.dtype);
     if (a.data.size() != v.d.bytes())
-      fail(st.result.pos, "%" + v.name, "input array data size does not match its shape", ErrorCode::Constraint);
+      fail(st.result.pos, "%" + v.name, "input array data size does not match its shape",
+           ErrorCode::Constraint);
     for (int r = 0; r < v.d.rows; ++r)
       for (int c = 0; c < v.d.cols; ++c) {
         const size_t dsti = v.d.row_major ? size_t(r) * v.d.cols + c : size_t(c) * v.d.rows + r;
@@ -607,17 +678,22 @@ class Machine {
 
   void agree(const VTile& v, const TypeSpec& ty, const Operand& o) {
     std::string why;
-    if (ty.dtype != v.d.dtype) why = fmt::format("dtype {} vs tile's {}", elem_name(ty.dtype), elem_name(v.d.dtype));
+    if (ty.dtype != v.d.dtype)
+      why = fmt::format("dtype {} vs tile's {}", elem_name(ty.dtype), elem_name(v.d.dtype));
     else if (ty.rows != v.d.rows || ty.cols != v.d.cols)
       why = fmt::format("shape {}x{} vs tile's {}x{}", ty.rows, ty.cols, v.d.rows, v.d.cols);
     else if (ty.row_major != v.d.row_major)
       why = fmt::format("layout {} vs tile's {}", ty.row_major ? "row_major" : "col_major",
                         v.d.row_major ? "row_major" : "col_major");
-    else if (ty.is_buf && ty.loc != v.d.loc) why = "tile location differs";
-    else if (ty.is_buf && ((ty.vr >= 0 && ty.vr != v.d.valid_row) || (ty.vc >= 0 && ty.vc != v.d.valid_col)))
-      why = fmt::format("valid shape {}x{} vs tile's {}x{}", ty.vr, ty.vc, v.d.valid_row, v.d.valid_col);
+    else if (ty.is_buf && ty.loc != v.d.loc)
+      why = "tile location differs";
+    else if (ty.is_buf &&
+             ((ty.vr >= 0 && ty.vr != v.d.valid_row) || (ty.vc >= 0 && ty.vc != v.d.valid_col)))
+      why = fmt::format("valid shape {}x{} vs tile's {}x{}", ty.vr, ty.vc, v.d.valid_row,
+                        v.d.valid_col);
     if (!why.empty())
-      fail(ty.pos, ty.text, "type annotation of '%" + o.name + "' disagrees with the bound tile: " + why,
+      fail(ty.pos, ty.text,
+           "type annotation of '%" + o.name + "' disagrees with the bound tile: " + why,
            ErrorCode::Constraint);
   }
 
@@ -648,7 +724,8 @@ class Machine {
       dst = find(st.dst);
       agree(*dst, *st.dst_type, st.dst);
     }
-    row_expand(st.op, dst->d, srcs[0]->d, srcs[1]->d, srcs.size() > 2 ? &srcs[2]->d : nullptr, target_, ub_);
+    row_expand(st.op, dst->d, srcs[0]->d, srcs[1]->d, srcs.size() > 2 ? &srcs[2]->d : nullptr,
+               target_, ub_);
   }
 
   std::string file_;
@@ -661,9 +738,12 @@ class Machine {
 
 }  // namespace
 
-std::string carrier_descr(std::string_view dtype) { return carrier_of(parse_elem(dtype, "dtype")); }
+std::string carrier_descr(std::string_view dtype) {
+  return carrier_of(parse_elem(dtype, "dtype"));
+}
 
-std::vector<Output> run(std::string_view text, std::string_view filename, const RunOptions& options) {
+std::vector<Output> run(std::string_view text, std::string_view filename,
+                        const RunOptions& options) {
   std::string target;
   Pos target_pos;
   Parser parser(text, filename);
@@ -675,7 +755,9 @@ std::vector<Output> run(std::string_view text, std::string_view filename, const 
   for (const auto& [name, arr] : options.inputs) {
     bool declared = false;
     for (const Stmt& s : prog) declared |= s.kind == Kind::Arg && s.result.name == name;
-    if (!declared) raise(ErrorCode::Constraint, std::string(filename), "input '" + name + "' is not an .arg of the program", "20 §6");
+    if (!declared)
+      raise(ErrorCode::Constraint, std::string(filename),
+            "input '" + name + "' is not an .arg of the program", "20 §6");
   }
   Machine m(std::string(filename), t, options);
   for (const Stmt& s : prog) m.exec(s);

@@ -19,29 +19,51 @@ float load_f(Elem dt, const uint8_t* p) {
   uint16_t h;
   float f;
   switch (dt) {
-    case Elem::f16: std::memcpy(&h, p, 2); return formats::f16_to_f32(h);
-    case Elem::bf16: std::memcpy(&h, p, 2); return formats::bf16_to_f32(h);
-    default: std::memcpy(&f, p, 4); return f;
+    case Elem::f16:
+      std::memcpy(&h, p, 2);
+      return formats::f16_to_f32(h);
+    case Elem::bf16:
+      std::memcpy(&h, p, 2);
+      return formats::bf16_to_f32(h);
+    default:
+      std::memcpy(&f, p, 4);
+      return f;
   }
 }
 void store_f(Elem dt, uint8_t* p, float v) {  // one RNE rounding to T, canonical NaN
   uint16_t h;
   switch (dt) {
-    case Elem::f16: h = formats::f32_to_f16(v); std::memcpy(p, &h, 2); return;
-    case Elem::bf16: h = formats::f32_to_bf16(v); std::memcpy(p, &h, 2); return;
-    default: v = ops::canon(v); std::memcpy(p, &v, 4); return;
+    case Elem::f16:
+      h = formats::f32_to_f16(v);
+      std::memcpy(p, &h, 2);
+      return;
+    case Elem::bf16:
+      h = formats::f32_to_bf16(v);
+      std::memcpy(p, &h, 2);
+      return;
+    default:
+      v = ops::canon(v);
+      std::memcpy(p, &v, 4);
+      return;
   }
 }
 
 float farith(Op op, float a, float b) {
   switch (op) {
-    case Op::ADD: return ops::farith<Op::ADD>(a, b);
-    case Op::SUB: return ops::farith<Op::SUB>(a, b);
-    case Op::MUL: return ops::farith<Op::MUL>(a, b);
-    case Op::DIV: return ops::farith<Op::DIV>(a, b);
-    case Op::MAX: return ops::farith<Op::MAX>(a, b);
-    case Op::MIN: return ops::farith<Op::MIN>(a, b);
-    case Op::EXPDIF: break;
+    case Op::ADD:
+      return ops::farith<Op::ADD>(a, b);
+    case Op::SUB:
+      return ops::farith<Op::SUB>(a, b);
+    case Op::MUL:
+      return ops::farith<Op::MUL>(a, b);
+    case Op::DIV:
+      return ops::farith<Op::DIV>(a, b);
+    case Op::MAX:
+      return ops::farith<Op::MAX>(a, b);
+    case Op::MIN:
+      return ops::farith<Op::MIN>(a, b);
+    case Op::EXPDIF:
+      break;
   }
   return ops::farith<Op::EXPDIF>(a, b);
 }
@@ -52,13 +74,26 @@ void int_elem(Op op, const uint8_t* p0, const uint8_t* p1, uint8_t* out) {
   std::memcpy(&a, p0, sizeof(T));
   std::memcpy(&b, p1, sizeof(T));
   switch (op) {
-    case Op::ADD: r = ops::iarith<Op::ADD>(a, b); break;
-    case Op::SUB: r = ops::iarith<Op::SUB>(a, b); break;
-    case Op::MUL: r = ops::iarith<Op::MUL>(a, b); break;
-    case Op::DIV: r = ops::iarith<Op::DIV>(a, b); break;
-    case Op::MAX: r = ops::iarith<Op::MAX>(a, b); break;
-    case Op::MIN: r = ops::iarith<Op::MIN>(a, b); break;
-    case Op::EXPDIF: break;  // rejected for integers by make_plan (spec 20 §2)
+    case Op::ADD:
+      r = ops::iarith<Op::ADD>(a, b);
+      break;
+    case Op::SUB:
+      r = ops::iarith<Op::SUB>(a, b);
+      break;
+    case Op::MUL:
+      r = ops::iarith<Op::MUL>(a, b);
+      break;
+    case Op::DIV:
+      r = ops::iarith<Op::DIV>(a, b);
+      break;
+    case Op::MAX:
+      r = ops::iarith<Op::MAX>(a, b);
+      break;
+    case Op::MIN:
+      r = ops::iarith<Op::MIN>(a, b);
+      break;
+    case Op::EXPDIF:
+      break;  // rejected for integers by make_plan (spec 20 §2)
   }
   std::memcpy(out, &r, sizeof(T));
 }
@@ -69,7 +104,10 @@ void float_elem(Op op, Elem dt, const uint8_t* p0, const uint8_t* p1, uint8_t* o
   // EXPDIF: d = round_T(src0 - src1), then e^d correctly rounded to T (spec 20 §4).
   uint16_t h;
   switch (dt) {
-    case Elem::f16: h = ops::exp_f16(formats::f32_to_f16(a - b)); std::memcpy(out, &h, 2); return;
+    case Elem::f16:
+      h = ops::exp_f16(formats::f32_to_f16(a - b));
+      std::memcpy(out, &h, 2);
+      return;
     case Elem::bf16: {
       const double e = std::exp(double(formats::bf16_to_f32(formats::f32_to_bf16(a - b))));
       h = uint16_t(formats::encode(e, formats::DType::bf16));
@@ -86,7 +124,8 @@ void float_elem(Op op, Elem dt, const uint8_t* p0, const uint8_t* p1, uint8_t* o
 
 }  // namespace
 
-void reference_row(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8_t* dst, int C, int Ex, bool swap) {
+void reference_row(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8_t* dst, int C,
+                   int Ex, bool swap) {
   const size_t sz = elem_size(dt);
   for (int j = 0; j < C; ++j) {
     const uint8_t* f = full + size_t(j) * sz;
@@ -95,21 +134,35 @@ void reference_row(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8
     const uint8_t* p1 = swap ? f : x;
     uint8_t* o = dst + size_t(j) * sz;
     switch (dt) {
-      case Elem::s8: int_elem<int8_t>(op, p0, p1, o); break;
-      case Elem::s16: int_elem<int16_t>(op, p0, p1, o); break;
-      case Elem::s32: int_elem<int32_t>(op, p0, p1, o); break;
-      case Elem::u8: int_elem<uint8_t>(op, p0, p1, o); break;
-      case Elem::u16: int_elem<uint16_t>(op, p0, p1, o); break;
-      case Elem::u32: int_elem<uint32_t>(op, p0, p1, o); break;
-      default: float_elem(op, dt, p0, p1, o); break;
+      case Elem::s8:
+        int_elem<int8_t>(op, p0, p1, o);
+        break;
+      case Elem::s16:
+        int_elem<int16_t>(op, p0, p1, o);
+        break;
+      case Elem::s32:
+        int_elem<int32_t>(op, p0, p1, o);
+        break;
+      case Elem::u8:
+        int_elem<uint8_t>(op, p0, p1, o);
+        break;
+      case Elem::u16:
+        int_elem<uint16_t>(op, p0, p1, o);
+        break;
+      case Elem::u32:
+        int_elem<uint32_t>(op, p0, p1, o);
+        break;
+      default:
+        float_elem(op, dt, p0, p1, o);
+        break;
     }
   }
 }
 
 }  // namespace kernels
 
-void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1, const TileDesc* tmp,
-                const Target& t, const Ub& ub, Path path) {
+void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
+                const TileDesc* tmp, const Target& t, const Ub& ub, Path path) {
   const detail::Plan p = detail::make_plan(op, dst, src0, src1, tmp, t, ub);
   if (p.empty) return;
   const size_t sz = elem_size(p.dt);
@@ -139,13 +192,15 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
   size_t full_stride = size_t(p.full->cols) * sz;
   std::vector<uint8_t> full_copy;
   const bool same = p.full->data == dst.data && p.full->cols == dst.cols;
-  const auto flo = reinterpret_cast<uintptr_t>(p.full->data), dlo = reinterpret_cast<uintptr_t>(dst.data);
+  const auto flo = reinterpret_cast<uintptr_t>(p.full->data),
+             dlo = reinterpret_cast<uintptr_t>(dst.data);
   const uintptr_t fhi = flo + (size_t(p.R - 1) * full_stride + size_t(p.C) * sz);
   const uintptr_t dhi = dlo + (size_t(p.R - 1) * dst_stride + size_t(p.C) * sz);
   if (!same && flo < dhi && dlo < fhi) {
     full_copy.resize(size_t(p.R) * size_t(p.C) * sz);
     for (int i = 0; i < p.R; ++i)
-      std::memcpy(full_copy.data() + size_t(i) * p.C * sz, full + size_t(i) * full_stride, size_t(p.C) * sz);
+      std::memcpy(full_copy.data() + size_t(i) * p.C * sz, full + size_t(i) * full_stride,
+                  size_t(p.C) * sz);
     full = full_copy.data();
     full_stride = size_t(p.C) * sz;
   }
@@ -155,7 +210,8 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
   if (p.buffer) {
     for (int i = 0; i < p.R; ++i) {
       const size_t k = p.R < 256 ? size_t(i) : size_t(i % 240);
-      for (int e = 0; e < p.E; ++e) std::memcpy(p.buffer + 32 * k + size_t(e) * sz, xs + size_t(i) * sz, sz);
+      for (int e = 0; e < p.E; ++e)
+        std::memcpy(p.buffer + 32 * k + size_t(e) * sz, xs + size_t(i) * sz, sz);
     }
   }
 
@@ -172,8 +228,8 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
   }
   const kernels::RowsFn fn = kernels::fast_rows(p.op, p.dt);
   auto share = [&](size_t lo, size_t hi) {
-    fn(kernels::RowsArgs{full + lo * full_stride, full_stride, xs + lo * Ex * sz, dst.data + lo * dst_stride,
-                         dst_stride, hi - lo, sz, p.C, Ex, swap});
+    fn(kernels::RowsArgs{full + lo * full_stride, full_stride, xs + lo * Ex * sz,
+                         dst.data + lo * dst_stride, dst_stride, hi - lo, sz, p.C, Ex, swap});
   };
   const size_t work = size_t(p.R) * size_t(p.C);
   if (work < (size_t(1) << 16) || p.R < 2) {

@@ -5,10 +5,11 @@
 // truncates, so it is not used); every NaN result is replaced by the canonical NaN.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "pto/trowexpand_simd.cpp"
+// clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
-
 #include <hwy/contrib/math/math-inl.h>
+// clang-format on
 
 #include <algorithm>
 #include <cstring>
@@ -22,11 +23,12 @@ namespace tilesim::pto::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // The reference for the columns [j0, C) a vector does not cover.
-HWY_INLINE void Tail(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8_t* dst, int j0, int C, int Ex,
-                     bool swap) {
+HWY_INLINE void Tail(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8_t* dst, int j0,
+                     int C, int Ex, bool swap) {
   const size_t sz = elem_size(dt);
   for (int j = j0; j < C; ++j)
-    reference_row(op, dt, full + size_t(j) * sz, xs + size_t(j % Ex) * sz, dst + size_t(j) * sz, 1, 1, swap);
+    reference_row(op, dt, full + size_t(j) * sz, xs + size_t(j % Ex) * sz, dst + size_t(j) * sz, 1,
+                  1, swap);
 }
 
 // Pattern of the expanded operand: P = max(lanes, Ex) values, pat[k] = xs[k mod Ex], so the vector
@@ -51,27 +53,34 @@ HWY_INLINE VF FloatOp(DF df, VF a, VF b) {
     // spec 20 §4: NaN if either is NaN; equal values combine bitwise (max(-0,+0) = +0).
     const auto ua = hn::BitCast(du, a), ub = hn::BitCast(du, b);
     const VF eqv = hn::BitCast(df, op == Op::MAX ? hn::And(ua, ub) : hn::Or(ua, ub));
-    const VF pick = op == Op::MAX ? hn::IfThenElse(hn::Gt(a, b), a, b) : hn::IfThenElse(hn::Lt(a, b), a, b);
+    const VF pick =
+        op == Op::MAX ? hn::IfThenElse(hn::Gt(a, b), a, b) : hn::IfThenElse(hn::Lt(a, b), a, b);
     const VF r = hn::IfThenElse(hn::Eq(a, b), eqv, pick);
     return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(b)), nan, r);
   } else {
     VF r;
-    if constexpr (op == Op::ADD) r = hn::Add(a, b);
-    else if constexpr (op == Op::SUB || op == Op::EXPDIF) r = hn::Sub(a, b);
-    else if constexpr (op == Op::MUL) r = hn::Mul(a, b);
-    else r = hn::Div(a, b);
+    if constexpr (op == Op::ADD)
+      r = hn::Add(a, b);
+    else if constexpr (op == Op::SUB || op == Op::EXPDIF)
+      r = hn::Sub(a, b);
+    else if constexpr (op == Op::MUL)
+      r = hn::Mul(a, b);
+    else
+      r = hn::Div(a, b);
     return hn::IfThenElse(hn::IsNaN(r), nan, r);
   }
 }
 
-// fp16 bits (in u32 lanes) -> fp32, exact: finite values scale by 2^112, Inf/NaN keep their payload.
+// fp16 bits (in u32 lanes) -> fp32, exact: finite values scale by 2^112, Inf/NaN keep their
+// payload.
 template <class DF, class VU>
 HWY_INLINE hn::Vec<DF> F16ToF32(DF df, VU h) {
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
   const VU em = hn::And(h, hn::Set(du, 0x7FFFu));
   const VU sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)));
-  const VU fin = hn::BitCast(du, hn::Mul(hn::BitCast(df, hn::ShiftLeft<13>(em)), hn::Set(df, 0x1p112f)));
+  const VU fin =
+      hn::BitCast(du, hn::Mul(hn::BitCast(df, hn::ShiftLeft<13>(em)), hn::Set(df, 0x1p112f)));
   const VU special = hn::Or(hn::ShiftLeft<13>(em), hn::Set(du, 0x7F800000u));
   const auto is_special = hn::RebindMask(du, hn::Gt(hn::BitCast(di, em), hn::Set(di, 0x7BFF)));
   return hn::BitCast(df, hn::Or(hn::IfThenElse(is_special, special, fin), sign));
@@ -88,9 +97,11 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToF16(DF df, VF f) {
   const auto bias = hn::Max(hn::And(shl1, hn::Set(du, 0xFF000000u)), hn::Set(du, 0x71000000u));
   base = hn::Add(hn::BitCast(df, hn::Add(hn::ShiftRight<1>(bias), hn::Set(du, 0x07800000u))), base);
   const auto bits = hn::BitCast(du, base);
-  const auto nonsign = hn::Add(hn::And(hn::ShiftRight<13>(bits), hn::Set(du, 0x7C00u)), hn::And(bits, hn::Set(du, 0x0FFFu)));
+  const auto nonsign = hn::Add(hn::And(hn::ShiftRight<13>(bits), hn::Set(du, 0x7C00u)),
+                               hn::And(bits, hn::Set(du, 0x0FFFu)));
   const auto sign = hn::ShiftRight<16>(hn::And(w, hn::Set(du, 0x80000000u)));
-  return hn::Or(sign, hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(f)), hn::Set(du, ops::kNanF16), nonsign));
+  return hn::Or(
+      sign, hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(f)), hn::Set(du, ops::kNanF16), nonsign));
 }
 
 // fp32 -> bf16 bits (u32 lanes), RNE, NaN -> 0x7FC0.
@@ -99,7 +110,8 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16(DF df, VF f) {
   (void)df;
   const hn::RebindToUnsigned<DF> du;
   const auto w = hn::BitCast(du, f);
-  const auto r = hn::ShiftRight<16>(hn::Add(hn::Add(w, hn::Set(du, 0x7FFFu)), hn::And(hn::ShiftRight<16>(w), hn::Set(du, 1u))));
+  const auto r = hn::ShiftRight<16>(
+      hn::Add(hn::Add(w, hn::Set(du, 0x7FFFu)), hn::And(hn::ShiftRight<16>(w), hn::Set(du, 1u))));
   return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(f)), hn::Set(du, ops::kNanBF16), r);
 }
 
@@ -125,7 +137,8 @@ HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
     const auto off = hn::Sub(hn::And(hn::BitCast(di, e), low_mask), near_lo);
     const auto near = hn::And(hn::Not(hn::Lt(off, zero)), hn::Lt(off, near_w));
     const auto in = hn::And(hn::Ge(dv, dmin), hn::Le(dv, dmax));
-    const auto safe = hn::AndNot(hn::RebindMask(dd, near), hn::And(in, hn::And(hn::Ge(e, lo), hn::Le(e, hi))));
+    const auto safe =
+        hn::AndNot(hn::RebindMask(dd, near), hn::And(in, hn::And(hn::Ge(e, lo), hn::Le(e, hi))));
     if (HWY_LIKELY(hn::AllTrue(dd, safe))) {
       hn::StoreU(hn::DemoteTo(df, e), df, p + k);
     } else {
@@ -136,7 +149,8 @@ HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
 }
 
 template <Op op>
-HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
+HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex,
+                       bool swap) {
   const hn::ScalableTag<float> df;
   const size_t N = hn::Lanes(df);
   const auto* full = reinterpret_cast<const float*>(full8);
@@ -161,7 +175,10 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
       hn::StoreU(sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), df, dst + j);
     }
   };
-  if (swap) loop(std::true_type{}); else loop(std::false_type{});
+  if (swap)
+    loop(std::true_type{});
+  else
+    loop(std::false_type{});
   if constexpr (op == Op::EXPDIF) ExpF32InPlace(dst, j);  // d was rounded to fp32 above
   Tail(op, Elem::f32, full8, xs8, dst8, int(j), C, Ex, swap);
 }
@@ -177,7 +194,8 @@ const uint16_t* ExpF16Table() {
 }
 
 template <Op op, bool kBF16>
-HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
+HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex,
+                      bool swap) {
   const hn::ScalableTag<float> df;
   const hn::RebindToUnsigned<decltype(df)> du;
   const hn::RebindToSigned<decltype(df)> di;
@@ -203,8 +221,10 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
       return hn::PromoteTo(df, hn::BitCast(dh, v16));
     } else {
       const auto u = hn::PromoteTo(du, v16);
-      if constexpr (kBF16) return hn::BitCast(df, hn::ShiftLeft<16>(u));
-      else return F16ToF32(df, u);
+      if constexpr (kBF16)
+        return hn::BitCast(df, hn::ShiftLeft<16>(u));
+      else
+        return F16ToF32(df, u);
     }
   };
   size_t j = 0;
@@ -226,7 +246,10 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
     }
     for (; j + N <= size_t(C); j += N) step(sw, widen(hn::LoadU(d16, pat + (j & Pm))));
   };
-  if (swap) loop(std::true_type{}); else loop(std::false_type{});
+  if (swap)
+    loop(std::true_type{});
+  else
+    loop(std::false_type{});
   if constexpr (op == Op::EXPDIF && !kBF16) {
     const uint16_t* t = ExpF16Table();  // dst holds d = round_fp16(src0 - src1)
     for (size_t k = 0; k < j; ++k) dst[k] = t[dst[k]];
@@ -237,16 +260,23 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
 
 template <class T>
 constexpr Elem ElemOf() {
-  if constexpr (std::is_same_v<T, int8_t>) return Elem::s8;
-  else if constexpr (std::is_same_v<T, int16_t>) return Elem::s16;
-  else if constexpr (std::is_same_v<T, int32_t>) return Elem::s32;
-  else if constexpr (std::is_same_v<T, uint8_t>) return Elem::u8;
-  else if constexpr (std::is_same_v<T, uint16_t>) return Elem::u16;
-  else return Elem::u32;
+  if constexpr (std::is_same_v<T, int8_t>)
+    return Elem::s8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return Elem::s16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return Elem::s32;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return Elem::u8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return Elem::u16;
+  else
+    return Elem::u32;
 }
 
 template <Op op, class T>
-HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex, bool swap) {
+HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex,
+                       bool swap) {
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
   const auto* full = reinterpret_cast<const T*>(full8);
@@ -260,11 +290,16 @@ HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
     HWY_ALIGN T pat[256];
     const size_t P = FillPattern(pat, xv, N, Ex);
     auto apply = [&](auto a, auto b) {
-      if constexpr (op == Op::ADD) return hn::Add(a, b);
-      else if constexpr (op == Op::SUB) return hn::Sub(a, b);
-      else if constexpr (op == Op::MUL) return hn::Mul(a, b);
-      else if constexpr (op == Op::MAX) return hn::Max(a, b);
-      else return hn::Min(a, b);
+      if constexpr (op == Op::ADD)
+        return hn::Add(a, b);
+      else if constexpr (op == Op::SUB)
+        return hn::Sub(a, b);
+      else if constexpr (op == Op::MUL)
+        return hn::Mul(a, b);
+      else if constexpr (op == Op::MAX)
+        return hn::Max(a, b);
+      else
+        return hn::Min(a, b);
     };
     const size_t Pm = P - 1;
     auto loop = [&](auto sw) {
@@ -281,7 +316,10 @@ HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
         hn::StoreU(sw ? apply(x, f) : apply(f, x), d, dst + j);
       }
     };
-    if (swap) loop(std::true_type{}); else loop(std::false_type{});
+    if (swap)
+      loop(std::true_type{});
+    else
+      loop(std::false_type{});
     Tail(op, ElemOf<T>(), full8, xs8, dst8, int(j), C, Ex, swap);
   } else {
     // 8-bit MUL and integer DIV: the scalar definition, specialised (no SIMD op in Highway 1.0.3).
@@ -300,21 +338,31 @@ template <void (*Row)(const uint8_t*, const uint8_t*, uint8_t*, int, int, bool)>
 void Rows(const RowsArgs& a) {
   const size_t xstride = size_t(a.Ex) * a.elem;
   for (size_t i = 0; i < a.n; ++i)
-    Row(a.full + i * a.full_stride, a.xs + i * xstride, a.dst + i * a.dst_stride, a.C, a.Ex, a.swap);
+    Row(a.full + i * a.full_stride, a.xs + i * xstride, a.dst + i * a.dst_stride, a.C, a.Ex,
+        a.swap);
 }
 
 template <Op op>
 RowsFn RowFor(Elem dt) {
   switch (dt) {
-    case Elem::f32: return &Rows<&RowF32<op>>;
-    case Elem::f16: return &Rows<&Row16<op, false>>;
-    case Elem::bf16: return &Rows<&Row16<op, true>>;
-    case Elem::s8: return &Rows<&RowInt<op, int8_t>>;
-    case Elem::s16: return &Rows<&RowInt<op, int16_t>>;
-    case Elem::s32: return &Rows<&RowInt<op, int32_t>>;
-    case Elem::u8: return &Rows<&RowInt<op, uint8_t>>;
-    case Elem::u16: return &Rows<&RowInt<op, uint16_t>>;
-    case Elem::u32: return &Rows<&RowInt<op, uint32_t>>;
+    case Elem::f32:
+      return &Rows<&RowF32<op>>;
+    case Elem::f16:
+      return &Rows<&Row16<op, false>>;
+    case Elem::bf16:
+      return &Rows<&Row16<op, true>>;
+    case Elem::s8:
+      return &Rows<&RowInt<op, int8_t>>;
+    case Elem::s16:
+      return &Rows<&RowInt<op, int16_t>>;
+    case Elem::s32:
+      return &Rows<&RowInt<op, int32_t>>;
+    case Elem::u8:
+      return &Rows<&RowInt<op, uint8_t>>;
+    case Elem::u16:
+      return &Rows<&RowInt<op, uint16_t>>;
+    case Elem::u32:
+      return &Rows<&RowInt<op, uint32_t>>;
   }
   return nullptr;
 }
@@ -322,13 +370,20 @@ RowsFn RowFor(Elem dt) {
 RowsFn GetRow(int op, int dt) {
   const Elem e = Elem(dt);
   switch (Op(op)) {
-    case Op::ADD: return RowFor<Op::ADD>(e);
-    case Op::SUB: return RowFor<Op::SUB>(e);
-    case Op::MUL: return RowFor<Op::MUL>(e);
-    case Op::DIV: return RowFor<Op::DIV>(e);
-    case Op::MAX: return RowFor<Op::MAX>(e);
-    case Op::MIN: return RowFor<Op::MIN>(e);
-    case Op::EXPDIF: return RowFor<Op::EXPDIF>(e);
+    case Op::ADD:
+      return RowFor<Op::ADD>(e);
+    case Op::SUB:
+      return RowFor<Op::SUB>(e);
+    case Op::MUL:
+      return RowFor<Op::MUL>(e);
+    case Op::DIV:
+      return RowFor<Op::DIV>(e);
+    case Op::MAX:
+      return RowFor<Op::MAX>(e);
+    case Op::MIN:
+      return RowFor<Op::MIN>(e);
+    case Op::EXPDIF:
+      return RowFor<Op::EXPDIF>(e);
   }
   return nullptr;
 }
@@ -340,6 +395,8 @@ HWY_AFTER_NAMESPACE();
 namespace tilesim::pto::kernels {
 HWY_EXPORT(GetRow);
 
-RowsFn fast_rows(Op op, Elem dt) { return HWY_DYNAMIC_DISPATCH(GetRow)(int(op), int(dt)); }
+RowsFn fast_rows(Op op, Elem dt) {
+  return HWY_DYNAMIC_DISPATCH(GetRow)(int(op), int(dt));
+}
 }  // namespace tilesim::pto::kernels
 #endif

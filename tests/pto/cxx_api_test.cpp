@@ -1,10 +1,10 @@
 // The C++ front end (spec 20 §1, spec 60 §3): pto::Tile, TASSIGN, the seven instructions with
 // both overloads, known answers from the seeds and hand computations.
 #include <gtest/gtest.h>
-#include <pto/pto-inst.hpp>
 
 #include <cmath>
 #include <cstring>
+#include <pto/pto-inst.hpp>
 
 using namespace pto;
 
@@ -13,8 +13,16 @@ struct TargetGuard {
   explicit TargetGuard(const char* t) { set_target(t); }
   ~TargetGuard() { set_target("a2a3"); }
 };
-uint32_t bits(float f) { uint32_t b; std::memcpy(&b, &f, 4); return b; }
-uint16_t hbits(half h) { uint16_t b; std::memcpy(&b, &h, 2); return b; }
+uint32_t bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+uint16_t hbits(half h) {
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
 }  // namespace
 
 // Seed 000 mode 1: dst[i][j] = full[i][j] - s_i (src0 full, so operand order agrees).
@@ -53,7 +61,8 @@ TEST(PtoCxx, SeedMax16x128) {
   }
   TROWEXPANDMAX(dst, src0, src1);
   for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 128; ++j) EXPECT_EQ(dst.at(i, j), std::max(float(j % 16) - 8.0f, float(i) - 8.0f));
+    for (int j = 0; j < 128; ++j)
+      EXPECT_EQ(dst.at(i, j), std::max(float(j % 16) - 8.0f, float(i) - 8.0f));
 }
 
 // spec 20 §4 operand order: expanded src0 gives s_i - full (and s_i / full).
@@ -83,7 +92,8 @@ TEST(PtoCxx, DynamicValidRegionOnly) {
   }
   TROWEXPANDADD(dst, src0, s);
   for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 16; ++j) EXPECT_EQ(dst.at(i, j), (i < 3 && j < 5) ? 3.0f : -7.0f) << i << "," << j;
+    for (int j = 0; j < 16; ++j)
+      EXPECT_EQ(dst.at(i, j), (i < 3 && j < 5) ? 3.0f : -7.0f) << i << "," << j;
   dst.SetValidRow(0);  // R = 0: nothing done, no error (spec 20 §3 rule 5)
   EXPECT_NO_THROW(TROWEXPANDADD(dst, src0, s));
   EXPECT_THROW(dst.SetValidCol(17), tilesim::Error);
@@ -166,7 +176,10 @@ TEST(PtoCxx, StaticTemplateMatchesReference) {
   Tile<TileType::Vec, half, 32, 48> dst, src0;
   Tile<TileType::Vec, half, 32, 16> blk;  // mode 2, E = 16
   uint32_t seed = 1;
-  auto rnd = [&] { seed = seed * 1664525u + 1013904223u; return seed >> 16; };
+  auto rnd = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 16;
+  };
   for (int i = 0; i < 32; ++i) {
     for (int j = 0; j < 48; ++j) {
       const uint16_t c = uint16_t(rnd());
@@ -180,14 +193,16 @@ TEST(PtoCxx, StaticTemplateMatchesReference) {
   for (auto op : {tilesim::pto::Op::ADD, tilesim::pto::Op::DIV, tilesim::pto::Op::MIN}) {
     Tile<TileType::Vec, half, 32, 48> ref;
     const auto rd = ref.desc();
-    tilesim::pto::row_expand(op, rd, src0.desc(), blk.desc(), nullptr, tilesim::pto::default_target(),
-                             tilesim::pto::Ub{}, tilesim::pto::Path::Reference);
+    tilesim::pto::row_expand(op, rd, src0.desc(), blk.desc(), nullptr,
+                             tilesim::pto::default_target(), tilesim::pto::Ub{},
+                             tilesim::pto::Path::Reference);
     if (op == tilesim::pto::Op::ADD) TROWEXPANDADD(dst, src0, blk);
     if (op == tilesim::pto::Op::DIV) TROWEXPANDDIV(dst, src0, blk);
     if (op == tilesim::pto::Op::MIN) TROWEXPANDMIN(dst, blk, src0);  // swapped roles
     if (op == tilesim::pto::Op::MIN)
-      tilesim::pto::row_expand(op, rd, blk.desc(), src0.desc(), nullptr, tilesim::pto::default_target(),
-                               tilesim::pto::Ub{}, tilesim::pto::Path::Reference);
+      tilesim::pto::row_expand(op, rd, blk.desc(), src0.desc(), nullptr,
+                               tilesim::pto::default_target(), tilesim::pto::Ub{},
+                               tilesim::pto::Path::Reference);
     EXPECT_EQ(std::memcmp(dst.data(), ref.data(), 32 * 48 * 2), 0) << tilesim::pto::op_name(op);
   }
 }

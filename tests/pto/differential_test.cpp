@@ -57,8 +57,9 @@ void run_case(std::mt19937& g, const Case& c, size_t& checked) {
   HostTile tmp_ref = tmp;
   tmp.bytes.assign(tmp.bytes.size(), 0);
   row_expand(c.op, dst.d, s0, s1, c.with_tmp ? &tmp.d : nullptr, *c.t, ub, Path::Fast);
-  ASSERT_EQ(dst.bytes, dst_ref.bytes) << op_name(c.op) << " " << elem_name(c.e) << " mode " << c.mode << " swap "
-                                      << c.swap << " R " << c.R << " C " << c.C << " target " << c.t->name;
+  ASSERT_EQ(dst.bytes, dst_ref.bytes)
+      << op_name(c.op) << " " << elem_name(c.e) << " mode " << c.mode << " swap " << c.swap << " R "
+      << c.R << " C " << c.C << " target " << c.t->name;
   if (c.with_tmp) {
     ASSERT_EQ(tmp.bytes, tmp_ref.bytes);
   }
@@ -70,18 +71,22 @@ void run_case(std::mt19937& g, const Case& c, size_t& checked) {
 TEST(PtoDifferential, EveryOpDtypeModeTarget) {
   std::mt19937 g(12345);
   size_t checked = 0;
-  const int shapes[][2] = {{1, 1}, {1, 7}, {3, 16}, {5, 33}, {8, 64}, {13, 100}, {16, 128}, {2, 257}, {31, 40}};
+  const int shapes[][2] = {{1, 1},    {1, 7},    {3, 16},  {5, 33}, {8, 64},
+                           {13, 100}, {16, 128}, {2, 257}, {31, 40}};
   for (const char* tn : {"a2a3", "a5"}) {
     const Target& t = find_target(tn);
     for (int o = 0; o < kNumOps; ++o)
       for (int e = 0; e < kNumElems; ++e) {
         const Op op = Op(o);
-        const uint16_t mask = op == Op::DIV ? t.div_mask : op == Op::EXPDIF ? t.expdif_mask : t.basic_mask;
+        const uint16_t mask = op == Op::DIV      ? t.div_mask
+                              : op == Op::EXPDIF ? t.expdif_mask
+                                                 : t.basic_mask;
         if (!(mask & (1u << e))) continue;
         for (int mode = 1; mode <= 2; ++mode)
           for (int sw = 0; sw < 2; ++sw)
             for (const auto& sh : shapes)
-              run_case(g, {&t, op, Elem(e), mode, sw == 1, sh[0], sh[1], mode == 1 && (g() % 2)}, checked);
+              run_case(g, {&t, op, Elem(e), mode, sw == 1, sh[0], sh[1], mode == 1 && (g() % 2)},
+                       checked);
       }
   }
   EXPECT_GT(checked, 1500u);
@@ -96,7 +101,8 @@ TEST(PtoDifferential, ThreadCounts) {
     tilesim::set_num_threads(threads);
     for (Op op : {Op::ADD, Op::SUB, Op::MAX, Op::DIV, Op::EXPDIF})
       for (Elem e : {Elem::f32, Elem::f16})
-        for (int mode = 1; mode <= 2; ++mode) run_case(g, {&t, op, e, mode, g() % 2 == 1, 300, 250, false}, checked);
+        for (int mode = 1; mode <= 2; ++mode)
+          run_case(g, {&t, op, e, mode, g() % 2 == 1, 300, 250, false}, checked);
     run_case(g, {&t, Op::MIN, Elem::bf16, 2, false, 290, 260, false}, checked);
     run_case(g, {&t, Op::MUL, Elem::s16, 1, true, 270, 256, false}, checked);
   }
@@ -110,12 +116,14 @@ TEST(PtoDifferential, LargeRChunks) {
   std::mt19937 g(99);
   size_t checked = 0;
   const Target& t = find_target("a2a3");
-  for (int R : {255, 256, 481, 500}) run_case(g, {&t, Op::ADD, Elem::f32, 1, false, R, 24, true}, checked);
+  for (int R : {255, 256, 481, 500})
+    run_case(g, {&t, Op::ADD, Elem::f32, 1, false, R, 24, true}, checked);
   EXPECT_EQ(checked, 4u);
 }
 
 // Every SIMD target compiled in and supported by this CPU (AVX3, AVX2 with F16C, SSE4 and the
-// emulated fp16/bf16 rounding code, EMU128...) gives the reference's bits (spec 00: every SIMD width).
+// emulated fp16/bf16 rounding code, EMU128...) gives the reference's bits (spec 00: every SIMD
+// width).
 TEST(PtoDifferential, EverySimdTarget) {
   size_t checked = 0;
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
@@ -125,15 +133,19 @@ TEST(PtoDifferential, EverySimdTarget) {
     const Target& t = find_target("a5");
     for (int o = 0; o < kNumOps; ++o)
       for (int e = 0; e < kNumElems; ++e) {
-        const uint16_t mask = Op(o) == Op::DIV ? t.div_mask : Op(o) == Op::EXPDIF ? t.expdif_mask : t.basic_mask;
+        const uint16_t mask = Op(o) == Op::DIV      ? t.div_mask
+                              : Op(o) == Op::EXPDIF ? t.expdif_mask
+                                                    : t.basic_mask;
         if (!(mask & (1u << e))) continue;
         for (int mode = 1; mode <= 2; ++mode)
-          run_case(g, {&t, Op(o), Elem(e), mode, g() % 2 == 1, 9, 200 + int(g() % 70), false}, checked);
+          run_case(g, {&t, Op(o), Elem(e), mode, g() % 2 == 1, 9, 200 + int(g() % 70), false},
+                   checked);
       }
   }
   hwy::SetSupportedTargetsForTest(0);
   std::string names;
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) names += std::string(hwy::TargetName(target)) + " ";
+  for (int64_t target : hwy::SupportedAndGeneratedTargets())
+    names += std::string(hwy::TargetName(target)) + " ";
   std::printf("SIMD targets checked: %s(%zu cases)\n", names.c_str(), checked);
   EXPECT_GT(checked, 100u);
 }
@@ -167,7 +179,9 @@ TEST(PtoDifferential, ExpdifF32Sweep) {
       uint32_t a, b;
       std::memcpy(&a, out.bytes.data() + 4 * k, 4);
       std::memcpy(&b, ref.bytes.data() + 4 * k, 4);
-      if (a != b && bad++ < 3) ADD_FAILURE() << hwy::TargetName(target) << " d=0x" << std::hex << codes[k] << " fast 0x" << a << " ref 0x" << b;
+      if (a != b && bad++ < 3)
+        ADD_FAILURE() << hwy::TargetName(target) << " d=0x" << std::hex << codes[k] << " fast 0x"
+                      << a << " ref 0x" << b;
     }
     EXPECT_EQ(bad, 0u) << hwy::TargetName(target);
   }

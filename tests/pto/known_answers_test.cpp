@@ -26,8 +26,10 @@ const Row kRows[] = {
     {"a2a3", Op::ADD, F32, 0x3F800000, 0x40000000, 0x40400000, "1 + 2 = 3"},
     {"a2a3", Op::ADD, F32, 0x7F7FFFFF, 0x7F7FFFFF, 0x7F800000, "max + max overflows to +Inf (RNE)"},
     {"a2a3", Op::ADD, F32, 0x80000000, 0x80000000, 0x80000000, "-0 + -0 = -0 (IEEE 754 §6.3)"},
-    {"a2a3", Op::ADD, F32, 0x7F800000, 0xFF800000, 0x7FC00000, "Inf - Inf = canonical NaN (spec 00)"},
-    {"a2a3", Op::ADD, F32, 0x7F812345, 0x3F800000, 0x7FC00000, "NaN payload not propagated (spec 00)"},
+    {"a2a3", Op::ADD, F32, 0x7F800000, 0xFF800000, 0x7FC00000,
+     "Inf - Inf = canonical NaN (spec 00)"},
+    {"a2a3", Op::ADD, F32, 0x7F812345, 0x3F800000, 0x7FC00000,
+     "NaN payload not propagated (spec 00)"},
     {"a2a3", Op::ADD, F32, 0x00000001, 0x00000001, 0x00000002, "subnormals kept: 2^-149 + 2^-149"},
     {"a2a3", Op::SUB, F32, 0x40400000, 0x3F800000, 0x40000000, "3 - 1 = 2 (seed 000: full - s_i)"},
     {"a2a3", Op::SUB, F32, 0x3F800000, 0x3F800000, 0x00000000, "1 - 1 = +0 (RNE)"},
@@ -36,8 +38,10 @@ const Row kRows[] = {
     {"a2a3", Op::DIV, F32, 0x3F800000, 0x40400000, 0x3EAAAAAB, "1/3 correctly rounded"},
     {"a2a3", Op::DIV, F32, 0xBF800000, 0x00000000, 0xFF800000, "-1/+0 = -Inf (spec 20 §4)"},
     {"a2a3", Op::DIV, F32, 0x00000000, 0x00000000, 0x7FC00000, "0/0 = NaN (spec 20 §4)"},
-    {"a2a3", Op::MAX, F32, 0x80000000, 0x00000000, 0x00000000, "max(-0, +0) = +0 (spec 20 §4 decision)"},
-    {"a2a3", Op::MAX, F32, 0x00000000, 0x80000000, 0x00000000, "max(+0, -0) = +0, order-independent"},
+    {"a2a3", Op::MAX, F32, 0x80000000, 0x00000000, 0x00000000,
+     "max(-0, +0) = +0 (spec 20 §4 decision)"},
+    {"a2a3", Op::MAX, F32, 0x00000000, 0x80000000, 0x00000000,
+     "max(+0, -0) = +0, order-independent"},
     {"a2a3", Op::MIN, F32, 0x00000000, 0x80000000, 0x80000000, "min(+0, -0) = -0"},
     {"a2a3", Op::MIN, F32, 0x80000000, 0x00000000, 0x80000000, "min(-0, +0) = -0"},
     {"a2a3", Op::MAX, F32, 0x7FC00001, 0x3F800000, 0x7FC00000, "max(NaN, 1) = NaN (spec 20 §4)"},
@@ -45,7 +49,8 @@ const Row kRows[] = {
     {"a2a3", Op::MAX, F32, 0xFF800000, 0xC2C80000, 0xC2C80000, "max(-Inf, -100) = -100"},
     {"a2a3", Op::EXPDIF, F32, 0x3F800000, 0x3F800000, 0x3F800000, "exp(1 - 1) = 1"},
     {"a2a3", Op::EXPDIF, F32, 0x40000000, 0x3F800000, 0x402DF854, "exp(1) = 2.7182817 (RNE of e)"},
-    {"a2a3", Op::EXPDIF, F32, 0x00000000, 0x42C80000, 0x0000001B, "exp(-100) = 3.72e-44, subnormal 27 * 2^-149"},
+    {"a2a3", Op::EXPDIF, F32, 0x00000000, 0x42C80000, 0x0000001B,
+     "exp(-100) = 3.72e-44, subnormal 27 * 2^-149"},
     {"a2a3", Op::EXPDIF, F32, 0x42C80000, 0x00000000, 0x7F800000, "exp(100) overflows to +Inf"},
     {"a2a3", Op::EXPDIF, F32, 0xFF800000, 0x00000000, 0x00000000, "exp(-Inf) = +0"},
     {"a2a3", Op::EXPDIF, F32, 0x7F800000, 0x7F800000, 0x7FC00000, "exp(Inf - Inf) = NaN"},
@@ -57,14 +62,17 @@ const Row kRows[] = {
     {"a2a3", Op::SUB, F16, 0x0001, 0x0002, 0x8001, "subnormals: 2^-24 - 2^-23 = -2^-24"},
     {"a2a3", Op::MUL, F16, 0x0001, 0x3800, 0x0000, "2^-24 * 0.5 = 2^-25, tie to even -> +0"},
     {"a2a3", Op::MUL, F16, 0x0003, 0x3800, 0x0002, "3*2^-24 * 0.5 = 1.5*2^-24, tie -> 2*2^-24"},
-    {"a2a3", Op::DIV, F16, 0x3C00, 0x4200, 0x3555, "1/3 in fp16 = 0x3555 (fp32 quotient rounded once)"},
+    {"a2a3", Op::DIV, F16, 0x3C00, 0x4200, 0x3555,
+     "1/3 in fp16 = 0x3555 (fp32 quotient rounded once)"},
     {"a2a3", Op::DIV, F16, 0x3C00, 0x8000, 0xFC00, "1/-0 = -Inf"},
     {"a2a3", Op::MAX, F16, 0x8000, 0x0000, 0x0000, "max(-0, +0) = +0"},
     {"a2a3", Op::MIN, F16, 0x7E01, 0x3C00, 0x7E00, "min(NaN, 1) = canonical 0x7E00"},
     {"a2a3", Op::EXPDIF, F16, 0x3C00, 0x0000, 0x4170, "exp(1) = 2.71875 in fp16"},
     {"a2a3", Op::EXPDIF, F16, 0x4A00, 0x0000, 0x7C00, "exp(12) = 162755 > 65504 -> +Inf"},
-    {"a2a3", Op::EXPDIF, F16, 0x0000, 0x4A00, 0x0067, "exp(-12) = 6.144e-6 = 103.08 * 2^-24 -> 103 (subnormal)"},
-    {"a2a3", Op::EXPDIF, F16, 0x7BFF, 0xFBFF, 0x7C00, "d = round(65504 + 65504) = Inf, exp(Inf) = Inf"},
+    {"a2a3", Op::EXPDIF, F16, 0x0000, 0x4A00, 0x0067,
+     "exp(-12) = 6.144e-6 = 103.08 * 2^-24 -> 103 (subnormal)"},
+    {"a2a3", Op::EXPDIF, F16, 0x7BFF, 0xFBFF, 0x7C00,
+     "d = round(65504 + 65504) = Inf, exp(Inf) = Inf"},
     {"a5", Op::ADD, BF, 0x3F80, 0x3B80, 0x3F80, "1 + 2^-8: tie to even -> 1 (bf16 RNE)"},
     {"a5", Op::ADD, BF, 0x3F81, 0x3B80, 0x3F82, "(1+2^-7) + 2^-8: tie to even -> 1+2^-6"},
     {"a5", Op::MUL, BF, 0x7F7F, 0x4000, 0x7F80, "bf16 max * 2 = +Inf"},
@@ -77,7 +85,8 @@ const Row kRows[] = {
     {"a2a3", Op::MIN, S32, 0x80000000, 0x7FFFFFFF, 0x80000000, "min(INT_MIN, INT_MAX) = INT_MIN"},
     {"a2a3", Op::MUL, S32, 0x00010000, 0x00010000, 0x00000000, "2^16 * 2^16 wraps to 0"},
     {"a2a3", Op::ADD, S32, 0x7FFFFFFF, 0x7FFFFFFF, 0xFFFFFFFE, "INT_MAX + INT_MAX = -2 (wrap)"},
-    {"a5", Op::DIV, S32, 0x80000000, 0xFFFFFFFF, 0x80000000, "INT_MIN / -1 wraps to INT_MIN (spec 20 §4)"},
+    {"a5", Op::DIV, S32, 0x80000000, 0xFFFFFFFF, 0x80000000,
+     "INT_MIN / -1 wraps to INT_MIN (spec 20 §4)"},
     {"a5", Op::DIV, S32, 0xFFFFFFF9, 0x00000002, 0xFFFFFFFD, "-7 / 2 = -3 (toward zero)"},
     {"a5", Op::DIV, S16, 0x0007, 0xFFFE, 0xFFFD, "7 / -2 = -3 (toward zero)"},
     {"a5", Op::DIV, S8, 0x80, 0xFF, 0x80, "-128 / -1 wraps to -128"},
@@ -98,8 +107,10 @@ uint32_t run_one(const Row& r, Path path, bool swap) {
   HostTile full(r.e, 1, E, true, 1, E), dst(r.e, 1, E, true, 1, E), s(r.e, E, 1, false, 1, 1);
   for (int j = 0; j < E; ++j) std::memcpy(full.at(0, j), swap ? &r.b : &r.a, elem_size(r.e));
   std::memcpy(s.at(0, 0), swap ? &r.a : &r.b, elem_size(r.e));
-  if (swap) row_expand(r.op, dst.d, s.d, full.d, nullptr, t, Ub{}, path);
-  else row_expand(r.op, dst.d, full.d, s.d, nullptr, t, Ub{}, path);
+  if (swap)
+    row_expand(r.op, dst.d, s.d, full.d, nullptr, t, Ub{}, path);
+  else
+    row_expand(r.op, dst.d, full.d, s.d, nullptr, t, Ub{}, path);
   uint32_t out = 0;
   std::memcpy(&out, dst.at(0, E - 1), elem_size(r.e));
   return out;
@@ -110,7 +121,8 @@ TEST(PtoKnownAnswers, Table) {
   for (const Row& r : kRows)
     for (Path p : {Path::Reference, Path::Fast}) {
       EXPECT_EQ(run_one(r, p, false), r.expect)
-          << op_name(r.op) << " " << elem_name(r.e) << ": " << r.why << (p == Path::Fast ? " (fast)" : " (ref)");
+          << op_name(r.op) << " " << elem_name(r.e) << ": " << r.why
+          << (p == Path::Fast ? " (fast)" : " (ref)");
       // Swapped roles (src0 expanded) compute the same src0 OP src1 (spec 20 §4 operand order).
       EXPECT_EQ(run_one(r, p, true), r.expect) << op_name(r.op) << " swapped: " << r.why;
     }
@@ -120,7 +132,8 @@ TEST(PtoKnownAnswers, Table) {
 // checked against long double exp rounded once.
 TEST(PtoKnownAnswers, ExpdifHalfExhaustive) {
   const Target& t = find_target("a2a3");
-  HostTile full(Elem::f16, 1, 65536, true), dst(Elem::f16, 1, 65536, true), s(Elem::f16, 16, 1, false, 1, 1);
+  HostTile full(Elem::f16, 1, 65536, true), dst(Elem::f16, 1, 65536, true),
+      s(Elem::f16, 16, 1, false, 1, 1);
   for (uint32_t c = 0; c < 65536; ++c) full.set<uint16_t>(0, int(c), uint16_t(c));  // d = c - 0 = c
   for (Path p : {Path::Reference, Path::Fast}) {
     row_expand(Op::EXPDIF, dst.d, full.d, s.d, nullptr, t, Ub{}, p);

@@ -1,5 +1,7 @@
 // PTO-AS (spec 20 §6): the three spellings, both type forms, .arg/.target/alloc_tile/tassign,
 // type agreement, and errors with file:line:column and the offending token.
+#include "tilesim/pto/ptoas.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,7 +9,6 @@
 #include <string>
 
 #include "tilesim/error.hpp"
-#include "tilesim/pto/ptoas.hpp"
 
 using namespace tilesim::pto;
 
@@ -61,7 +62,7 @@ pto.trowexpandmax ins(%x, %s : !pto.tile_buf<vec, 16x128xf32>, !pto.tile_buf<vec
   for (const char* n : {"a", "b", "c"}) {
     const auto& a = out(r, n).array;
     EXPECT_EQ(a.shape, (std::vector<size_t>{16, 128}));
-    EXPECT_EQ(at(a, 3, 0), 3.0f);    // max(0 - 3, 3)
+    EXPECT_EQ(at(a, 3, 0), 3.0f);     // max(0 - 3, 3)
     EXPECT_EQ(at(a, 3, 100), 97.0f);  // max(100 - 3, 3)
   }
   EXPECT_EQ(at(out(r, "s").array, 5, 0), 5.0f);  // .args are returned too
@@ -92,7 +93,9 @@ pto.trowexpandsub ins(%x, %s : !pto.tile_buf<vec, 8x16xbf16>, !pto.tile_buf<vec,
   // The caller's target wins over .target: bf16 is not an a2a3 dtype.
   o.target = "a2a3";
   const std::string e = error_of(prog, o);
-  EXPECT_NE(e.find("t.pto:8:1: TROWEXPANDSUB: dtype bf16 is not supported on target a2a3"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.pto:8:1: TROWEXPANDSUB: dtype bf16 is not supported on target a2a3"),
+            std::string::npos)
+      << e;
 }
 
 TEST(PtoAs, DynamicValidFromCaller) {
@@ -139,13 +142,16 @@ TEST(PtoAs, ParseErrorsCarryFileLineColumnAndToken) {
     const char* expect;
   };
   const Row rows[] = {
-      {"%a = pto.trowexpandfoo %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x8xf32>",
+      {"%a = pto.trowexpandfoo %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x1xf32> -> "
+       "!pto.tile<16x8xf32>",
        "t.pto:1:6: unknown instruction, at 'pto.trowexpandfoo'"},
       {".arg %x : !pto.tile<16x8xf33>", "t.pto:1:21: unknown element type 'f33'"},
       {".arg %x : !pto.tile<16x8xf32", "t.pto:1:11: unterminated type"},
       {"\n\n.arg %x !pto.tile<16x8xf32>", "t.pto:3:9: expected ':', at '!pto.tile<16x8xf32>'"},
-      {".arg %x : !pto.tile_buf<vec, 16x8xf32, colour=red>", "t.pto:1:40: unknown !pto.tile_buf key 'colour'"},
-      {".arg %x : !pto.tile_buf<vec, 16x8xf32, blayout=diagonal>", "blayout must be row_major or col_major"},
+      {".arg %x : !pto.tile_buf<vec, 16x8xf32, colour=red>",
+       "t.pto:1:40: unknown !pto.tile_buf key 'colour'"},
+      {".arg %x : !pto.tile_buf<vec, 16x8xf32, blayout=diagonal>",
+       "blayout must be row_major or col_major"},
       {"pto.tassign %x, @tile(0x10zz)", "t.pto:1:23: expected a UB byte address"},
       {".target a9", "t.pto:1:9: "},
       {"pto.trowexpandadd ins(%x, %y : !pto.tile<16x8xf32>, !pto.tile<16x1xf32>) outs(%d)",
@@ -162,19 +168,32 @@ TEST(PtoAs, ParseErrorsCarryFileLineColumnAndToken) {
 
 TEST(PtoAs, SemanticErrors) {
   // Undefined tile, annotation disagreement, alignment at creation, an engine rule with position.
-  EXPECT_NE(error_of("%a = pto.trowexpandadd %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x8xf32>")
+  EXPECT_NE(error_of("%a = pto.trowexpandadd %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x1xf32> -> "
+                     "!pto.tile<16x8xf32>")
                 .find("t.pto:1:24: undefined tile '%x'"),
             std::string::npos);
   const std::string pre = ".arg %x : !pto.tile<16x8xf32>\n.arg %s : !pto.tile<16x1xf32>\n";
-  std::string e = error_of(pre + "%a = pto.trowexpandadd %x, %s : !pto.tile<16x8xf16>, !pto.tile<16x1xf32> -> !pto.tile<16x8xf32>");
-  EXPECT_NE(e.find("t.pto:3:33: type annotation of '%x' disagrees with the bound tile: dtype fp16 vs tile's fp32"),
-            std::string::npos) << e;
-  e = error_of(pre + "%a = pto.trowexpandadd %x, %s : !pto.tile<16x8xf32>, !pto.tile_buf<vec, 16x1xf32> -> !pto.tile<16x8xf32>");
+  std::string e = error_of(pre +
+                           "%a = pto.trowexpandadd %x, %s : !pto.tile<16x8xf16>, "
+                           "!pto.tile<16x1xf32> -> !pto.tile<16x8xf32>");
+  EXPECT_NE(e.find("t.pto:3:33: type annotation of '%x' disagrees with the bound tile: dtype fp16 "
+                   "vs tile's fp32"),
+            std::string::npos)
+      << e;
+  e = error_of(pre +
+               "%a = pto.trowexpandadd %x, %s : !pto.tile<16x8xf32>, !pto.tile_buf<vec, 16x1xf32> "
+               "-> !pto.tile<16x8xf32>");
   EXPECT_NE(e.find("layout row_major vs tile's col_major"), std::string::npos) << e;
   e = error_of(".arg %x : !pto.tile<16x12xf32>");
-  EXPECT_NE(e.find("t.pto:1:1: .arg: %x (RowMajor) needs Cols*sizeof(T) % 32 == 0"), std::string::npos) << e;
-  e = error_of(pre + ".arg %z : !pto.tile<16x16xf32>\npto.trowexpandadd ins(%x, %s : !pto.tile<16x8xf32>, !pto.tile<16x1xf32>) outs(%z : !pto.tile<16x16xf32>)");
-  EXPECT_NE(e.find("t.pto:4:1: TROWEXPANDADD: no source matches dst's valid shape 16x16"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.pto:1:1: .arg: %x (RowMajor) needs Cols*sizeof(T) % 32 == 0"),
+            std::string::npos)
+      << e;
+  e = error_of(pre +
+               ".arg %z : !pto.tile<16x16xf32>\npto.trowexpandadd ins(%x, %s : "
+               "!pto.tile<16x8xf32>, !pto.tile<16x1xf32>) outs(%z : !pto.tile<16x16xf32>)");
+  EXPECT_NE(e.find("t.pto:4:1: TROWEXPANDADD: no source matches dst's valid shape 16x16"),
+            std::string::npos)
+      << e;
   EXPECT_NE(e.find("(at 'pto.trowexpandadd')"), std::string::npos) << e;
   e = error_of(".arg %big : !pto.tile<65536x65536xf32>");
   EXPECT_NE(e.find("exceeds the 256 MiB limit"), std::string::npos) << e;
@@ -187,7 +206,8 @@ TEST(PtoAs, SemanticErrors) {
   EXPECT_NE(error_of(pre, o).find("input 'nope' is not an .arg"), std::string::npos);
   o.inputs.clear();
   o.inputs["x"] = f32(16, 4, [](size_t, size_t) { return 0.0f; });
-  EXPECT_NE(error_of(pre, o).find("input array shape 16x4 differs from the declared 16x8"), std::string::npos);
+  EXPECT_NE(error_of(pre, o).find("input array shape 16x4 differs from the declared 16x8"),
+            std::string::npos);
 }
 
 // Malformed text never crashes: random mutations of a valid program give a result or a
@@ -195,11 +215,14 @@ TEST(PtoAs, SemanticErrors) {
 TEST(PtoAs, MutatedProgramsOnlyRaiseErrors) {
   const std::string base =
       ".arg %x : !pto.tile_buf<vec, 16x64xf32, valid=?x?>\n"
-      ".arg %m : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=1, v_row=16, v_col=1, blayout=col_major>\n"
-      "%y = pto.trowexpandsub %x, %m : !pto.tile<16x64xf32>, !pto.tile<16x1xf32> -> !pto.tile<16x64xf32>\n"
+      ".arg %m : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=1, v_row=16, v_col=1, "
+      "blayout=col_major>\n"
+      "%y = pto.trowexpandsub %x, %m : !pto.tile<16x64xf32>, !pto.tile<16x1xf32> -> "
+      "!pto.tile<16x64xf32>\n"
       "%t = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32, blayout=col_major>\n"
       "pto.tassign %t, @tile(0x100)\n"
-      "pto.trowexpandmax ins(%y, %m, %t : !pto.tile<16x64xf32>, !pto.tile<16x1xf32>, !pto.tile<16x1xf32>) "
+      "pto.trowexpandmax ins(%y, %m, %t : !pto.tile<16x64xf32>, !pto.tile<16x1xf32>, "
+      "!pto.tile<16x1xf32>) "
       "outs(%y : !pto.tile<16x64xf32>)\n";
   EXPECT_NO_THROW(as::run(base, "t.pto", {}));
   std::mt19937 g(31);
@@ -211,9 +234,15 @@ TEST(PtoAs, MutatedProgramsOnlyRaiseErrors) {
     for (int e = 0; e < edits; ++e) {
       const size_t at = g() % s.size();
       switch (g() % 3) {
-        case 0: s[at] = alphabet[g() % (sizeof(alphabet) - 1)]; break;
-        case 1: s.erase(at, 1 + g() % 8); break;
-        default: s.insert(at, 1, alphabet[g() % (sizeof(alphabet) - 1)]); break;
+        case 0:
+          s[at] = alphabet[g() % (sizeof(alphabet) - 1)];
+          break;
+        case 1:
+          s.erase(at, 1 + g() % 8);
+          break;
+        default:
+          s.insert(at, 1, alphabet[g() % (sizeof(alphabet) - 1)]);
+          break;
       }
     }
     try {

@@ -25,7 +25,8 @@ void expect_reject(const std::function<void()>& call, const std::string& substr,
     EXPECT_NE(std::string(e.what()).find(substr), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("[spec 20 §"), std::string::npos) << e.what();
   }
-  for (size_t i = 0; i < mems.size(); ++i) EXPECT_TRUE(*mems[i] == before[i]) << "memory " << i << " changed";
+  for (size_t i = 0; i < mems.size(); ++i)
+    EXPECT_TRUE(*mems[i] == before[i]) << "memory " << i << " changed";
 }
 
 // A legal mode-1 float set-up: dst/full 16x16, s 16x1 ColMajor, filled with 1s.
@@ -44,7 +45,8 @@ struct Legal {
 TEST(PtoReject, DtypeMismatch) {
   Legal k;
   HostTile s16(Elem::f16, 16, 1, false);
-  expect_reject([&] { row_expand(Op::ADD, k.dst.d, k.full.d, s16.d, nullptr, A2, Ub{}); }, "same dtype", k.mems());
+  expect_reject([&] { row_expand(Op::ADD, k.dst.d, k.full.d, s16.d, nullptr, A2, Ub{}); },
+                "same dtype", k.mems());
 }
 
 TEST(PtoReject, DtypeNotOnTarget) {
@@ -52,8 +54,8 @@ TEST(PtoReject, DtypeNotOnTarget) {
   expect_reject([&] { row_expand(Op::ADD, d.d, f.d, s.d, nullptr, A2, Ub{}); },
                 "dtype bf16 is not supported on target a2a3", {&d.bytes});
   HostTile d8(Elem::u8, 2, 32, true), f8(Elem::u8, 2, 32, true), s8(Elem::u8, 2, 32, true);
-  expect_reject([&] { row_expand(Op::MAX, d8.d, f8.d, s8.d, nullptr, A2, Ub{}); }, "dtype u8 is not supported",
-                {&d8.bytes});
+  expect_reject([&] { row_expand(Op::MAX, d8.d, f8.d, s8.d, nullptr, A2, Ub{}); },
+                "dtype u8 is not supported", {&d8.bytes});
 }
 
 TEST(PtoReject, DivOnIntegersOnA2A3) {
@@ -67,15 +69,15 @@ TEST(PtoReject, ExpdifOnIntegerOrBf16) {
   expect_reject([&] { row_expand(Op::EXPDIF, d.d, f.d, s.d, nullptr, A5, Ub{}); },
                 "TROWEXPANDEXPDIF: dtype s16 is not supported on target a5", {&d.bytes});
   HostTile b(Elem::bf16, 16, 16, true), bf(Elem::bf16, 16, 16, true), bs(Elem::bf16, 16, 1, false);
-  expect_reject([&] { row_expand(Op::EXPDIF, b.d, bf.d, bs.d, nullptr, A5, Ub{}); }, "dtype bf16 is not supported",
-                {&b.bytes});
+  expect_reject([&] { row_expand(Op::EXPDIF, b.d, bf.d, bs.d, nullptr, A5, Ub{}); },
+                "dtype bf16 is not supported", {&b.bytes});
 }
 
 TEST(PtoReject, DstNotRowMajor) {
   Legal k;
   HostTile dc(Elem::f32, 16, 16, false);
-  expect_reject([&] { row_expand(Op::ADD, dc.d, k.full.d, k.s.d, nullptr, A2, Ub{}); }, "dst must be RowMajor",
-                {&dc.bytes});
+  expect_reject([&] { row_expand(Op::ADD, dc.d, k.full.d, k.s.d, nullptr, A2, Ub{}); },
+                "dst must be RowMajor", {&dc.bytes});
 }
 
 TEST(PtoReject, FullOperandNotRowMajor) {
@@ -95,7 +97,8 @@ TEST(PtoReject, Mode1ValidColNotOne) {
   Legal k;
   HostTile s2(Elem::f32, 16, 4, false, 16, 4);
   expect_reject([&] { row_expand(Op::SUB, k.dst.d, k.full.d, s2.d, nullptr, A2, Ub{}); },
-                "TROWEXPANDSUB: src1 (expanded operand, ColMajor) must have validCol == 1, got 4 [spec 20 §3 rule 3]",
+                "TROWEXPANDSUB: src1 (expanded operand, ColMajor) must have validCol == 1, got 4 "
+                "[spec 20 §3 rule 3]",
                 k.mems());
 }
 
@@ -103,9 +106,11 @@ TEST(PtoReject, Mode2ValidColNotE) {
   Legal k;
   HostTile s2(Elem::f32, 16, 16, true, 16, 4);
   expect_reject([&] { row_expand(Op::SUB, k.dst.d, k.full.d, s2.d, nullptr, A2, Ub{}); },
-                "src1 (expanded operand, RowMajor) must have validCol == 32/sizeof(T) = 8, got 4", k.mems());
+                "src1 (expanded operand, RowMajor) must have validCol == 32/sizeof(T) = 8, got 4",
+                k.mems());
   HostTile d8(Elem::s8, 2, 64, true), f8(Elem::s8, 2, 64, true), x8(Elem::s8, 2, 32, true, 2, 16);
-  expect_reject([&] { row_expand(Op::ADD, d8.d, f8.d, x8.d, nullptr, A5, Ub{}); }, "= 32, got 16", {&d8.bytes});
+  expect_reject([&] { row_expand(Op::ADD, d8.d, f8.d, x8.d, nullptr, A5, Ub{}); }, "= 32, got 16",
+                {&d8.bytes});
 }
 
 TEST(PtoReject, ValidRowNotR) {
@@ -135,7 +140,8 @@ TEST(PtoReject, NonVecTile) {
   tmp.d.loc = 4;
   auto m = k.mems();
   m.push_back(&tmp.bytes);
-  expect_reject([&] { k.run(Op::ADD, A2, &tmp.d); }, "tmp must be a TileType::Vec tile, got Acc", m);
+  expect_reject([&] { k.run(Op::ADD, A2, &tmp.d); }, "tmp must be a TileType::Vec tile, got Acc",
+                m);
 }
 
 TEST(PtoReject, TmpInMode2) {
@@ -151,7 +157,8 @@ TEST(PtoReject, TmpTooSmallAutoMode) {
   HostTile tmp(Elem::f32, 8, 8, true);  // 256 bytes < ceil(16/8)*256 = 512
   auto m = k.mems();
   m.push_back(&tmp.bytes);
-  expect_reject([&] { k.run(Op::ADD, A2, &tmp.d); }, "tmp holds 256 bytes (8x8 fp32), R = 16 needs 512", m);
+  expect_reject([&] { k.run(Op::ADD, A2, &tmp.d); },
+                "tmp holds 256 bytes (8x8 fp32), R = 16 needs 512", m);
   // a5 ignores tmp (spec 20 §5): the same call is legal there.
   EXPECT_NO_THROW(k.run(Op::ADD, A5, &tmp.d));
 }
@@ -160,17 +167,20 @@ TEST(PtoReject, TmpOutsideUb) {
   UbArena a(A2);
   TileDesc dst = a.bind(Elem::f32, 16, 16, true, 0), full = a.bind(Elem::f32, 16, 16, true, 0x400),
            s = a.bind(Elem::f32, 16, 1, false, 0x800);
-  TileDesc tmp = a.bind(Elem::f32, 16, 1, false, 192 * 1024 - 256);  // the tile fits, the 512-byte buffer not
-  expect_reject([&] { row_expand(Op::ADD, dst, full, s, &tmp, A2, a.ub); }, "lies outside the a2a3 UB", {&a.bytes});
+  TileDesc tmp =
+      a.bind(Elem::f32, 16, 1, false, 192 * 1024 - 256);  // the tile fits, the 512-byte buffer not
+  expect_reject([&] { row_expand(Op::ADD, dst, full, s, &tmp, A2, a.ub); },
+                "lies outside the a2a3 UB", {&a.bytes});
 }
 
 TEST(PtoReject, TmpOverlapsDst) {
   UbArena a(A2);
   TileDesc dst = a.bind(Elem::f32, 16, 16, true, 0), full = a.bind(Elem::f32, 16, 16, true, 0x400),
            s = a.bind(Elem::f32, 16, 1, false, 0x800);
-  TileDesc tmp = a.bind(Elem::f32, 16, 1, false, 0x300);  // buffer [0x300, 0x500) overlaps dst and src0
-  expect_reject([&] { row_expand(Op::ADD, dst, full, s, &tmp, A2, a.ub); }, "tmp buffer (512 bytes for R = 16) overlaps dst",
-                {&a.bytes});
+  TileDesc tmp =
+      a.bind(Elem::f32, 16, 1, false, 0x300);  // buffer [0x300, 0x500) overlaps dst and src0
+  expect_reject([&] { row_expand(Op::ADD, dst, full, s, &tmp, A2, a.ub); },
+                "tmp buffer (512 bytes for R = 16) overlaps dst", {&a.bytes});
 }
 
 TEST(PtoReject, TmpOverlapsExpandedWhenRAtLeast256) {
@@ -182,7 +192,8 @@ TEST(PtoReject, TmpOverlapsExpandedWhenRAtLeast256) {
                 "overlaps src1 (expanded operand; allowed only when R < 256)", {&a.bytes});
   // R < 256: sharing the expanded operand's space is allowed (spec 20 §5), scalars read first.
   TileDesc dst2 = a.bind(Elem::f32, 16, 8, true, 0), full2 = a.bind(Elem::f32, 16, 8, true, 0x2000),
-           s2 = a.bind(Elem::f32, 16, 1, false, 0x4000), tmp2 = a.bind(Elem::f32, 16, 1, false, 0x4000);
+           s2 = a.bind(Elem::f32, 16, 1, false, 0x4000),
+           tmp2 = a.bind(Elem::f32, 16, 1, false, 0x4000);
   for (int i = 0; i < 16; ++i) {
     const float v = float(i);
     std::memcpy(a.bytes.data() + 0x4000 + 4 * i, &v, 4);
@@ -197,10 +208,11 @@ TEST(PtoReject, TmpOverlapsExpandedWhenRAtLeast256) {
 
 TEST(PtoReject, OperandOverlapsInternalBuffer) {
   UbArena a(A2);
-  TileDesc dst = a.bind(Elem::f32, 16, 16, true, 184 * 1024 - 512), full = a.bind(Elem::f32, 16, 16, true, 0),
-           s = a.bind(Elem::f32, 16, 1, false, 0x400);
+  TileDesc dst = a.bind(Elem::f32, 16, 16, true, 184 * 1024 - 512),
+           full = a.bind(Elem::f32, 16, 16, true, 0), s = a.bind(Elem::f32, 16, 1, false, 0x400);
   expect_reject([&] { row_expand(Op::MAX, dst, full, s, nullptr, A2, a.ub); },
-                "dst [0x2de00, 0x2e200) overlaps the internal 8 KB buffer [0x2e000, 0x30000)", {&a.bytes});
+                "dst [0x2de00, 0x2e200) overlaps the internal 8 KB buffer [0x2e000, 0x30000)",
+                {&a.bytes});
   // The same placement with a mode-2 expanded operand needs no buffer: legal.
   TileDesc x = a.bind(Elem::f32, 16, 8, true, 0x800);
   EXPECT_NO_THROW(row_expand(Op::MAX, dst, full, x, nullptr, A2, a.ub));
@@ -223,7 +235,8 @@ TEST(PtoReject, TassignMisalignedOrOutOfUb) {
         try {
           ub_bind(a.ub, A2, 192 * 1024 - 32, 64, "src0");
         } catch (const tilesim::Error& e) {
-          EXPECT_NE(std::string(e.what()).find("exceeds the a2a3 UB of 196608 bytes"), std::string::npos);
+          EXPECT_NE(std::string(e.what()).find("exceeds the a2a3 UB of 196608 bytes"),
+                    std::string::npos);
           throw;
         }
       },
@@ -236,7 +249,8 @@ TEST(PtoReject, IntegerDivisionByZero) {
   for (int i = 0; i < 4; ++i) s.set<int16_t>(i, 0, int16_t(i + 1));
   s.set<int16_t>(2, 0, 0);
   expect_reject([&] { row_expand(Op::DIV, d.d, f.d, s.d, nullptr, A5, Ub{}); },
-                "integer division by zero: src1 (expanded operand) element (2, 0) is 0", {&d.bytes});
+                "integer division by zero: src1 (expanded operand) element (2, 0) is 0",
+                {&d.bytes});
   // Divisor is the full operand when src1 is full (swapped): a zero there is found too.
   HostTile x(Elem::s16, 16, 1, false, 4, 1);
   for (int i = 0; i < 4; ++i) x.set<int16_t>(i, 0, 5);
@@ -253,7 +267,8 @@ TEST(PtoReject, TileShapeAndAlignment) {
   try {
     check_tile(t.d, "Tile", "x");
   } catch (const tilesim::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("Cols*sizeof(T) % 32 == 0, got Cols=12"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("Cols*sizeof(T) % 32 == 0, got Cols=12"),
+              std::string::npos);
   }
   HostTile c(Elem::f16, 8, 1, false);  // 16 bytes per column
   EXPECT_THROW(check_tile(c.d, "Tile", "x"), tilesim::Error);

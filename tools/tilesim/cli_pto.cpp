@@ -36,7 +36,8 @@ std::vector<as::Output> run_file(const std::string& file, const std::string& tar
                                  const std::vector<std::pair<std::string, std::string>>& ins) {
   as::RunOptions o;
   o.target = target;
-  for (const auto& [name, path] : ins) o.inputs[name[0] == '%' ? name.substr(1) : name] = tilesim::npy::load(path);
+  for (const auto& [name, path] : ins)
+    o.inputs[name[0] == '%' ? name.substr(1) : name] = tilesim::npy::load(path);
   return as::run(read_text(file), file, o);
 }
 
@@ -50,10 +51,13 @@ int run_pto_file(const tilesim::cli::Options& o) {
     const as::Output* found = nullptr;
     for (const auto& r : results)
       if (r.name == n) found = &r;
-    if (!found) tilesim::raise(ErrorCode::Constraint, "tilesim run --out", "'" + n + "' is not a tile of " + o.file, "60 §5");
+    if (!found)
+      tilesim::raise(ErrorCode::Constraint, "tilesim run --out",
+                     "'" + n + "' is not a tile of " + o.file, "60 §5");
     tilesim::npy::save(path, found->array);
   }
-  for (const auto& r : results) std::cout << r.name << ": " << shape_of(r.array) << " " << r.dtype << "\n";
+  for (const auto& r : results)
+    std::cout << r.name << ": " << shape_of(r.array) << " " << r.dtype << "\n";
   return 0;
 }
 
@@ -67,17 +71,20 @@ float f32_at(const tilesim::npy::Array& a, size_t i) {
 // compared with the expected result stored next to it (computed independently with NumPy).
 int run_pto_examples(const tilesim::cli::Options& o) {
   const std::string dir = std::string(TILESIM_SOURCE_DIR) + "/examples/pto/";
-  const auto results = run_file(dir + "rownorm.pto", o.target,
-                                {{"x", dir + "rownorm_x.npy"}, {"m", dir + "rownorm_m.npy"}, {"lo", dir + "rownorm_lo.npy"}});
+  const auto results = run_file(
+      dir + "rownorm.pto", o.target,
+      {{"x", dir + "rownorm_x.npy"}, {"m", dir + "rownorm_m.npy"}, {"lo", dir + "rownorm_lo.npy"}});
   const auto expect = tilesim::npy::load(dir + "rownorm_expected_z.npy");
   int status = 0;
-  std::cout << "examples/pto/rownorm.pto: y = TROWEXPANDSUB(x, rowmax), z = TROWEXPANDMAX(y, floor), "
-               "e = TROWEXPANDEXPDIF(x, rowmax)\n";
+  std::cout
+      << "examples/pto/rownorm.pto: y = TROWEXPANDSUB(x, rowmax), z = TROWEXPANDMAX(y, floor), "
+         "e = TROWEXPANDEXPDIF(x, rowmax)\n";
   for (const auto& r : results) {
     std::cout << "  %" << r.name << ": " << shape_of(r.array) << " " << r.dtype;
     if (r.name == "z") {
       const bool same = r.array.data == expect.data && r.array.shape == expect.shape;
-      std::cout << "  row 0: " << f32_at(r.array, 0) << " " << f32_at(r.array, 1) << " " << f32_at(r.array, 2)
+      std::cout << "  row 0: " << f32_at(r.array, 0) << " " << f32_at(r.array, 1) << " "
+                << f32_at(r.array, 2)
                 << " ...  matches NumPy: " << (same ? "yes (bit-exact)" : "NO");
       if (!same) status = 1;
     }

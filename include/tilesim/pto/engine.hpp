@@ -15,9 +15,16 @@ inline constexpr int kNumElems = 9;
 
 constexpr size_t elem_size(Elem e) noexcept {
   switch (e) {
-    case Elem::s8: case Elem::u8: return 1;
-    case Elem::f16: case Elem::bf16: case Elem::s16: case Elem::u16: return 2;
-    default: return 4;
+    case Elem::s8:
+    case Elem::u8:
+      return 1;
+    case Elem::f16:
+    case Elem::bf16:
+    case Elem::s16:
+    case Elem::u16:
+      return 2;
+    default:
+      return 4;
   }
 }
 constexpr bool elem_is_float(Elem e) noexcept {
@@ -40,11 +47,11 @@ inline constexpr uint8_t kSLayoutNoneBox = 0;
 
 struct TileDesc {
   Elem dtype = Elem::f32;
-  uint8_t loc = kLocVec;        // pto::TileType value
-  bool row_major = true;        // BLayout
+  uint8_t loc = kLocVec;  // pto::TileType value
+  bool row_major = true;  // BLayout
   uint8_t slayout = kSLayoutNoneBox;
-  uint8_t compact = 0;          // CompactMode, 0 = Null
-  uint64_t pad = 0;             // PadValue, 0 = Null
+  uint8_t compact = 0;  // CompactMode, 0 = Null
+  uint64_t pad = 0;     // PadValue, 0 = Null
   int32_t fractal = 512;
   int32_t rows = 0, cols = 0;
   int32_t valid_row = 0, valid_col = 0;
@@ -60,11 +67,11 @@ struct TileDesc {
 struct Target {
   const char* name;
   size_t ub_bytes;
-  uint16_t basic_mask;       // ADD SUB MUL MAX MIN dtypes, bit (1 << Elem)
+  uint16_t basic_mask;  // ADD SUB MUL MAX MIN dtypes, bit (1 << Elem)
   uint16_t div_mask;
   uint16_t expdif_mask;
-  bool broadcast_buffer;     // a2a3: the tmp / internal 8 KB buffer of §5 is used
-  size_t tmp_ub_offset;      // TMP_UB_OFFSET of the internal buffer
+  bool broadcast_buffer;  // a2a3: the tmp / internal 8 KB buffer of §5 is used
+  size_t tmp_ub_offset;   // TMP_UB_OFFSET of the internal buffer
   size_t tmp_ub_bytes;
 };
 const Target& find_target(std::string_view name);  // Error(Unsupported) listing valid names
