@@ -1,0 +1,69 @@
+// Benchmarks of the TROWEXPAND* family (spec 60 §6): every op at fp32 64x64, 256x256, 1024x1024
+// and fp16 16x256, 256x256, mode 1 (per-row scalar) and mode 2 (per-row 32-byte block).
+// Names: BM_pto_trowexpand<op>/<f32|f16>/<R>x<C>/mode<1|2>; bench/peers_pto.py has the peers.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "tilesim/pto/engine.hpp"
+
+namespace {
+using namespace tilesim::pto;
+
+struct Buf {
+  std::vector<uint8_t> bytes;
+  TileDesc d;
+  Buf(Elem e, int rows, int cols, bool row_major, uint8_t fill) {
+    d.dtype = e;
+    d.rows = rows;
+    d.cols = cols;
+    d.row_major = row_major;
+    d.valid_row = rows;
+    d.valid_col = cols;
+    bytes.assign(d.bytes(), fill);
+    d.data = bytes.data();
+    d.capacity = bytes.size();
+  }
+};
+
+void run(benchmark::State& st, Op op, Elem e, int R, int C, int mode) {
+  const int E = int(32 / elem_size(e));
+  const uint8_t fill = e == Elem::f32 ? 0x3F : 0x3C;  // finite values near 1
+  Buf full(e, R, C, true, fill), dst(e, R, C, true, 0);
+  Buf x = mode == 1 ? Buf(e, ((R + E - 1) / E) * E, 1, false, fill) : Buf(e, R, E, true, fill);
+  x.d.valid_row = R;
+  const Target& t = find_target("a5");  // no broadcast buffer: the arithmetic is what is timed
+  for (auto _ : st) {
+    row_expand(op, dst.d, full.d, x.d, nullptr, t, Ub{});
+    benchmark::DoNotOptimize(dst.bytes.data());
+    benchmark::ClobberMemory();
+  }
+  st.SetBytesProcessed(int64_t(st.iterations()) *
+                       int64_t(full.bytes.size() + x.bytes.size() + dst.bytes.size()));
+}
+
+const int kReg = [] {
+  const char* names[] = {"add", "sub", "mul", "div", "max", "min", "expdif"};
+  struct Shape {
+    Elem e;
+    const char* tag;
+    int R, C;
+  };
+  const Shape shapes[] = {{Elem::f32, "f32", 64, 64},
+                          {Elem::f32, "f32", 256, 256},
+                          {Elem::f32, "f32", 1024, 1024},
+                          {Elem::f16, "f16", 16, 256},
+                          {Elem::f16, "f16", 256, 256}};
+  for (int o = 0; o < kNumOps; ++o)
+    for (const Shape& s : shapes)
+      for (int mode = 1; mode <= 2; ++mode) {
+        const std::string name = std::string("BM_pto_trowexpand") + names[o] + "/" + s.tag + "/" +
+                                 std::to_string(s.R) + "x" + std::to_string(s.C) + "/mode" +
+                                 std::to_string(mode);
+        benchmark::RegisterBenchmark(
+            name.c_str(), [=](benchmark::State& st) { run(st, Op(o), s.e, s.R, s.C, mode); });
+      }
+  return 0;
+}();
+}  // namespace

@@ -1,0 +1,261 @@
+// PTO tile ISA, C++ front end (spec 20, names of spec 60 §3): pto::Tile with the vendor's template
+// parameters, TASSIGN, and the TROWEXPAND* family. A thin compile-time layer: static checks of
+// what does not depend on the target (spec 20 §1), then one call into the engine
+// (tilesim/pto/engine.hpp), which checks every run-time rule and computes.
+#pragma once
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "tilesim/error.hpp"
+#include "tilesim/pto/engine.hpp"
+
+namespace pto {
+
+enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling, ScaleLeft, ScaleRight, Ctrl };
+enum class BLayout { RowMajor, ColMajor };
+enum class SLayout { NoneBox, RowMajor, ColMajor };
+enum class PadValue : uint64_t { Null, Zero, Max, Min, CustomBase = 1ull << 32 };
+enum class CompactMode { Null, Normal, RowPlusOne, RowAlignedPadding };
+enum class DivAlgorithm { DEFAULT, HIGH_PRECISION };
+constexpr int DYNAMIC = -1;
+
+using half = _Float16;
+
+// bfloat16 storage (the upper half of fp32, spec 10 §1); conversion from float rounds RNE.
+struct bfloat16_t {
+  uint16_t bits = 0;
+  constexpr bfloat16_t() = default;
+  constexpr bfloat16_t(float f) : bits(round(f)) {}
+  constexpr operator float() const { return std::bit_cast<float>(uint32_t(bits) << 16); }
+  static constexpr bfloat16_t from_bits(uint16_t b) {
+    bfloat16_t r;
+    r.bits = b;
+    return r;
+  }
+
+ private:
+  static constexpr uint16_t round(float f) {
+    uint32_t b = std::bit_cast<uint32_t>(f);
+    if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FC0;
+    return uint16_t((b + 0x7FFFu + ((b >> 16) & 1u)) >> 16);
+  }
+};
+
+// Every instruction returns a RecordEvent and accepts trailing events: synchronisation is a
+// no-op in a sequential simulator, the signatures match the vendor's (spec 20 §1).
+struct RecordEvent {};
+
+inline void set_target(std::string_view name) {
+  tilesim::pto::set_current_target(name);
+}
+
+namespace detail {
+using tilesim::pto::Elem;
+template <class T>
+inline constexpr bool kIsPtoDType =
+    std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, bfloat16_t> ||
+    std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t>;
+template <class T>
+constexpr Elem elem_of() {
+  if constexpr (std::is_same_v<T, half>)
+    return Elem::f16;
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return Elem::bf16;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return Elem::s8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return Elem::s16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return Elem::s32;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return Elem::u8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return Elem::u16;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return Elem::u32;
+  else
+    return Elem::f32;
+}
+struct TileBase {};  // marks tiles, so trailing events never match the tmp overload
+[[noreturn]] inline void bad_valid(const char* what, int v, int limit) {
+  tilesim::raise(tilesim::ErrorCode::Bounds, "Tile",
+                 std::string(what) + " must satisfy 0 <= valid <= " + std::to_string(limit) +
+                     ", got " + std::to_string(v),
+                 "20 §1");
+}
+}  // namespace detail
+
+template <TileType Loc_, typename T, int Rows_, int Cols_, BLayout BL = BLayout::RowMajor,
+          int RowValid = Rows_, int ColValid = Cols_, SLayout SL = SLayout::NoneBox,
+          int SFractalSize = 512, auto Pad = PadValue::Null,
+          CompactMode Compact = CompactMode::Null>
+struct Tile : detail::TileBase {
+  using DType = T;
+  static constexpr TileType Loc = Loc_;
+  static constexpr int Rows = Rows_;
+  static constexpr int Cols = Cols_;
+  static constexpr int ValidRow = RowValid;
+  static constexpr int ValidCol = ColValid;
+  static constexpr BLayout BFractal = BL;
+  static constexpr SLayout SFractal = SL;
+  static constexpr int SFractalSizeV = SFractalSize;
+  static constexpr bool isRowMajor = BL == BLayout::RowMajor;
+  static constexpr int Numel = Rows_ * Cols_;
+
+  static_assert(Rows_ > 0 && Cols_ > 0, "Tile: Rows and Cols must be positive [spec 20 §1]");
+  static_assert(RowValid == DYNAMIC || (RowValid >= 0 && RowValid <= Rows_),
+                "Tile: RowValid must be DYNAMIC or 0 <= RowValid <= Rows [spec 20 §1]");
+  static_assert(ColValid == DYNAMIC || (ColValid >= 0 && ColValid <= Cols_),
+                "Tile: ColValid must be DYNAMIC or 0 <= ColValid <= Cols [spec 20 §1]");
+  static_assert(SL != SLayout::NoneBox || !isRowMajor || (Cols_ * sizeof(T)) % 32 == 0,
+                "Tile: RowMajor NoneBox needs Cols*sizeof(T) % 32 == 0 [spec 20 §1]");
+  static_assert(SL != SLayout::NoneBox || isRowMajor || (Rows_ * sizeof(T)) % 32 == 0,
+                "Tile: ColMajor NoneBox needs Rows*sizeof(T) % 32 == 0 [spec 20 §1]");
+
+  // Auto mode: the tile owns zero-filled storage. A DYNAMIC valid dimension starts at its static
+  // extent unless given to the constructor.
+  Tile() : owned_(new T[size_t(Numel)]()), ptr_(owned_) {}
+  Tile(int vr, int vc) requires(RowValid == DYNAMIC && ColValid == DYNAMIC) : Tile() {
+    SetValidRow(vr);
+    SetValidCol(vc);
+  }
+  explicit Tile(int v) requires((RowValid == DYNAMIC) != (ColValid == DYNAMIC)) : Tile() {
+    if constexpr (RowValid == DYNAMIC)
+      SetValidRow(v);
+    else
+      SetValidCol(v);
+  }
+  Tile(const Tile&) = delete;
+  Tile& operator=(const Tile&) = delete;
+  Tile(Tile&& o) noexcept
+      : owned_(std::exchange(o.owned_, nullptr)),
+        ptr_(o.ptr_),
+        addr_(o.addr_),
+        ub_(o.ub_),
+        vr_(o.vr_),
+        vc_(o.vc_) {}
+  ~Tile() { delete[] owned_; }
+
+  int GetValidRow() const { return vr_; }
+  int GetValidCol() const { return vc_; }
+  void SetValidRow(int v) {
+    if (v < 0 || v > Rows_) detail::bad_valid("validRow", v, Rows_);
+    vr_ = v;
+  }
+  void SetValidCol(int v) {
+    if (v < 0 || v > Cols_) detail::bad_valid("validCol", v, Cols_);
+    vc_ = v;
+  }
+  T* data() { return ptr_; }
+  const T* data() const { return ptr_; }
+  // Element (r, c) in logical coordinates (RowMajor r*Cols + c, ColMajor c*Rows + r).
+  T& at(int r, int c) { return ptr_[isRowMajor ? r * Cols_ + c : c * Rows_ + r]; }
+  const T& at(int r, int c) const { return ptr_[isRowMajor ? r * Cols_ + c : c * Rows_ + r]; }
+  // Manual mode: the UB byte address (TASSIGN), or -1 in auto mode.
+  int64_t address() const { return addr_; }
+
+  tilesim::pto::TileDesc desc() const {
+    tilesim::pto::TileDesc d;
+    d.dtype = detail::elem_of<T>();
+    d.loc = uint8_t(Loc_);
+    d.row_major = isRowMajor;
+    d.slayout = uint8_t(SL);
+    d.compact = uint8_t(Compact);
+    d.pad = uint64_t(Pad);
+    d.fractal = SFractalSize;
+    d.rows = Rows_;
+    d.cols = Cols_;
+    d.valid_row = vr_;
+    d.valid_col = vc_;
+    d.data = reinterpret_cast<uint8_t*>(const_cast<T*>(ptr_));
+    d.capacity = size_t(Numel) * sizeof(T);
+    d.ub_addr = addr_;
+    d.ub = ub_;
+    return d;
+  }
+  void bind(T* p, int64_t addr, const uint8_t* ub) {
+    ptr_ = p;
+    addr_ = addr;
+    ub_ = ub;
+  }
+
+ private:
+  T* owned_ = nullptr;
+  T* ptr_ = nullptr;
+  int64_t addr_ = -1;
+  const uint8_t* ub_ = nullptr;
+  int vr_ = RowValid == DYNAMIC ? Rows_ : RowValid;
+  int vc_ = ColValid == DYNAMIC ? Cols_ : ColValid;
+};
+
+template <class X>
+inline constexpr bool is_tile_v = std::is_base_of_v<detail::TileBase, std::remove_cvref_t<X>>;
+
+// Manual mode (spec 20 §1): bind the tile to byte `addr` of the current target's simulated UB
+// (32-byte aligned, inside the UB); tiles bound to overlapping addresses alias.
+template <class TileT>
+requires is_tile_v<TileT>
+void TASSIGN(TileT& tile, uint64_t addr) {
+  const uint8_t* ub = nullptr;
+  uint8_t* p = tilesim::pto::tassign_current(
+      addr, size_t(TileT::Numel) * sizeof(typename TileT::DType), &ub);
+  tile.bind(reinterpret_cast<typename TileT::DType*>(p), int64_t(addr), ub);
+}
+
+// Compile-time rules of the family (spec 20 §1: RowMajor dst, one dtype, dtype in the union).
+#define TILESIM_PTO_STATIC_CHECKS(NAME)                                                        \
+  static_assert(TileDataDst::isRowMajor, NAME ": dst must be RowMajor [spec 20 §3 rule 1]");   \
+  static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc0::DType> &&   \
+                    std::is_same_v<typename TileDataDst::DType, typename TileDataSrc1::DType>, \
+                NAME ": dst, src0 and src1 must have the same DType [spec 20 §3 rule 1]");     \
+  static_assert(                                                                               \
+      detail::kIsPtoDType<typename TileDataDst::DType>, NAME                                   \
+      ": DType must be one of half float int16 int32 uint16 uint32 bfloat16_t int8 uint8 "     \
+      "[spec 20 §2]")
+
+#define TILESIM_PTO_ROWEXPAND(NAME, OP, PREFIX)                                            \
+  template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,     \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
+           (... && !is_tile_v<WaitEvents>)) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) {  \
+    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                      \
+    (void)sizeof...(events);                                                               \
+    tilesim::pto::row_expand_current(OP, dst.desc(), src0.desc(), src1.desc(), nullptr);   \
+    return {};                                                                             \
+  }                                                                                        \
+  template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,     \
+            typename TileDataTmp, typename... WaitEvents>                                  \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
+           is_tile_v<TileDataTmp> && (... && !is_tile_v<WaitEvents>)) RecordEvent          \
+  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,         \
+       WaitEvents&... events) {                                                            \
+    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                      \
+    (void)sizeof...(events);                                                               \
+    const tilesim::pto::TileDesc t = tmp.desc();                                           \
+    tilesim::pto::row_expand_current(OP, dst.desc(), src0.desc(), src1.desc(), &t);        \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_NO_PREFIX
+TILESIM_PTO_ROWEXPAND(TROWEXPANDADD, tilesim::pto::Op::ADD, TILESIM_PTO_NO_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDSUB, tilesim::pto::Op::SUB, TILESIM_PTO_NO_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDMUL, tilesim::pto::Op::MUL, TILESIM_PTO_NO_PREFIX)
+// DivAlgorithm: tilesim computes the correctly rounded quotient for every value (spec 20 §1).
+#define TILESIM_PTO_DIV_PREFIX auto PrecisionType = DivAlgorithm::DEFAULT,
+TILESIM_PTO_ROWEXPAND(TROWEXPANDDIV, tilesim::pto::Op::DIV, TILESIM_PTO_DIV_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDMAX, tilesim::pto::Op::MAX, TILESIM_PTO_NO_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDMIN, tilesim::pto::Op::MIN, TILESIM_PTO_NO_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDEXPDIF, tilesim::pto::Op::EXPDIF, TILESIM_PTO_NO_PREFIX)
+#undef TILESIM_PTO_NO_PREFIX
+#undef TILESIM_PTO_DIV_PREFIX
+#undef TILESIM_PTO_ROWEXPAND
+#undef TILESIM_PTO_STATIC_CHECKS
+
+}  // namespace pto

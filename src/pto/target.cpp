@@ -1,0 +1,140 @@
+// PTO target profiles (spec 20 §2, §5) as one data table, the simulated UB of each target, the
+// current target of the C++ front end, and dtype names.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+
+#include "tilesim/error.hpp"
+#include "tilesim/formats.hpp"
+#include "tilesim/profile.hpp"
+#include "tilesim/pto/engine.hpp"
+
+namespace tilesim::pto {
+namespace {
+
+constexpr uint16_t bit(Elem e) {
+  return uint16_t(1u << unsigned(e));
+}
+constexpr uint16_t kA2A3Basic = bit(Elem::f16) | bit(Elem::f32) | bit(Elem::s16) | bit(Elem::s32);
+constexpr uint16_t kA5Basic =
+    kA2A3Basic | bit(Elem::u16) | bit(Elem::u32) | bit(Elem::bf16) | bit(Elem::s8) | bit(Elem::u8);
+constexpr uint16_t kHalfFloat = bit(Elem::f16) | bit(Elem::f32);
+
+// spec 20 §2 table; §5: a2a3 broadcasts through an 8 KB buffer at 184 KB (TMP_UB_OFFSET).
+constexpr Target kTargets[] = {
+    {"a2a3", 192 * 1024, kA2A3Basic, kHalfFloat, kHalfFloat, true, 184 * 1024, 8 * 1024},
+    {"a5", 256 * 1024, kA5Basic, kA5Basic, kHalfFloat, false, 0, 0},
+};
+constexpr size_t kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]);
+
+std::atomic<const Target*> g_current{&kTargets[0]};
+
+struct UbStore {
+  std::mutex mu;
+  std::array<std::unique_ptr<uint8_t[]>, kNumTargets> bytes;
+};
+UbStore& ub_store() {
+  static UbStore s;
+  return s;
+}
+
+constexpr const char* kElemNames[kNumElems] = {"fp16", "bf16", "fp32", "s8", "s16",
+                                               "s32",  "u8",   "u16",  "u32"};
+constexpr const char* kOpNames[kNumOps] = {"TROWEXPANDADD",   "TROWEXPANDSUB", "TROWEXPANDMUL",
+                                           "TROWEXPANDDIV",   "TROWEXPANDMAX", "TROWEXPANDMIN",
+                                           "TROWEXPANDEXPDIF"};
+}  // namespace
+
+const char* elem_name(Elem e) noexcept {
+  return kElemNames[unsigned(e)];
+}
+const char* op_name(Op op) noexcept {
+  return kOpNames[unsigned(op)];
+}
+
+Elem parse_elem(std::string_view name, std::string_view what) {
+  // PTO-AS spellings (spec 20 §6) first: f16 f32 bf16 i8 i16 i32 ui8 ui16 ui32 u8 u16 u32.
+  static constexpr std::pair<const char*, Elem> kAs[] = {
+      {"f16", Elem::f16},  {"f32", Elem::f32}, {"bf16", Elem::bf16}, {"i8", Elem::s8},
+      {"i16", Elem::s16},  {"i32", Elem::s32}, {"ui8", Elem::u8},    {"ui16", Elem::u16},
+      {"ui32", Elem::u32}, {"u8", Elem::u8},   {"u16", Elem::u16},   {"u32", Elem::u32}};
+  for (const auto& [n, e] : kAs)
+    if (detail::iequals(n, name)) return e;
+  formats::DType d;
+  if (formats::try_parse_dtype(name, d)) {
+    using formats::DType;
+    switch (d) {
+      case DType::fp16:
+        return Elem::f16;
+      case DType::bf16:
+        return Elem::bf16;
+      case DType::fp32:
+        return Elem::f32;
+      case DType::s8:
+        return Elem::s8;
+      case DType::s16:
+        return Elem::s16;
+      case DType::s32:
+        return Elem::s32;
+      case DType::u8:
+        return Elem::u8;
+      case DType::u16:
+        return Elem::u16;
+      case DType::u32:
+        return Elem::u32;
+      default:
+        break;
+    }
+  }
+  raise(ErrorCode::Unsupported, what,
+        "dtype '" + std::string(name) +
+            "' is not a PTO tile dtype (fp16 bf16 fp32 s8 s16 s32 u8 u16 u32)",
+        "20 §2");
+}
+
+const Target& find_target(std::string_view name) {
+  return find_profile(std::span<const Target>(kTargets), "PTO target", name);
+}
+const Target& default_target() noexcept {
+  return kTargets[0];
+}
+const Target& current_target() noexcept {
+  return *g_current.load();
+}
+void set_current_target(std::string_view name) {
+  g_current.store(&find_target(name));
+}
+
+Ub global_ub(const Target& t) {
+  const size_t idx = size_t(&t - kTargets);
+  if (idx >= kNumTargets)
+    raise(ErrorCode::Unsupported, "pto", "target is not in the profile table", "20 §2");
+  UbStore& s = ub_store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (!s.bytes[idx])
+    s.bytes[idx] = std::make_unique<uint8_t[]>(t.ub_bytes);  // value-initialised: zeros
+  return Ub{s.bytes[idx].get(), t.ub_bytes};
+}
+
+void row_expand_current(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
+                        const TileDesc* tmp) {
+  const Target& t = current_target();
+  row_expand(op, dst, src0, src1, tmp, t, global_ub(t));
+}
+
+uint8_t* tassign_current(uint64_t addr, size_t bytes, const uint8_t** ub_out) {
+  const Target& t = current_target();
+  const Ub ub = global_ub(t);
+  if (addr > uint64_t(INT64_MAX))
+    raise(ErrorCode::Bounds, "TASSIGN", "address exceeds the UB", "20 §1");
+  uint8_t* p = ub_bind(ub, t, int64_t(addr), bytes, "tile");
+  *ub_out = ub.base;
+  return p;
+}
+
+}  // namespace tilesim::pto
