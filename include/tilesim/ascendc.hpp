@@ -3,6 +3,7 @@
 // DataCopy, Duplicate), the mask register API and BlockReduceSum/Max/Min. A thin layer: every
 // rule and all arithmetic live in the engine (tilesim/ascendc/engine.hpp, src/ascendc/).
 #pragma once
+#include "tilesim/half.hpp"
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -16,7 +17,8 @@ enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3,
 
 namespace AscendC {
 
-using half = _Float16;
+// fp16 values as the vendor's `half`: portable (no _Float16, see tilesim/half.hpp).
+using half = tilesim::half;
 
 enum class TPosition : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, CO1, CO2 };
 using QuePosition = TPosition;

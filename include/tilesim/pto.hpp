@@ -3,6 +3,7 @@
 // what does not depend on the target (spec 20 §1), then one call into the engine
 // (tilesim/pto/engine.hpp), which checks every run-time rule and computes.
 #pragma once
+#include "tilesim/half.hpp"
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +25,8 @@ enum class CompactMode { Null, Normal, RowPlusOne, RowAlignedPadding };
 enum class DivAlgorithm { DEFAULT, HIGH_PRECISION };
 constexpr int DYNAMIC = -1;
 
-using half = _Float16;
+// fp16 values as the vendor's `half`: portable (no _Float16, see tilesim/half.hpp).
+using half = tilesim::half;
 
 // bfloat16 storage (the upper half of fp32, spec 10 §1); conversion from float rounds RNE.
 struct bfloat16_t {

@@ -71,10 +71,8 @@ inline T iarith(T a, T b) {
 inline uint16_t exp_f16(uint16_t d) {
   const double e = std::exp(double(formats::f16_to_f32(d)));
   if (e != e) return kNanF16;
-  const _Float16 h = static_cast<_Float16>(e);  // one rounding, double -> binary16 (RNE)
-  uint16_t c;
-  std::memcpy(&c, &h, 2);
-  return c;
+  // one rounding, double -> binary16 (RNE), by the format core
+  return static_cast<uint16_t>(formats::encode(e, formats::DType::fp16));
 }
 inline float exp_f32(float d) {
   return canon(static_cast<float>(std::exp(double(d))));
