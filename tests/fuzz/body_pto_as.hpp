@@ -1,0 +1,64 @@
+// libFuzzer target: the PTO-AS parser and interpreter (spec 20 §6) on arbitrary text, through the
+// same entry point as tilesim.pto.run and `tilesim run FILE.pto` (tilesim::pto::as::run). Every
+// input must either run or raise tilesim::Error; a crash, hang or sanitizer report is a bug.
+// A program that runs is run a second time with every .arg supplied (the first run's outputs,
+// refilled with a byte pattern taken from the text, so NaN/Inf/subnormal codes reach the engine),
+// and the outputs must keep the shapes and carriers the first run reported.
+// The body is shared by the libFuzzer binary fuzz_pto_as.cpp and the replay of tests/regress/ in
+// tests/robust/regress_test.cpp; TILESIM_FUZZ_FAIL reports a broken invariant (abort by default).
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+
+#ifndef TILESIM_FUZZ_FAIL
+#define TILESIM_FUZZ_FAIL(why) std::abort()
+#endif
+#include <string>
+#include <string_view>
+
+#include "tilesim/error.hpp"
+#include "tilesim/npy.hpp"
+#include "tilesim/pto/ptoas.hpp"
+
+namespace as = tilesim::pto::as;
+
+namespace tilesim_fuzz {
+inline int pto_as_one(const uint8_t* data, size_t size) {
+  if (size > 4096) return 0;  // programs are short; long inputs only slow the search
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::vector<as::Output> first;
+  try {
+    first = as::run(text, "fuzz.pto", {});
+  } catch (const tilesim::Error&) {
+    return 0;
+  }
+  for (const auto& o : first)
+    if (o.array.data.size() != o.array.size() * o.array.itemsize()) TILESIM_FUZZ_FAIL("an output array whose bytes do not match its shape");
+
+  // Second run: every output whose name follows ".arg %" in the text is an .arg; supply it.
+  uint32_t h = 2166136261u;
+  for (uint8_t c : text) h = (h ^ c) * 16777619u;
+  as::RunOptions opts;
+  for (const auto& o : first) {
+    if (text.find(".arg %" + o.name) == std::string_view::npos) continue;
+    tilesim::npy::Array a = o.array;
+    for (size_t i = 0; i < a.data.size(); ++i) {
+      h = h * 1103515245u + 12345u;
+      a.data[i] = static_cast<uint8_t>(h >> 24);
+    }
+    opts.inputs[o.name] = std::move(a);
+  }
+  if (opts.inputs.empty()) return 0;
+  try {
+    const auto second = as::run(text, "fuzz.pto", opts);
+    if (second.size() != first.size()) TILESIM_FUZZ_FAIL("the second run returned other outputs");
+    for (size_t k = 0; k < second.size(); ++k)
+      if (second[k].name != first[k].name || second[k].array.shape != first[k].array.shape ||
+          second[k].array.descr != first[k].array.descr)
+        TILESIM_FUZZ_FAIL("the second run changed an output's name, shape or carrier");
+  } catch (const tilesim::Error&) {
+    // e.g. a '.arg %x' inside a comment: the supplied name is not an .arg
+  }
+  return 0;
+}
+}  // namespace tilesim_fuzz

@@ -1,0 +1,58 @@
+// Shared helpers of the "rejected means untouched" property tests (issue 7): case counts scaled
+// down under the sanitizers, and byte-range bookkeeping for "only these bytes may change".
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tilesim/error.hpp"
+
+namespace robust {
+
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+// Cases per instruction: `release` normally, a tenth under ASan/UBSan.
+inline int cases(int release) { return kSanitized ? (release / 10 > 50 ? release / 10 : 50) : release; }
+
+// A mask over a memory: bytes a successful call may change.
+struct Allowed {
+  std::vector<uint8_t> may;
+  explicit Allowed(size_t n) : may(n, 0) {}
+  void allow(uint64_t begin, uint64_t bytes) {
+    for (uint64_t i = begin; i < begin + bytes && i < may.size(); ++i) may[i] = 1;
+  }
+};
+
+// First byte index where `after` differs from `before` outside `allowed`; -1 if none.
+inline long first_forbidden_change(const std::vector<uint8_t>& before, const uint8_t* after,
+                                   const Allowed& allowed) {
+  for (size_t i = 0; i < before.size(); ++i)
+    if (before[i] != after[i] && !allowed.may[i]) return long(i);
+  return -1;
+}
+
+inline long first_change(const std::vector<uint8_t>& before, const uint8_t* after) {
+  for (size_t i = 0; i < before.size(); ++i)
+    if (before[i] != after[i]) return long(i);
+  return -1;
+}
+
+// Tally of outcomes, so a test can assert it exercised both sides.
+struct Tally {
+  long ok = 0, rejected = 0;
+};
+
+}  // namespace robust
