@@ -30,9 +30,9 @@ class vector:
     value c mod NPU_NUM (seed 001); len(values) >= min(C, NPU_NUM)."""
 
     def __init__(self, values):
-        self.values = _np.asarray(values)
-        if self.values.ndim != 1:
-            self.values = self.values.reshape(-1)
+        # A NumPy array carries its dtype; a list of Python numbers takes the operand's dtype.
+        self.typed = isinstance(values, _np.ndarray)
+        self.values = _np.asarray(values).reshape(-1)
 
     def __repr__(self):
         return "tilesim.tpu.vector(%r)" % (self.values,)
@@ -94,6 +94,8 @@ def _infer(ops, given, what, where):
     found = None
     for op in ops:
         if isinstance(op, vector):
+            if not op.typed:
+                continue
             dt = op.values.dtype
         elif isinstance(op, _np.ndarray) or isinstance(op, _np.generic):
             dt = op.dtype
@@ -132,6 +134,11 @@ def _array_call(opname, src, dtype_a, dtype_b, shape, chip, names):
         carrier = _np.dtype(_impl.carrier(dt))
         if isinstance(op, (vector, _np.ndarray)):
             arr = op.values if isinstance(op, vector) else op
+            if isinstance(op, vector) and not op.typed:
+                conv = _np.asarray(arr, dtype=carrier) if arr.size else _np.zeros(0, carrier)
+                if arr.size and not _np.array_equal(conv.astype(_np.float64), arr.astype(_np.float64)):
+                    _fail(where, "src%d vector values are not exactly representable as %s" % (i, carrier))
+                arr = conv
             if arr.dtype != carrier:
                 if not _np.can_cast(arr.dtype, carrier, "safe"):
                     _fail(where, "src%d is %s; dtype %s needs %s" % (i, arr.dtype, dname, carrier))

@@ -171,3 +171,12 @@ def test_threads_do_not_change_bits():
         np.testing.assert_array_equal(v.view(np.uint16), outs[0][0].view(np.uint16))
         np.testing.assert_array_equal(i, outs[0][1])
     np.testing.assert_array_equal(outs[0][1], np.where(a > b, c, 5))
+
+
+def test_vector_from_list():
+    x = np.array([0.5, 2.5], dtype=np.float32).reshape(1, 2, 1, 1)
+    out = tpu.greater_select(x, tpu.vector([1, 2]), x, tpu.vector([-1.5, -2.5]))
+    np.testing.assert_array_equal(out.reshape(-1), [-1.5, 2.5])
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, tpu.vector([0.1, 2]), x, x)
+    assert "not exactly representable" in str(ei.value)
