@@ -103,6 +103,18 @@ class Device {
               const variable_t* src1, const variable_t* src2, const variable_t* src3,
               const dim4* shape, data_type_t dtype_a, data_type_t dtype_b);
 
+  // The same entries with each dtype given as the stored int of a data_type_t: the C API passes
+  // whatever int a C caller put in the enum, which may lie outside the C++ enum's range.
+  int eu_num_raw(int dtype) const;
+  void aligned_stride_raw(dim4* stride, int start_idx, const dim4* shape, int dtype) const;
+  void gdma_cpy_S2L_raw(local_addr_t dst, const void* src, const dim4* shape,
+                        const dim4* dst_stride, const dim4* src_stride, int dtype);
+  void gdma_cpy_L2S_raw(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                        const dim4* src_stride, int dtype);
+  void select_raw(SelectOp op, local_addr_t dst0, local_addr_t dst1, const variable_t* src0,
+                  const variable_t* src1, const variable_t* src2, const variable_t* src3,
+                  const dim4* shape, int dtype_a, int dtype_b);
+
   // Testing hook: run the scalar reference (the definition, spec 70 item 5) instead of the
   // SIMD/threaded fast path. Results are bit-identical either way.
   void set_reference(bool on) noexcept { reference_ = on; }

@@ -9,6 +9,7 @@
 
 #include "tilesim/tpu.hpp"
 #include "tilesim/tpu_kernel.h"
+#include "tpu/dtype.hpp"
 
 namespace {
 
@@ -57,6 +58,8 @@ int guarded(F&& f) noexcept {
   return t_state.code;
 }
 
+int R(const data_type_t& d) { return tilesim::tpu::raw_enum(d); }
+
 const void* host_ptr(system_addr_t a) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(a)); }
 
 }  // namespace
@@ -81,14 +84,14 @@ int tilesim_tpu_align_bytes(void) { return device().align_bytes(); }
 
 int tpu_npu_num(void) { return device().npu_num(); }
 int tpu_local_mem_size_per_npu(void) { return static_cast<int>(device().local_mem_size()); }
-int tpu_eu_num(data_type_t dtype) { return device().eu_num(dtype); }
+int tpu_eu_num(data_type_t dtype) { return device().eu_num_raw(tilesim::tpu::raw_enum(dtype)); }
 int tpu_data_type_size(data_type_t dtype) {
-  const int e = device().eu_num(dtype);
+  const int e = device().eu_num_raw(tilesim::tpu::raw_enum(dtype));
   return e ? device().align_bytes() / e : 0;
 }
 int tpu_npu_index(local_addr_t addr) { return device().npu_index(addr); }
 void tpu_aligned_stride(dim4* stride, int start_idx, const dim4* shape, data_type_t dtype) {
-  guarded([&] { device().aligned_stride(stride, start_idx, shape, dtype); });
+  guarded([&] { device().aligned_stride_raw(stride, start_idx, shape, tilesim::tpu::raw_enum(dtype)); });
 }
 void tpu_compact_stride(dim4* stride, int start_idx, const dim4* shape) {
   guarded([&] { device().compact_stride(stride, start_idx, shape); });
@@ -97,14 +100,15 @@ void tpu_compact_stride(dim4* stride, int start_idx, const dim4* shape) {
 void tpu_gdma_cpy_S2L(local_addr_t dst_addr, system_addr_t src_addr, const dim4* shape,
                       const dim4* dst_stride, const dim4* src_stride, data_type_t dtype) {
   guarded([&] {
-    device().gdma_cpy_S2L(dst_addr, host_ptr(src_addr), shape, dst_stride, src_stride, dtype);
+    device().gdma_cpy_S2L_raw(dst_addr, host_ptr(src_addr), shape, dst_stride, src_stride,
+                              tilesim::tpu::raw_enum(dtype));
   });
 }
 void tpu_gdma_cpy_L2S(system_addr_t dst_addr, local_addr_t src_addr, const dim4* shape,
                       const dim4* dst_stride, const dim4* src_stride, data_type_t dtype) {
   guarded([&] {
-    device().gdma_cpy_L2S(const_cast<void*>(host_ptr(dst_addr)), src_addr, shape, dst_stride,
-                          src_stride, dtype);
+    device().gdma_cpy_L2S_raw(const_cast<void*>(host_ptr(dst_addr)), src_addr, shape, dst_stride,
+                              src_stride, tilesim::tpu::raw_enum(dtype));
   });
 }
 
@@ -112,24 +116,22 @@ void tpu_bdc_greater_select(local_addr_t dst_addr, const variable_t* src0, const
                             const variable_t* src2, const variable_t* src3, const dim4* shape,
                             data_type_t src0_src1_dtype, data_type_t dst_dtype) {
   guarded([&] {
-    device().select(SelectOp::Greater, dst_addr, 0, src0, src1, src2, src3, shape,
-                    src0_src1_dtype, dst_dtype);
+    device().select_raw(SelectOp::Greater, dst_addr, 0, src0, src1, src2, src3, shape,
+                    R(src0_src1_dtype), R(dst_dtype));
   });
 }
 void tpu_bdc_less_select(local_addr_t dst_addr, const variable_t* src0, const variable_t* src1,
                          const variable_t* src2, const variable_t* src3, const dim4* shape,
                          data_type_t src0_src1_dtype, data_type_t dst_dtype) {
   guarded([&] {
-    device().select(SelectOp::Less, dst_addr, 0, src0, src1, src2, src3, shape, src0_src1_dtype,
-                    dst_dtype);
+    device().select_raw(SelectOp::Less, dst_addr, 0, src0, src1, src2, src3, shape, R(src0_src1_dtype), R(dst_dtype));
   });
 }
 void tpu_bdc_equal_select(local_addr_t dst_addr, const variable_t* src0, const variable_t* src1,
                           const variable_t* src2, const variable_t* src3, const dim4* shape,
                           data_type_t src0_src1_dtype, data_type_t dst_dtype) {
   guarded([&] {
-    device().select(SelectOp::Equal, dst_addr, 0, src0, src1, src2, src3, shape, src0_src1_dtype,
-                    dst_dtype);
+    device().select_raw(SelectOp::Equal, dst_addr, 0, src0, src1, src2, src3, shape, R(src0_src1_dtype), R(dst_dtype));
   });
 }
 void tpu_bdc_maximum_greater_select(local_addr_t dst0_addr, local_addr_t dst1_addr,
@@ -138,8 +140,8 @@ void tpu_bdc_maximum_greater_select(local_addr_t dst0_addr, local_addr_t dst1_ad
                                     const dim4* shape, data_type_t dst0_dtype,
                                     data_type_t dst1_dtype) {
   guarded([&] {
-    device().select(SelectOp::MaximumGreater, dst0_addr, dst1_addr, src0, src1, src2, src3, shape,
-                    dst0_dtype, dst1_dtype);
+    device().select_raw(SelectOp::MaximumGreater, dst0_addr, dst1_addr, src0, src1, src2, src3, shape,
+                    R(dst0_dtype), R(dst1_dtype));
   });
 }
 void tpu_bdc_minimum_less_select(local_addr_t dst0_addr, local_addr_t dst1_addr,
@@ -148,8 +150,8 @@ void tpu_bdc_minimum_less_select(local_addr_t dst0_addr, local_addr_t dst1_addr,
                                  const dim4* shape, data_type_t dst0_dtype,
                                  data_type_t dst1_dtype) {
   guarded([&] {
-    device().select(SelectOp::MinimumLess, dst0_addr, dst1_addr, src0, src1, src2, src3, shape,
-                    dst0_dtype, dst1_dtype);
+    device().select_raw(SelectOp::MinimumLess, dst0_addr, dst1_addr, src0, src1, src2, src3, shape,
+                    R(dst0_dtype), R(dst1_dtype));
   });
 }
 

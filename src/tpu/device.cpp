@@ -15,19 +15,23 @@ Device::Device(std::string_view chip)
     : chip_(&find_chip(chip)),
       mem_(static_cast<size_t>(chip_->local_mem_size) * static_cast<size_t>(chip_->npu_num), 0) {}
 
-int Device::eu_num(data_type_t dtype) const {
-  const DTypeInfo* d = dtype_info(raw_enum(dtype));
+int Device::eu_num(data_type_t dtype) const { return eu_num_raw(raw_enum(dtype)); }
+int Device::eu_num_raw(int dtype) const {
+  const DTypeInfo* d = dtype_info(dtype);
   if (!d || !dtype_bytes(*d)) return 0;
   return align_bytes() / dtype_bytes(*d);
 }
 
 void Device::aligned_stride(dim4* stride, int start_idx, const dim4* shape, data_type_t dtype) const {
-  const DTypeInfo* d = dtype_info(raw_enum(dtype));
+  aligned_stride_raw(stride, start_idx, shape, raw_enum(dtype));
+}
+void Device::aligned_stride_raw(dim4* stride, int start_idx, const dim4* shape, int dtype) const {
+  const DTypeInfo* d = dtype_info(dtype);
   if (!stride || !shape)
     raise(ErrorCode::Constraint, "tpu_aligned_stride", "stride and shape must not be NULL", "50 §1");
   if (!d || !dtype_bytes(*d))
     raise(ErrorCode::Unsupported, "tpu_aligned_stride",
-          fmt::format("dtype {} has no whole-byte element size", dtype_label(raw_enum(dtype))),
+          fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)),
           "50 §2");
   const Strides s = aligned_strides(start_idx, shape->c, shape->h, shape->w, dtype_bytes(*d),
                                     align_bytes(), npu_num());
@@ -55,14 +59,14 @@ struct Copy {
 };
 
 Copy plan_copy(const Device& dev, const char* instr, local_addr_t laddr, const void* host,
-               const dim4* shape, const dim4* local_stride, const dim4* sys_stride,
-               data_type_t dtype, const char* local_name, const char* sys_name) {
+               const dim4* shape, const dim4* local_stride, const dim4* sys_stride, int dtype,
+               const char* local_name, const char* sys_name) {
   auto fail = [&](ErrorCode c, const std::string& d, const char* spec = "50 §5") {
     raise(c, instr, d, spec);
   };
   if (!host) fail(ErrorCode::Constraint, fmt::format("{} (system address) is NULL", sys_name));
   if (!shape) fail(ErrorCode::Constraint, "shape is NULL");
-  const int dt = raw_enum(dtype);
+  const int dt = dtype;
   const DTypeInfo* d = dtype_info(dt);
   if (!d) fail(ErrorCode::Unsupported, fmt::format("dtype {} is not a data_type_t value", dt), "50 §2");
   if (!dtype_bytes(*d))
@@ -137,6 +141,10 @@ void run_copy(uint8_t* mem, uint32_t lms, int npu_num, const Copy& c, uint8_t* h
 
 void Device::gdma_cpy_S2L(local_addr_t dst, const void* src, const dim4* shape,
                           const dim4* dst_stride, const dim4* src_stride, data_type_t dtype) {
+  gdma_cpy_S2L_raw(dst, src, shape, dst_stride, src_stride, raw_enum(dtype));
+}
+void Device::gdma_cpy_S2L_raw(local_addr_t dst, const void* src, const dim4* shape,
+                              const dim4* dst_stride, const dim4* src_stride, int dtype) {
   const Copy c = plan_copy(*this, "tpu_gdma_cpy_S2L", dst, src, shape, dst_stride, src_stride,
                            dtype, "dst", "src");
   run_copy(mem_.data(), local_mem_size(), npu_num(), c, nullptr,
@@ -145,6 +153,10 @@ void Device::gdma_cpy_S2L(local_addr_t dst, const void* src, const dim4* shape,
 
 void Device::gdma_cpy_L2S(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
                           const dim4* src_stride, data_type_t dtype) {
+  gdma_cpy_L2S_raw(dst, src, shape, dst_stride, src_stride, raw_enum(dtype));
+}
+void Device::gdma_cpy_L2S_raw(void* dst, local_addr_t src, const dim4* shape,
+                              const dim4* dst_stride, const dim4* src_stride, int dtype) {
   const Copy c = plan_copy(*this, "tpu_gdma_cpy_L2S", src, dst, shape, src_stride, dst_stride,
                            dtype, "src", "dst");
   run_copy(mem_.data(), local_mem_size(), npu_num(), c, static_cast<uint8_t*>(dst), nullptr,
@@ -155,6 +167,11 @@ void Device::gdma_cpy_L2S(void* dst, local_addr_t src, const dim4* shape, const 
 void Device::select(SelectOp op, local_addr_t dst0, local_addr_t dst1, const variable_t* src0,
                     const variable_t* src1, const variable_t* src2, const variable_t* src3,
                     const dim4* shape, data_type_t dtype_a, data_type_t dtype_b) {
+  select_raw(op, dst0, dst1, src0, src1, src2, src3, shape, raw_enum(dtype_a), raw_enum(dtype_b));
+}
+void Device::select_raw(SelectOp op, local_addr_t dst0, local_addr_t dst1, const variable_t* src0,
+                        const variable_t* src1, const variable_t* src2, const variable_t* src3,
+                        const dim4* shape, int dtype_a, int dtype_b) {
   const variable_t* const src[4] = {src0, src1, src2, src3};
   const SelectPlan p = plan_select(*chip_, op, dst0, dst1, src, shape, dtype_a, dtype_b);
   if (reference_) select_reference(mem_.data(), p);

@@ -78,8 +78,8 @@ bool overlaps(const Hull& a, const Hull& b) { return a.lo < b.hi && b.lo < a.hi;
 }  // namespace
 
 SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, local_addr_t dst1,
-                       const variable_t* const src[4], const dim4* shape, data_type_t dtype_a,
-                       data_type_t dtype_b) {
+                       const variable_t* const src[4], const dim4* shape, int dtype_a,
+                       int dtype_b) {
   const Checker ck{chip, instruction_name(op)};
   SelectPlan p{};
   p.op = op;
@@ -104,7 +104,7 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
   }
 
   // Data types supported on this chip (spec 50 §2).
-  const int dt_a = raw_enum(dtype_a), dt_b = raw_enum(dtype_b);
+  const int dt_a = dtype_a, dt_b = dtype_b;
   p.cmp = ck.dtype(dt_a, name_a);
   p.val = ck.dtype(dt_b, name_b);
 
