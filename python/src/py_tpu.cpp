@@ -108,15 +108,19 @@ void init_tpu(py::module_&, py::module_& m) {
       }
     }
     const bool ext = op == tp::SelectOp::MaximumGreater || op == tp::SelectOp::MinimumLess;
-    py::array out0 = new_array(shape_v, ext ? a : b);
-    py::object out1 = py::none();
-    py::array o1;
-    if (ext) {
-      o1 = new_array(shape_v, b);
-      out1 = o1;
-    }
-    tp::select_arrays(chip, op, src, shape, to_dt(a), to_dt(b), out0.mutable_data(),
-                      ext ? o1.mutable_data() : nullptr);
+    struct Outs {
+      std::vector<int> shape;
+      int dt[2];
+      py::object arr[2];
+    } outs{shape_v, {ext ? a : b, b}, {py::none(), py::none()}};
+    auto alloc = [](void* ctx, int which) -> void* {
+      auto* o = static_cast<Outs*>(ctx);
+      py::array arr = new_array(o->shape, o->dt[which]);
+      o->arr[which] = arr;
+      return arr.mutable_data();
+    };
+    tp::select_arrays(chip, op, src, shape, to_dt(a), to_dt(b), alloc, &outs);
+    py::object out0 = outs.arr[0], out1 = outs.arr[1];
     return py::make_tuple(out0, out1);
   });
 

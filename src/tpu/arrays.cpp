@@ -71,7 +71,7 @@ uint32_t scalar_code(double value, data_type_t dt, std::string_view what) {
 }
 
 void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4], const dim4& shape,
-                   data_type_t dtype_a, data_type_t dtype_b, void* out0, void* out1) {
+                   data_type_t dtype_a, data_type_t dtype_b, OutputAlloc alloc, void* ctx) {
   Device dev(chip);
   const char* what = py_name(op);
   const bool ext = op == SelectOp::MaximumGreater || op == SelectOp::MinimumLess;
@@ -139,9 +139,10 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
   }
   dev.select(op, static_cast<local_addr_t>(d0), static_cast<local_addr_t>(d1), &v[0], &v[1], &v[2],
              &v[3], &shape, dtype_a, dtype_b);
-  dev.gdma_cpy_L2S(out0, static_cast<local_addr_t>(d0), &shape, nullptr, nullptr,
+  dev.gdma_cpy_L2S(alloc(ctx, 0), static_cast<local_addr_t>(d0), &shape, nullptr, nullptr,
                    ext ? dtype_a : dtype_b);
-  if (ext) dev.gdma_cpy_L2S(out1, static_cast<local_addr_t>(d1), &shape, nullptr, nullptr, dtype_b);
+  if (ext)
+    dev.gdma_cpy_L2S(alloc(ctx, 1), static_cast<local_addr_t>(d1), &shape, nullptr, nullptr, dtype_b);
 }
 
 }  // namespace tilesim::tpu

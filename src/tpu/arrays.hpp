@@ -16,9 +16,11 @@ struct HostOperand {
   uint32_t bits;     // SCALAR: the value's code
 };
 
-// out0: dst (select) or dst0 (extremum), out1: dst1 (extremum only); N*C*H*W dense elements.
+// Output buffers are requested only after every check passed: alloc(0) is dst (select) or dst0
+// (extremum), alloc(1) dst1 (extremum only); each holds N*C*H*W dense elements.
+using OutputAlloc = void* (*)(void* ctx, int which);
 void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4], const dim4& shape,
-                   data_type_t dtype_a, data_type_t dtype_b, void* out0, void* out1);
+                   data_type_t dtype_a, data_type_t dtype_b, OutputAlloc alloc, void* ctx);
 
 // Maps a spec 60 §2 dtype name or alias, or a vendor name ("DT_FP32"), to data_type_t;
 // raises Error(Unsupported) for names with no data_type_t.

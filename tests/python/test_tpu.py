@@ -180,3 +180,14 @@ def test_vector_from_list():
     with pytest.raises(tilesim.Error) as ei:
         tpu.greater_select(x, tpu.vector([0.1, 2]), x, x)
     assert "not exactly representable" in str(ei.value)
+
+
+def test_huge_shape_is_an_error_not_an_allocation():
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(np.float32(1), np.float32(2), np.float32(3), np.float32(4),
+                           shape=(65535, 65535, 65535, 65535))
+    assert ei.value.code == "Bounds"
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(np.float32(1), np.float32(2), np.float32(3), np.float32(4),
+                           shape=(1, 0, 1, 1))
+    assert "shape->c must be in [1, 65535], got 0" in str(ei.value)
