@@ -19,14 +19,18 @@ struct DtCase {
   const char* label;
   data_type_t a, b;
 };
-const DtCase kSelectDt[] = {{"f32", DT_FP32, DT_FP32}, {"f16", DT_FP16, DT_FP16}, {"s8_s32", DT_INT8, DT_INT32}};
-const DtCase kExtDt[] = {{"f32_s32", DT_FP32, DT_INT32}, {"f16_s16", DT_FP16, DT_INT16}, {"s8_s8", DT_INT8, DT_INT8}};
+const DtCase kSelectDt[] = {
+    {"f32", DT_FP32, DT_FP32}, {"f16", DT_FP16, DT_FP16}, {"s8_s32", DT_INT8, DT_INT32}};
+const DtCase kExtDt[] = {
+    {"f32_s32", DT_FP32, DT_INT32}, {"f16_s16", DT_FP16, DT_INT16}, {"s8_s8", DT_INT8, DT_INT8}};
 const dim4 kShapes[] = {{1, 64, 32, 64}, {1, 256, 64, 64}};
 const char* const kMixes[] = {"TTTT", "TSTS", "TVTS"};
-const SelectOp kOps[] = {SelectOp::Greater, SelectOp::Less, SelectOp::Equal, SelectOp::MaximumGreater,
-                         SelectOp::MinimumLess};
+const SelectOp kOps[] = {SelectOp::Greater, SelectOp::Less, SelectOp::Equal,
+                         SelectOp::MaximumGreater, SelectOp::MinimumLess};
 
-int bytes(data_type_t d) { return d == DT_INT8 ? 1 : (d == DT_FP16 || d == DT_INT16) ? 2 : 4; }
+int bytes(data_type_t d) {
+  return d == DT_INT8 ? 1 : (d == DT_FP16 || d == DT_INT16) ? 2 : 4;
+}
 
 void run(benchmark::State& state, SelectOp op, DtCase dt, dim4 s, std::string mix) {
   tilesim::set_num_threads(1);
@@ -74,11 +78,16 @@ void run(benchmark::State& state, SelectOp op, DtCase dt, dim4 s, std::string mi
 
 const char* op_label(SelectOp op) {
   switch (op) {
-    case SelectOp::Greater: return "greater_select";
-    case SelectOp::Less: return "less_select";
-    case SelectOp::Equal: return "equal_select";
-    case SelectOp::MaximumGreater: return "maximum_greater_select";
-    case SelectOp::MinimumLess: return "minimum_less_select";
+    case SelectOp::Greater:
+      return "greater_select";
+    case SelectOp::Less:
+      return "less_select";
+    case SelectOp::Equal:
+      return "equal_select";
+    case SelectOp::MaximumGreater:
+      return "maximum_greater_select";
+    case SelectOp::MinimumLess:
+      return "minimum_less_select";
   }
   return "";
 }
@@ -86,7 +95,8 @@ const char* op_label(SelectOp op) {
 const bool registered = [] {
   for (SelectOp op : kOps) {
     const bool ext = op == SelectOp::MaximumGreater || op == SelectOp::MinimumLess;
-    for (const DtCase& dt : ext ? std::span<const DtCase>(kExtDt) : std::span<const DtCase>(kSelectDt))
+    for (const DtCase& dt :
+         ext ? std::span<const DtCase>(kExtDt) : std::span<const DtCase>(kSelectDt))
       for (const dim4& s : kShapes)
         for (const char* mix : kMixes) {
           const std::string name = std::string("BM_tpu_") + op_label(op) + "/" + dt.label + "/" +

@@ -62,10 +62,12 @@ int main() {
       if (v > w) w = v, wi = k;
     }
     if (got[i] != w || gi[i] != wi)
-      if (bad++ < 5) std::printf("mismatch at %zu: (%g, %d), want (%g, %d)\n", i, got[i], gi[i], w, wi);
+      if (bad++ < 5)
+        std::printf("mismatch at %zu: (%g, %d), want (%g, %d)\n", i, got[i], gi[i], w, wi);
   }
-  std::printf("masked max over %d candidates on %s: [1, %d, %d, %d] fp32 -> values + int32 indices: "
-              "%s (element 0: %g at %d)\n",
-              K, dev.profile().name, Cc, Hh, Ww, bad ? "FAILED" : "ok", got[0], gi[0]);
+  std::printf(
+      "masked max over %d candidates on %s: [1, %d, %d, %d] fp32 -> values + int32 indices: "
+      "%s (element 0: %g at %d)\n",
+      K, dev.profile().name, Cc, Hh, Ww, bad ? "FAILED" : "ok", got[0], gi[0]);
   return bad ? 1 : 0;
 }

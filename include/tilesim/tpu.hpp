@@ -69,7 +69,9 @@ class Device {
   std::span<const uint8_t> memory() const noexcept { return mem_; }
 
   // Layout helpers (spec 50 §1), vendor semantics.
-  int npu_index(local_addr_t addr) const noexcept { return static_cast<int>(addr / local_mem_size()); }
+  int npu_index(local_addr_t addr) const noexcept {
+    return static_cast<int>(addr / local_mem_size());
+  }
   void aligned_stride(dim4* stride, int start_idx, const dim4* shape, data_type_t dtype) const;
   void compact_stride(dim4* stride, int start_idx, const dim4* shape) const;
 

@@ -81,7 +81,10 @@ typedef struct {
 } variable_t;
 
 /* ---- tilesim context and errors ---- */
-typedef enum { TILESIM_TPU_ERRORS_ABORT = 0, TILESIM_TPU_ERRORS_RECORD = 1 } tilesim_tpu_error_mode_t;
+typedef enum {
+  TILESIM_TPU_ERRORS_ABORT = 0,
+  TILESIM_TPU_ERRORS_RECORD = 1
+} tilesim_tpu_error_mode_t;
 
 /* (Re)creates this thread's device for chip "bm1684x", "bm1688" or "bm1690" (NULL = default),
  * with zeroed local memory. Returns 0, or the error code of tilesim_tpu_last_error_code(). */
@@ -147,9 +150,8 @@ void tpu_bdc_maximum_greater_select(local_addr_t dst0_addr, local_addr_t dst1_ad
                                     data_type_t dst1_dtype);
 void tpu_bdc_minimum_less_select(local_addr_t dst0_addr, local_addr_t dst1_addr,
                                  const variable_t* src0, const variable_t* src1,
-                                 const variable_t* src2, const variable_t* src3,
-                                 const dim4* shape, data_type_t dst0_dtype,
-                                 data_type_t dst1_dtype);
+                                 const variable_t* src2, const variable_t* src3, const dim4* shape,
+                                 data_type_t dst0_dtype, data_type_t dst1_dtype);
 
 #ifdef __cplusplus
 }

@@ -19,11 +19,16 @@ namespace tilesim::tpu {
 namespace {
 const char* py_name(SelectOp op) {
   switch (op) {
-    case SelectOp::Greater: return "tilesim.tpu.greater_select";
-    case SelectOp::Less: return "tilesim.tpu.less_select";
-    case SelectOp::Equal: return "tilesim.tpu.equal_select";
-    case SelectOp::MaximumGreater: return "tilesim.tpu.maximum_greater_select";
-    case SelectOp::MinimumLess: return "tilesim.tpu.minimum_less_select";
+    case SelectOp::Greater:
+      return "tilesim.tpu.greater_select";
+    case SelectOp::Less:
+      return "tilesim.tpu.less_select";
+    case SelectOp::Equal:
+      return "tilesim.tpu.equal_select";
+    case SelectOp::MaximumGreater:
+      return "tilesim.tpu.maximum_greater_select";
+    case SelectOp::MinimumLess:
+      return "tilesim.tpu.minimum_less_select";
   }
   return "tilesim.tpu";
 }
@@ -35,14 +40,14 @@ int data_type_bytes(data_type_t dt) {
 }
 
 data_type_t parse_data_type(std::string_view name) {
-  static constexpr data_type_t kAll[] = {DT_UINT8, DT_INT8,  DT_FP16,    DT_FP32, DT_UINT16,
-                                         DT_INT16, DT_UINT32, DT_INT32,  DT_BFP16, DT_UINT4,
-                                         DT_INT4,  DT_FP8E5M2, DT_FP20, DT_TF32,  DT_FP8E4M3};
+  static constexpr data_type_t kAll[] = {DT_UINT8, DT_INT8,    DT_FP16,  DT_FP32,  DT_UINT16,
+                                         DT_INT16, DT_UINT32,  DT_INT32, DT_BFP16, DT_UINT4,
+                                         DT_INT4,  DT_FP8E5M2, DT_FP20,  DT_TF32,  DT_FP8E4M3};
   for (data_type_t dt : kAll) {
     std::string_view v = dtype_info(dt)->vendor;
-    if (v.size() == name.size() &&
-        std::equal(v.begin(), v.end(), name.begin(), [](char a, char b) {
-          return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
+    if (v.size() == name.size() && std::equal(v.begin(), v.end(), name.begin(), [](char a, char b) {
+          return std::toupper(static_cast<unsigned char>(a)) ==
+                 std::toupper(static_cast<unsigned char>(b));
         }))
       return dt;
   }
@@ -57,15 +62,18 @@ data_type_t parse_data_type(std::string_view name) {
 uint32_t scalar_code(double value, data_type_t dt, std::string_view what) {
   const DTypeInfo* d = dtype_info(raw_enum(dt));
   if (!d || !dtype_bytes(*d))
-    raise(ErrorCode::Unsupported, what, fmt::format("dtype {} has no scalar form", dtype_label(raw_enum(dt))), "50 §2");
+    raise(ErrorCode::Unsupported, what,
+          fmt::format("dtype {} has no scalar form", dtype_label(raw_enum(dt))), "50 §2");
   if (std::isnan(value) && d->kind == CmpKind::Float)
     return static_cast<uint32_t>(formats::info(d->fmt).canonical_nan);
   const uint64_t code = formats::encode(value, d->fmt);
   const double back = formats::decode(code, d->fmt);
-  const bool exact = back == value && (d->kind != CmpKind::Float || std::signbit(back) == std::signbit(value));
+  const bool exact =
+      back == value && (d->kind != CmpKind::Float || std::signbit(back) == std::signbit(value));
   if (!exact)
     raise(ErrorCode::Constraint, what,
-          fmt::format("scalar {} is not exactly representable in {}", value, dtype_label(raw_enum(dt))),
+          fmt::format("scalar {} is not exactly representable in {}", value,
+                      dtype_label(raw_enum(dt))),
           "60 §4");
   return static_cast<uint32_t>(code);
 }
@@ -118,7 +126,9 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
         cursor = align_up(cursor + e, A);
         v[i] = vector(static_cast<local_addr_t>(at[i]));
         break;
-      case SCALAR: v[i] = scalar_bits(src[i].bits); break;
+      case SCALAR:
+        v[i] = scalar_bits(src[i].bits);
+        break;
     }
   }
   const int64_t d0 = place_tensor(ext ? ea : eb);
@@ -142,7 +152,8 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
   dev.gdma_cpy_L2S(alloc(ctx, 0), static_cast<local_addr_t>(d0), &shape, nullptr, nullptr,
                    ext ? dtype_a : dtype_b);
   if (ext)
-    dev.gdma_cpy_L2S(alloc(ctx, 1), static_cast<local_addr_t>(d1), &shape, nullptr, nullptr, dtype_b);
+    dev.gdma_cpy_L2S(alloc(ctx, 1), static_cast<local_addr_t>(d1), &shape, nullptr, nullptr,
+                     dtype_b);
 }
 
 }  // namespace tilesim::tpu

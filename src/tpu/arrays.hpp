@@ -13,7 +13,7 @@ struct HostOperand {
   var_type_t kind;
   const void* data;  // TENSOR: N*C*H*W elements (dense NCHW); VECTOR: `count` elements
   size_t count;
-  uint32_t bits;     // SCALAR: the value's code
+  uint32_t bits;  // SCALAR: the value's code
 };
 
 // Output buffers are requested only after every check passed: alloc(0) is dst (select) or dst0

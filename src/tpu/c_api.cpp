@@ -58,9 +58,13 @@ int guarded(F&& f) noexcept {
   return t_state.code;
 }
 
-int R(const data_type_t& d) { return tilesim::tpu::raw_enum(d); }
+int R(const data_type_t& d) {
+  return tilesim::tpu::raw_enum(d);
+}
 
-const void* host_ptr(system_addr_t a) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(a)); }
+const void* host_ptr(system_addr_t a) {
+  return reinterpret_cast<const void*>(static_cast<uintptr_t>(a));
+}
 
 }  // namespace
 
@@ -74,24 +78,45 @@ int tilesim_tpu_init(const char* chip) {
 }
 
 void tilesim_tpu_set_error_mode(tilesim_tpu_error_mode_t mode) {
-  g_mode.store(mode == TILESIM_TPU_ERRORS_RECORD ? TILESIM_TPU_ERRORS_RECORD : TILESIM_TPU_ERRORS_ABORT);
+  g_mode.store(mode == TILESIM_TPU_ERRORS_RECORD ? TILESIM_TPU_ERRORS_RECORD
+                                                 : TILESIM_TPU_ERRORS_ABORT);
 }
-int tilesim_tpu_last_error_code(void) { return t_state.code; }
-const char* tilesim_tpu_last_error(void) { return t_state.message.c_str(); }
-const char* tilesim_tpu_chip(void) { return device().profile().name; }
-unsigned char* tilesim_tpu_local_mem(void) { return device().memory().data(); }
-int tilesim_tpu_align_bytes(void) { return device().align_bytes(); }
+int tilesim_tpu_last_error_code(void) {
+  return t_state.code;
+}
+const char* tilesim_tpu_last_error(void) {
+  return t_state.message.c_str();
+}
+const char* tilesim_tpu_chip(void) {
+  return device().profile().name;
+}
+unsigned char* tilesim_tpu_local_mem(void) {
+  return device().memory().data();
+}
+int tilesim_tpu_align_bytes(void) {
+  return device().align_bytes();
+}
 
-int tpu_npu_num(void) { return device().npu_num(); }
-int tpu_local_mem_size_per_npu(void) { return static_cast<int>(device().local_mem_size()); }
-int tpu_eu_num(data_type_t dtype) { return device().eu_num_raw(tilesim::tpu::raw_enum(dtype)); }
+int tpu_npu_num(void) {
+  return device().npu_num();
+}
+int tpu_local_mem_size_per_npu(void) {
+  return static_cast<int>(device().local_mem_size());
+}
+int tpu_eu_num(data_type_t dtype) {
+  return device().eu_num_raw(tilesim::tpu::raw_enum(dtype));
+}
 int tpu_data_type_size(data_type_t dtype) {
   const int e = device().eu_num_raw(tilesim::tpu::raw_enum(dtype));
   return e ? device().align_bytes() / e : 0;
 }
-int tpu_npu_index(local_addr_t addr) { return device().npu_index(addr); }
+int tpu_npu_index(local_addr_t addr) {
+  return device().npu_index(addr);
+}
 void tpu_aligned_stride(dim4* stride, int start_idx, const dim4* shape, data_type_t dtype) {
-  guarded([&] { device().aligned_stride_raw(stride, start_idx, shape, tilesim::tpu::raw_enum(dtype)); });
+  guarded([&] {
+    device().aligned_stride_raw(stride, start_idx, shape, tilesim::tpu::raw_enum(dtype));
+  });
 }
 void tpu_compact_stride(dim4* stride, int start_idx, const dim4* shape) {
   guarded([&] { device().compact_stride(stride, start_idx, shape); });
@@ -117,21 +142,23 @@ void tpu_bdc_greater_select(local_addr_t dst_addr, const variable_t* src0, const
                             data_type_t src0_src1_dtype, data_type_t dst_dtype) {
   guarded([&] {
     device().select_raw(SelectOp::Greater, dst_addr, 0, src0, src1, src2, src3, shape,
-                    R(src0_src1_dtype), R(dst_dtype));
+                        R(src0_src1_dtype), R(dst_dtype));
   });
 }
 void tpu_bdc_less_select(local_addr_t dst_addr, const variable_t* src0, const variable_t* src1,
                          const variable_t* src2, const variable_t* src3, const dim4* shape,
                          data_type_t src0_src1_dtype, data_type_t dst_dtype) {
   guarded([&] {
-    device().select_raw(SelectOp::Less, dst_addr, 0, src0, src1, src2, src3, shape, R(src0_src1_dtype), R(dst_dtype));
+    device().select_raw(SelectOp::Less, dst_addr, 0, src0, src1, src2, src3, shape,
+                        R(src0_src1_dtype), R(dst_dtype));
   });
 }
 void tpu_bdc_equal_select(local_addr_t dst_addr, const variable_t* src0, const variable_t* src1,
                           const variable_t* src2, const variable_t* src3, const dim4* shape,
                           data_type_t src0_src1_dtype, data_type_t dst_dtype) {
   guarded([&] {
-    device().select_raw(SelectOp::Equal, dst_addr, 0, src0, src1, src2, src3, shape, R(src0_src1_dtype), R(dst_dtype));
+    device().select_raw(SelectOp::Equal, dst_addr, 0, src0, src1, src2, src3, shape,
+                        R(src0_src1_dtype), R(dst_dtype));
   });
 }
 void tpu_bdc_maximum_greater_select(local_addr_t dst0_addr, local_addr_t dst1_addr,
@@ -140,18 +167,17 @@ void tpu_bdc_maximum_greater_select(local_addr_t dst0_addr, local_addr_t dst1_ad
                                     const dim4* shape, data_type_t dst0_dtype,
                                     data_type_t dst1_dtype) {
   guarded([&] {
-    device().select_raw(SelectOp::MaximumGreater, dst0_addr, dst1_addr, src0, src1, src2, src3, shape,
-                    R(dst0_dtype), R(dst1_dtype));
+    device().select_raw(SelectOp::MaximumGreater, dst0_addr, dst1_addr, src0, src1, src2, src3,
+                        shape, R(dst0_dtype), R(dst1_dtype));
   });
 }
 void tpu_bdc_minimum_less_select(local_addr_t dst0_addr, local_addr_t dst1_addr,
                                  const variable_t* src0, const variable_t* src1,
-                                 const variable_t* src2, const variable_t* src3,
-                                 const dim4* shape, data_type_t dst0_dtype,
-                                 data_type_t dst1_dtype) {
+                                 const variable_t* src2, const variable_t* src3, const dim4* shape,
+                                 data_type_t dst0_dtype, data_type_t dst1_dtype) {
   guarded([&] {
     device().select_raw(SelectOp::MinimumLess, dst0_addr, dst1_addr, src0, src1, src2, src3, shape,
-                    R(dst0_dtype), R(dst1_dtype));
+                        R(dst0_dtype), R(dst1_dtype));
   });
 }
 

@@ -11,7 +11,9 @@ namespace {
 
 using formats::DType;
 
-constexpr uint64_t bit(data_type_t d) { return uint64_t{1} << static_cast<unsigned>(d); }
+constexpr uint64_t bit(data_type_t d) {
+  return uint64_t{1} << static_cast<unsigned>(d);
+}
 // spec 50 §2: the select instructions accept these on every chip ...
 constexpr uint64_t kSelectBase = bit(DT_INT8) | bit(DT_UINT8) | bit(DT_INT16) | bit(DT_UINT16) |
                                  bit(DT_INT32) | bit(DT_UINT32) | bit(DT_FP16) | bit(DT_BFP16) |
@@ -49,7 +51,9 @@ constexpr DTypeInfo kDTypes[] = {
 
 }  // namespace
 
-std::span<const ChipProfile> chips() noexcept { return kChips; }
+std::span<const ChipProfile> chips() noexcept {
+  return kChips;
+}
 
 const ChipProfile& find_chip(std::string_view name) {
   return find_profile<ChipProfile>(kChips, "TPU chip", name);
@@ -70,11 +74,16 @@ std::string dtype_label(int dt) {
 
 const char* instruction_name(SelectOp op) noexcept {
   switch (op) {
-    case SelectOp::Greater: return "tpu_bdc_greater_select";
-    case SelectOp::Less: return "tpu_bdc_less_select";
-    case SelectOp::Equal: return "tpu_bdc_equal_select";
-    case SelectOp::MaximumGreater: return "tpu_bdc_maximum_greater_select";
-    case SelectOp::MinimumLess: return "tpu_bdc_minimum_less_select";
+    case SelectOp::Greater:
+      return "tpu_bdc_greater_select";
+    case SelectOp::Less:
+      return "tpu_bdc_less_select";
+    case SelectOp::Equal:
+      return "tpu_bdc_equal_select";
+    case SelectOp::MaximumGreater:
+      return "tpu_bdc_maximum_greater_select";
+    case SelectOp::MinimumLess:
+      return "tpu_bdc_minimum_less_select";
   }
   return "tpu_bdc_select";
 }

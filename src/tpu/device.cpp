@@ -15,24 +15,27 @@ Device::Device(std::string_view chip)
     : chip_(&find_chip(chip)),
       mem_(static_cast<size_t>(chip_->local_mem_size) * static_cast<size_t>(chip_->npu_num), 0) {}
 
-int Device::eu_num(data_type_t dtype) const { return eu_num_raw(raw_enum(dtype)); }
+int Device::eu_num(data_type_t dtype) const {
+  return eu_num_raw(raw_enum(dtype));
+}
 int Device::eu_num_raw(int dtype) const {
   const DTypeInfo* d = dtype_info(dtype);
   if (!d || !dtype_bytes(*d)) return 0;
   return align_bytes() / dtype_bytes(*d);
 }
 
-void Device::aligned_stride(dim4* stride, int start_idx, const dim4* shape, data_type_t dtype) const {
+void Device::aligned_stride(dim4* stride, int start_idx, const dim4* shape,
+                            data_type_t dtype) const {
   aligned_stride_raw(stride, start_idx, shape, raw_enum(dtype));
 }
 void Device::aligned_stride_raw(dim4* stride, int start_idx, const dim4* shape, int dtype) const {
   const DTypeInfo* d = dtype_info(dtype);
   if (!stride || !shape)
-    raise(ErrorCode::Constraint, "tpu_aligned_stride", "stride and shape must not be NULL", "50 §1");
+    raise(ErrorCode::Constraint, "tpu_aligned_stride", "stride and shape must not be NULL",
+          "50 §1");
   if (!d || !dtype_bytes(*d))
     raise(ErrorCode::Unsupported, "tpu_aligned_stride",
-          fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)),
-          "50 §2");
+          fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)), "50 §2");
   const Strides s = aligned_strides(start_idx, shape->c, shape->h, shape->w, dtype_bytes(*d),
                                     align_bytes(), npu_num());
   *stride = dim4{static_cast<int>(s.n), static_cast<int>(s.c), static_cast<int>(s.h),
@@ -41,7 +44,8 @@ void Device::aligned_stride_raw(dim4* stride, int start_idx, const dim4* shape, 
 
 void Device::compact_stride(dim4* stride, int start_idx, const dim4* shape) const {
   if (!stride || !shape)
-    raise(ErrorCode::Constraint, "tpu_compact_stride", "stride and shape must not be NULL", "50 §1");
+    raise(ErrorCode::Constraint, "tpu_compact_stride", "stride and shape must not be NULL",
+          "50 §1");
   const Strides s = compact_strides(start_idx, shape->c, shape->h, shape->w, npu_num());
   *stride = dim4{static_cast<int>(s.n), static_cast<int>(s.c), static_cast<int>(s.h),
                  static_cast<int>(s.w)};
@@ -68,7 +72,8 @@ Copy plan_copy(const Device& dev, const char* instr, local_addr_t laddr, const v
   if (!shape) fail(ErrorCode::Constraint, "shape is NULL");
   const int dt = dtype;
   const DTypeInfo* d = dtype_info(dt);
-  if (!d) fail(ErrorCode::Unsupported, fmt::format("dtype {} is not a data_type_t value", dt), "50 §2");
+  if (!d)
+    fail(ErrorCode::Unsupported, fmt::format("dtype {} is not a data_type_t value", dt), "50 §2");
   if (!dtype_bytes(*d))
     fail(ErrorCode::Unsupported,
          fmt::format("dtype {} is not an 8-, 16- or 32-bit type", dtype_label(dt)), "50 §2");
@@ -97,11 +102,13 @@ Copy plan_copy(const Device& dev, const char* instr, local_addr_t laddr, const v
     fail(ErrorCode::Constraint,
          fmt::format("{} in-NPU offset 0x{:x} must be a multiple of the element size {}",
                      local_name, c.r, c.e));
-  c.local = local_stride ? Strides{local_stride->n, local_stride->c, local_stride->h, local_stride->w}
-                         : aligned_strides(c.q, c.C, c.H, c.W, c.e, dev.align_bytes(), dev.npu_num());
+  c.local = local_stride
+                ? Strides{local_stride->n, local_stride->c, local_stride->h, local_stride->w}
+                : aligned_strides(c.q, c.C, c.H, c.W, c.e, dev.align_bytes(), dev.npu_num());
   c.sys = sys_stride ? Strides{sys_stride->n, sys_stride->c, sys_stride->h, sys_stride->w}
                      : Strides{c.C * c.H * c.W, c.H * c.W, c.W, 1};
-  const int64_t hi = c.r + tensor_extent_bytes(c.local, c.q, c.N, c.C, c.H, c.W, c.e, dev.npu_num());
+  const int64_t hi =
+      c.r + tensor_extent_bytes(c.local, c.q, c.N, c.C, c.H, c.W, c.e, dev.npu_num());
   if (hi > static_cast<int64_t>(dev.local_mem_size()))
     fail(ErrorCode::Bounds,
          fmt::format("{} touches in-NPU bytes [0x{:x}, 0x{:x}) for shape [{}, {}, {}, {}] starting "
@@ -125,13 +132,17 @@ void run_copy(uint8_t* mem, uint32_t lms, int npu_num, const Copy& c, uint8_t* h
         uint8_t* l = lbase + h * c.local.h * c.e;
         const int64_t s = sbase + h * c.sys.h * c.e;
         if (dense_w) {
-          if (to_local) std::memmove(l, host_r + s, static_cast<size_t>(c.W * c.e));
-          else std::memmove(host_w + s, l, static_cast<size_t>(c.W * c.e));
+          if (to_local)
+            std::memmove(l, host_r + s, static_cast<size_t>(c.W * c.e));
+          else
+            std::memmove(host_w + s, l, static_cast<size_t>(c.W * c.e));
           continue;
         }
         for (int64_t w = 0; w < c.W; ++w) {
-          if (to_local) std::memcpy(l + w * c.local.w * c.e, host_r + s + w * c.sys.w * c.e, c.e);
-          else std::memcpy(host_w + s + w * c.sys.w * c.e, l + w * c.local.w * c.e, c.e);
+          if (to_local)
+            std::memcpy(l + w * c.local.w * c.e, host_r + s + w * c.sys.w * c.e, c.e);
+          else
+            std::memcpy(host_w + s + w * c.sys.w * c.e, l + w * c.local.w * c.e, c.e);
         }
       }
     }
@@ -147,8 +158,8 @@ void Device::gdma_cpy_S2L_raw(local_addr_t dst, const void* src, const dim4* sha
                               const dim4* dst_stride, const dim4* src_stride, int dtype) {
   const Copy c = plan_copy(*this, "tpu_gdma_cpy_S2L", dst, src, shape, dst_stride, src_stride,
                            dtype, "dst", "src");
-  run_copy(mem_.data(), local_mem_size(), npu_num(), c, nullptr,
-           static_cast<const uint8_t*>(src), true);
+  run_copy(mem_.data(), local_mem_size(), npu_num(), c, nullptr, static_cast<const uint8_t*>(src),
+           true);
 }
 
 void Device::gdma_cpy_L2S(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
@@ -159,8 +170,7 @@ void Device::gdma_cpy_L2S_raw(void* dst, local_addr_t src, const dim4* shape,
                               const dim4* dst_stride, const dim4* src_stride, int dtype) {
   const Copy c = plan_copy(*this, "tpu_gdma_cpy_L2S", src, dst, shape, src_stride, dst_stride,
                            dtype, "src", "dst");
-  run_copy(mem_.data(), local_mem_size(), npu_num(), c, static_cast<uint8_t*>(dst), nullptr,
-           false);
+  run_copy(mem_.data(), local_mem_size(), npu_num(), c, static_cast<uint8_t*>(dst), nullptr, false);
 }
 
 // ---- BDC compare-select ----
@@ -174,8 +184,10 @@ void Device::select_raw(SelectOp op, local_addr_t dst0, local_addr_t dst1, const
                         const dim4* shape, int dtype_a, int dtype_b) {
   const variable_t* const src[4] = {src0, src1, src2, src3};
   const SelectPlan p = plan_select(*chip_, op, dst0, dst1, src, shape, dtype_a, dtype_b);
-  if (reference_) select_reference(mem_.data(), p);
-  else select_fast(mem_.data(), p);
+  if (reference_)
+    select_reference(mem_.data(), p);
+  else
+    select_fast(mem_.data(), p);
 }
 
 void Device::greater_select(local_addr_t dst, const variable_t* src0, const variable_t* src1,

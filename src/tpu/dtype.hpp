@@ -13,9 +13,9 @@ enum class CmpKind : uint8_t { Signed, Unsigned, Float };
 
 struct DTypeInfo {
   data_type_t dt;
-  const char* vendor;         // "DT_FP32"
-  formats::DType fmt;         // tilesim format (spec 10)
-  uint8_t bits;               // 4, 8, 16, 20 or 32
+  const char* vendor;  // "DT_FP32"
+  formats::DType fmt;  // tilesim format (spec 10)
+  uint8_t bits;        // 4, 8, 16, 20 or 32
   CmpKind kind;
   // Floats: magnitude mask and the largest non-NaN magnitude code (NaN iff |code| > nan_above).
   uint32_t mag_mask;
@@ -34,7 +34,9 @@ inline int raw_enum(const E& e) noexcept {
 
 // nullptr when `dt` is not one of the vendor's values.
 const DTypeInfo* dtype_info(int dt) noexcept;
-inline int dtype_bytes(const DTypeInfo& d) noexcept { return d.bits % 8 == 0 ? d.bits / 8 : 0; }
+inline int dtype_bytes(const DTypeInfo& d) noexcept {
+  return d.bits % 8 == 0 ? d.bits / 8 : 0;
+}
 // "DT_FP32 (fp32)" or "data_type_t 99" for an unknown value, for messages.
 std::string dtype_label(int dt);
 

@@ -6,8 +6,12 @@
 
 namespace tilesim::tpu {
 
-inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-inline int64_t align_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+inline int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+inline int64_t align_up(int64_t a, int64_t b) {
+  return ceil_div(a, b) * b;
+}
 
 // Element strides of an (N, C, H, W) tensor whose channel 0 is on NPU q (spec 50 §1).
 struct Strides {
@@ -25,7 +29,8 @@ inline Strides compact_strides(int64_t q, int64_t C, int64_t H, int64_t W, int n
   return {ceil_div(q + C, npu_num) * H * W, H * W, W, 1};
 }
 
-// Where channel c of a tensor starting on NPU q lives: NPU (q + c) % NPU_NUM, slot (q + c) / NPU_NUM.
+// Where channel c of a tensor starting on NPU q lives: NPU (q + c) % NPU_NUM, slot (q + c) /
+// NPU_NUM.
 struct ChannelPos {
   int64_t npu, slot;
 };

@@ -32,8 +32,7 @@ struct SelectPlan {
 
 // Checks every rule of spec 50 §4 (raises tilesim::Error) and returns the plan. Writes nothing.
 SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, local_addr_t dst1,
-                       const variable_t* const src[4], const dim4* shape, int dtype_a,
-                       int dtype_b);
+                       const variable_t* const src[4], const dim4* shape, int dtype_a, int dtype_b);
 
 // Scalar reference: reads every operand element, then writes (spec 50 §3 "reads before writes").
 void select_reference(uint8_t* mem, const SelectPlan& p);

@@ -14,9 +14,12 @@ const char* const kSrcName[4] = {"src0", "src1", "src2", "src3"};
 
 const char* kind_name(var_type_t t) {
   switch (t) {
-    case TENSOR: return "TENSOR";
-    case SCALAR: return "SCALAR";
-    case VECTOR: return "VECTOR";
+    case TENSOR:
+      return "TENSOR";
+    case SCALAR:
+      return "SCALAR";
+    case VECTOR:
+      return "VECTOR";
   }
   return "?";
 }
@@ -33,8 +36,8 @@ struct Checker {
   const DTypeInfo* dtype(int dt, const char* what) const {
     const DTypeInfo* d = dtype_info(dt);
     if (!d)
-      fail(ErrorCode::Unsupported,
-           fmt::format("{} {} is not a data_type_t value", what, dt), "50 §2");
+      fail(ErrorCode::Unsupported, fmt::format("{} {} is not a data_type_t value", what, dt),
+           "50 §2");
     if (dt < 0 || dt >= 64 || !(chip.select_dtypes >> dt & 1u)) {
       std::string ok;
       for (unsigned v = 0; v < 64; ++v)
@@ -73,7 +76,9 @@ struct Checker {
 struct Hull {
   int64_t lo, hi;
 };
-bool overlaps(const Hull& a, const Hull& b) { return a.lo < b.hi && b.lo < a.hi; }
+bool overlaps(const Hull& a, const Hull& b) {
+  return a.lo < b.hi && b.lo < a.hi;
+}
 
 }  // namespace
 
@@ -152,8 +157,8 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
   }
   for (int i = 0; i < 4; ++i) {
     if (src[i]->type == SCALAR) continue;
-    const int64_t qi =
-        ck.npu_of(src[i]->context.addr, fmt::format("{} ({})", kSrcName[i], kind_name(src[i]->type)));
+    const int64_t qi = ck.npu_of(src[i]->context.addr,
+                                 fmt::format("{} ({})", kSrcName[i], kind_name(src[i]->type)));
     if (qi != q)
       ck.fail(ErrorCode::Constraint,
               fmt::format("{} ({}) starts on NPU {}, {} on NPU {}; dst and every TENSOR/VECTOR "
@@ -169,8 +174,8 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
     const uint32_t r = dst_addr[d] % p.lms;
     if (r % A)
       ck.fail(ErrorCode::Constraint,
-              fmt::format("{} in-NPU offset 0x{:x} must be a multiple of ALIGN_BYTES {} ({})", dst_name[d],
-                          r, A, chip.name),
+              fmt::format("{} in-NPU offset 0x{:x} must be a multiple of ALIGN_BYTES {} ({})",
+                          dst_name[d], r, A, chip.name),
               "50 §4");
     p.dst_r[d] = r;
   }
@@ -189,8 +194,8 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
     if (s.r % need)
       ck.fail(ErrorCode::Constraint,
               fmt::format("{} ({}) in-NPU offset 0x{:x} must be a multiple of {} {}", kSrcName[i],
-                          kind_name(s.kind), s.r, s.kind == TENSOR ? "ALIGN_BYTES" : "the element size",
-                          need),
+                          kind_name(s.kind), s.r,
+                          s.kind == TENSOR ? "ALIGN_BYTES" : "the element size", need),
               "50 §4");
   }
 

@@ -26,19 +26,25 @@ bool compare(SelectOp op, uint32_t a, uint32_t b, const DTypeInfo& d) {
     const float x = formats::decode_f32(a, d.fmt), y = formats::decode_f32(b, d.fmt);
     switch (op) {
       case SelectOp::Greater:
-      case SelectOp::MaximumGreater: return x > y;
+      case SelectOp::MaximumGreater:
+        return x > y;
       case SelectOp::Less:
-      case SelectOp::MinimumLess: return x < y;
-      case SelectOp::Equal: return x == y;
+      case SelectOp::MinimumLess:
+        return x < y;
+      case SelectOp::Equal:
+        return x == y;
     }
   }
   const int64_t x = as_int(a, d), y = as_int(b, d);
   switch (op) {
     case SelectOp::Greater:
-    case SelectOp::MaximumGreater: return x > y;
+    case SelectOp::MaximumGreater:
+      return x > y;
     case SelectOp::Less:
-    case SelectOp::MinimumLess: return x < y;
-    case SelectOp::Equal: return x == y;
+    case SelectOp::MinimumLess:
+      return x < y;
+    case SelectOp::Equal:
+      return x == y;
   }
   return false;
 }
@@ -55,8 +61,10 @@ void select_reference(uint8_t* mem, const SelectPlan& p) {
     const Strides& st = i < 2 ? p.cmp_s : p.val_s;
     const ChannelPos pos = channel_pos(p.q, c, p.npu_num);
     switch (s.kind) {
-      case SCALAR: return s.bits;
-      case VECTOR: return load_bits(mem + pos.npu * p.lms + s.r, e);
+      case SCALAR:
+        return s.bits;
+      case VECTOR:
+        return load_bits(mem + pos.npu * p.lms + s.r, e);
       case TENSOR:
         return load_bits(mem + pos.npu * p.lms + s.r + (n * st.n + pos.slot * st.c + hw) * e, e);
     }

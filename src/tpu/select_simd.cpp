@@ -25,13 +25,13 @@ struct Stream {
 };
 
 struct PlaneArgs {
-  Stream x, y;           // compare x > y (or x == y); Less / MinimumLess swap src0 and src1
-  Stream t, f;           // src2 / src3 (value width)
-  uint8_t* d_val;        // dst (select) or dst1 (extremum)
-  uint8_t* d_ext;        // dst0 of the extremum functions, else nullptr
-  bool ext_swapped;      // dst0 = g ? src0 : src1 with src0 == y when swapped
-  bool eq;               // == instead of >
-  uint8_t kind;          // CmpKind
+  Stream x, y;       // compare x > y (or x == y); Less / MinimumLess swap src0 and src1
+  Stream t, f;       // src2 / src3 (value width)
+  uint8_t* d_val;    // dst (select) or dst1 (extremum)
+  uint8_t* d_ext;    // dst0 of the extremum functions, else nullptr
+  bool ext_swapped;  // dst0 = g ? src0 : src1 with src0 == y when swapped
+  bool eq;           // == instead of >
+  uint8_t kind;      // CmpKind
   uint32_t mag, nan_above;
   size_t n;
 };
@@ -104,8 +104,10 @@ void Plane(const PlaneArgs& a) {
   auto ld_v = [](const Stream& s, size_t i, TV& v) {
     std::memcpy(&v, s.p + i * sizeof(TV), sizeof(TV));
   };
-  const auto xs = hn::Set(dc, static_cast<TC>(a.x.bits)), ys = hn::Set(dc, static_cast<TC>(a.y.bits));
-  const auto ts = hn::Set(dv, static_cast<TV>(a.t.bits)), fs = hn::Set(dv, static_cast<TV>(a.f.bits));
+  const auto xs = hn::Set(dc, static_cast<TC>(a.x.bits)),
+             ys = hn::Set(dc, static_cast<TC>(a.y.bits));
+  const auto ts = hn::Set(dv, static_cast<TV>(a.t.bits)),
+             fs = hn::Set(dv, static_cast<TV>(a.f.bits));
   const TC* xp = reinterpret_cast<const TC*>(a.x.p);
   const TC* yp = reinterpret_cast<const TC*>(a.y.p);
   const TV* tp = reinterpret_cast<const TV*>(a.t.p);
@@ -120,7 +122,8 @@ void Plane(const PlaneArgs& a) {
     const auto f = fp ? hn::LoadU(dv, fp + i) : fs;
     const auto mc = Compare(dc, x, y, a);
     if constexpr (sizeof(TC) == sizeof(TV)) {
-      if (ep) hn::StoreU(a.ext_swapped ? hn::IfThenElse(mc, y, x) : hn::IfThenElse(mc, x, y), dc, ep + i);
+      if (ep)
+        hn::StoreU(a.ext_swapped ? hn::IfThenElse(mc, y, x) : hn::IfThenElse(mc, x, y), dc, ep + i);
       hn::StoreU(hn::IfThenElse(mc, t, f), dv, dp + i);
     } else {
       // 0 / -1 compare lanes sign-extend to 0 / -1 value lanes.
@@ -147,13 +150,20 @@ void Plane(const PlaneArgs& a) {
 
 void RunPlane(const PlaneArgs& a, int cmp_bytes, int val_bytes) {
   switch (cmp_bytes * 8 + val_bytes) {
-    case 1 * 8 + 1: return Plane<int8_t, int8_t>(a);
-    case 1 * 8 + 2: return Plane<int8_t, int16_t>(a);
-    case 1 * 8 + 4: return Plane<int8_t, int32_t>(a);
-    case 2 * 8 + 2: return Plane<int16_t, int16_t>(a);
-    case 2 * 8 + 4: return Plane<int16_t, int32_t>(a);
-    case 4 * 8 + 4: return Plane<int32_t, int32_t>(a);
-    default: return;  // excluded by plan_select (width rules)
+    case 1 * 8 + 1:
+      return Plane<int8_t, int8_t>(a);
+    case 1 * 8 + 2:
+      return Plane<int8_t, int16_t>(a);
+    case 1 * 8 + 4:
+      return Plane<int8_t, int32_t>(a);
+    case 2 * 8 + 2:
+      return Plane<int16_t, int16_t>(a);
+    case 2 * 8 + 4:
+      return Plane<int16_t, int32_t>(a);
+    case 4 * 8 + 4:
+      return Plane<int32_t, int32_t>(a);
+    default:
+      return;  // excluded by plan_select (width rules)
   }
 }
 

@@ -8,8 +8,12 @@
 extern "C" int tilesim_tpu_c_smoke(void);
 extern "C" int tilesim_tpu_c_errors(void);
 
-TEST(TpuCApi, SmokeFromC) { EXPECT_EQ(tilesim_tpu_c_smoke(), 0) << "failed at c_api.c line"; }
-TEST(TpuCApi, ErrorsFromC) { EXPECT_EQ(tilesim_tpu_c_errors(), 0) << "failed at c_api.c line"; }
+TEST(TpuCApi, SmokeFromC) {
+  EXPECT_EQ(tilesim_tpu_c_smoke(), 0) << "failed at c_api.c line";
+}
+TEST(TpuCApi, ErrorsFromC) {
+  EXPECT_EQ(tilesim_tpu_c_errors(), 0) << "failed at c_api.c line";
+}
 
 // Each thread has its own device (spec 50 §5: "the current thread's simulated device").
 TEST(TpuCApi, DevicePerThread) {

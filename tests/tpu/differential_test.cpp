@@ -17,27 +17,39 @@ struct Pair {
 };
 // select: width(a) <= width(b); extremum: width(a) == width(b). fp8 only runs on bm1690.
 const Pair kSelectPairs[] = {
-    {DT_INT8, DT_INT8},     {DT_UINT8, DT_INT8},     {DT_INT8, DT_INT32},   {DT_UINT8, DT_UINT16},
-    {DT_INT16, DT_INT16},   {DT_UINT16, DT_FP16},    {DT_FP16, DT_FP16},    {DT_BFP16, DT_INT32},
-    {DT_FP16, DT_FP32},     {DT_FP32, DT_FP32},      {DT_INT32, DT_UINT32}, {DT_UINT32, DT_FP32},
-    {DT_FP8E4M3, DT_UINT8}, {DT_FP8E5M2, DT_FP16},   {DT_FP8E4M3, DT_FP32}, {DT_UINT8, DT_FP32},
+    {DT_INT8, DT_INT8},     {DT_UINT8, DT_INT8},   {DT_INT8, DT_INT32},   {DT_UINT8, DT_UINT16},
+    {DT_INT16, DT_INT16},   {DT_UINT16, DT_FP16},  {DT_FP16, DT_FP16},    {DT_BFP16, DT_INT32},
+    {DT_FP16, DT_FP32},     {DT_FP32, DT_FP32},    {DT_INT32, DT_UINT32}, {DT_UINT32, DT_FP32},
+    {DT_FP8E4M3, DT_UINT8}, {DT_FP8E5M2, DT_FP16}, {DT_FP8E4M3, DT_FP32}, {DT_UINT8, DT_FP32},
 };
 const Pair kExtPairs[] = {
-    {DT_INT8, DT_UINT8},   {DT_UINT8, DT_INT8},     {DT_FP16, DT_INT16},   {DT_BFP16, DT_UINT16},
-    {DT_INT16, DT_FP16},   {DT_UINT16, DT_UINT16},  {DT_FP32, DT_INT32},   {DT_INT32, DT_FP32},
+    {DT_INT8, DT_UINT8},    {DT_UINT8, DT_INT8},    {DT_FP16, DT_INT16},   {DT_BFP16, DT_UINT16},
+    {DT_INT16, DT_FP16},    {DT_UINT16, DT_UINT16}, {DT_FP32, DT_INT32},   {DT_INT32, DT_FP32},
     {DT_UINT32, DT_UINT32}, {DT_FP8E4M3, DT_UINT8}, {DT_FP8E5M2, DT_INT8},
 };
 const dim4 kShapes[] = {
-    {1, 1, 1, 1}, {1, 3, 1, 7}, {2, 67, 3, 5}, {1, 5, 8, 16}, {3, 33, 2, 13}, {1, 70, 1, 100},
-    {2, 130, 16, 16},  // several plane chunks: exercises the threads
+    {1, 1, 1, 1},   {1, 3, 1, 7},    {2, 67, 3, 5},    {1, 5, 8, 16},
+    {3, 33, 2, 13}, {1, 70, 1, 100}, {2, 130, 16, 16},  // several plane chunks: exercises the
+                                                        // threads
 };
 
-bool is_fp8(data_type_t d) { return d == DT_FP8E4M3 || d == DT_FP8E5M2; }
+bool is_fp8(data_type_t d) {
+  return d == DT_FP8E4M3 || d == DT_FP8E5M2;
+}
 int bytes_of(data_type_t d) {
   switch (d) {
-    case DT_INT8: case DT_UINT8: case DT_FP8E4M3: case DT_FP8E5M2: return 1;
-    case DT_INT16: case DT_UINT16: case DT_FP16: case DT_BFP16: return 2;
-    default: return 4;
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_FP8E4M3:
+    case DT_FP8E5M2:
+      return 1;
+    case DT_INT16:
+    case DT_UINT16:
+    case DT_FP16:
+    case DT_BFP16:
+      return 2;
+    default:
+      return 4;
   }
 }
 
@@ -46,8 +58,8 @@ int bytes_of(data_type_t d) {
 std::vector<uint32_t> pool(data_type_t d) {
   switch (d) {
     case DT_FP32:
-      return {0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFF800001, 0x3F800000,
-              0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF, 1, 0x80000001};
+      return {0,          0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFF800001,
+              0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF, 1,          0x80000001};
     case DT_FP16:
       return {0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFC01, 0x3C00, 0xBC00, 0x7BFF, 0xFBFF, 1, 0x8001};
     case DT_BFP16:
@@ -165,8 +177,8 @@ void run_chip(const char* chip, int cases_per_op) {
         std::memcpy(ref.memory().data() + size_t(n) * LMS, base, size_t(cursor));
       }
       SCOPED_TRACE(::testing::Message()
-                   << chip << " " << tilesim::tpu::instruction_name(op) << " dtypes " << pr.a
-                   << "," << pr.b << " shape [" << s.n << "," << s.c << "," << s.h << "," << s.w
+                   << chip << " " << tilesim::tpu::instruction_name(op) << " dtypes " << pr.a << ","
+                   << pr.b << " shape [" << s.n << "," << s.c << "," << s.h << "," << s.w
                    << "] q=" << q << " kinds " << v[0].type << v[1].type << v[2].type << v[3].type
                    << " alias " << alias);
       fast.select(op, d0, d1, &v[0], &v[1], &v[2], &v[3], &s, pr.a, pr.b);
@@ -191,6 +203,12 @@ void run_chip(const char* chip, int cases_per_op) {
 
 }  // namespace
 
-TEST(TpuDifferential, Bm1684x) { run_chip("bm1684x", 80); }
-TEST(TpuDifferential, Bm1688) { run_chip("bm1688", 80); }
-TEST(TpuDifferential, Bm1690) { run_chip("bm1690", 80); }
+TEST(TpuDifferential, Bm1684x) {
+  run_chip("bm1684x", 80);
+}
+TEST(TpuDifferential, Bm1688) {
+  run_chip("bm1688", 80);
+}
+TEST(TpuDifferential, Bm1690) {
+  run_chip("bm1690", 80);
+}

@@ -31,17 +31,35 @@ TEST(TpuKnownAnswers, Fp32AllTensor) {
   const uint32_t P0 = 0x00000000, N0 = 0x80000000;
   auto b = [](float f) { return f32_bits(f); };
   const Fp32Case cases[] = {
-      {Op::Greater, {1, 2, kNaN, -0.f, 3, INFINITY}, {0, 2, 1, 0.f, 5, 1e38f},
-       {b(10), b(21), b(22), b(23), b(24), b(15)}, {}, "1>0, 2>2 no, NaN>1 no, -0>+0 no, 3>5 no, inf>1e38"},
-      {Op::Less, {1, 2, kNaN, -0.f, 3, -INFINITY}, {0, 2, 1, 0.f, 5, -1e38f},
-       {b(20), b(21), b(22), b(23), b(14), b(15)}, {}, "NaN<1 no, -0<+0 no, 3<5, -inf<-1e38"},
-      {Op::Equal, {1, 2, kNaN, -0.f, 3, kNaN}, {0, 2, kNaN, 0.f, 5, 1},
-       {b(20), b(11), b(22), b(13), b(24), b(25)}, {}, "2==2, NaN==NaN no, -0==+0 yes"},
-      {Op::MaximumGreater, {3, 5, 5, -0.f, kNaN, 1}, {4, 5, 2, 0.f, 1, kNaN},
-       {b(4), b(5), b(5), P0, b(1), 0x7FC00000}, {b(20), b(21), b(12), b(23), b(24), b(25)},
+      {Op::Greater,
+       {1, 2, kNaN, -0.f, 3, INFINITY},
+       {0, 2, 1, 0.f, 5, 1e38f},
+       {b(10), b(21), b(22), b(23), b(24), b(15)},
+       {},
+       "1>0, 2>2 no, NaN>1 no, -0>+0 no, 3>5 no, inf>1e38"},
+      {Op::Less,
+       {1, 2, kNaN, -0.f, 3, -INFINITY},
+       {0, 2, 1, 0.f, 5, -1e38f},
+       {b(20), b(21), b(22), b(23), b(14), b(15)},
+       {},
+       "NaN<1 no, -0<+0 no, 3<5, -inf<-1e38"},
+      {Op::Equal,
+       {1, 2, kNaN, -0.f, 3, kNaN},
+       {0, 2, kNaN, 0.f, 5, 1},
+       {b(20), b(11), b(22), b(13), b(24), b(25)},
+       {},
+       "2==2, NaN==NaN no, -0==+0 yes"},
+      {Op::MaximumGreater,
+       {3, 5, 5, -0.f, kNaN, 1},
+       {4, 5, 2, 0.f, 1, kNaN},
+       {b(4), b(5), b(5), P0, b(1), 0x7FC00000},
+       {b(20), b(21), b(12), b(23), b(24), b(25)},
        "ties and NaN go to src1/src3: max(-0,+0) = +0 bits of src1"},
-      {Op::MinimumLess, {3, 5, 5, 0.f, kNaN, 1}, {4, 5, 2, -0.f, 1, kNaN},
-       {b(3), b(5), b(2), N0, b(1), 0x7FC00000}, {b(10), b(21), b(22), b(23), b(24), b(25)},
+      {Op::MinimumLess,
+       {3, 5, 5, 0.f, kNaN, 1},
+       {4, 5, 2, -0.f, 1, kNaN},
+       {b(3), b(5), b(2), N0, b(1), 0x7FC00000},
+       {b(10), b(21), b(22), b(23), b(24), b(25)},
        "min(+0,-0) = -0 bits of src1 (tie), NaN compare false"},
   };
   for (const auto& k : cases) {
@@ -166,7 +184,8 @@ TEST(TpuKnownAnswers, VectorByNpu) {
   for (int k = 0; k < 32; ++k) vec[k] = 10 + k;
   const dim4 vs = shape4(1, 32, 1, 1);
   put(d, A1, vs, vec, DT_INT32);
-  const variable_t v0 = tensor(A0), v1 = vector(A1), v2 = vector(A1), v3 = scalar_bits(uint32_t(-1));
+  const variable_t v0 = tensor(A0), v1 = vector(A1), v2 = vector(A1),
+                   v3 = scalar_bits(uint32_t(-1));
   // dst = src0 < vec ? vec : -1
   d.less_select(D0, &v0, &v1, &v2, &v3, &s, DT_INT32, DT_INT32);
   const auto out = get<int32_t>(d, D0, s, DT_INT32);
@@ -203,7 +222,8 @@ TEST(TpuKnownAnswers, InPlaceAndOverlap) {
   // int8 source at A2, int32 dst at the same address: every source byte is read first.
   const dim4 s2 = shape4(1, 1, 1, 8);
   put(d, A2, s2, std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8}, DT_INT8);
-  const variable_t w0 = tensor(A2), four = scalar_bits(4), yes = scalar_bits(1), no = scalar_bits(0);
+  const variable_t w0 = tensor(A2), four = scalar_bits(4), yes = scalar_bits(1),
+                   no = scalar_bits(0);
   for (bool ref : {false, true}) {
     put(d, A2, s2, std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8}, DT_INT8);
     d.set_reference(ref);
@@ -220,6 +240,8 @@ TEST(TpuKnownAnswers, MaskedMaxIndices) {
   put(d, A1, s, std::vector<float>{2, 8, 3, 4, 0, -0.f, 1, -1, -2, 6, 6, -8}, DT_FP32);
   const variable_t v0 = tensor(A0), v1 = tensor(A1), i0 = scalar_bits(0), i1 = scalar_bits(1);
   d.maximum_greater_select(D0, D1, &v0, &v1, &i0, &i1, &s, DT_FP32, DT_INT32);
-  EXPECT_EQ(get<float>(d, D0, s, DT_FP32), (std::vector<float>{2, 9, 3, 4, 0, 0, 1, 0, -1, 6, 7, -8}));
-  EXPECT_EQ(get<int32_t>(d, D1, s, DT_INT32), (std::vector<int32_t>{1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1}));
+  EXPECT_EQ(get<float>(d, D0, s, DT_FP32),
+            (std::vector<float>{2, 9, 3, 4, 0, 0, 1, 0, -1, 6, 7, -8}));
+  EXPECT_EQ(get<int32_t>(d, D1, s, DT_INT32),
+            (std::vector<int32_t>{1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1}));
 }

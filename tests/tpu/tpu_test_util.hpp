@@ -14,8 +14,12 @@ namespace tpu_test {
 
 using tilesim::tpu::Device;
 
-inline dim4 shape4(int n, int c, int h, int w) { return dim4{n, c, h, w}; }
-inline size_t count(const dim4& s) { return size_t(s.n) * s.c * s.h * s.w; }
+inline dim4 shape4(int n, int c, int h, int w) {
+  return dim4{n, c, h, w};
+}
+inline size_t count(const dim4& s) {
+  return size_t(s.n) * s.c * s.h * s.w;
+}
 
 // Writes dense NCHW `data` at `addr` in the 64-byte aligned layout.
 template <class T>
@@ -50,7 +54,8 @@ void expect_rejected(Device& d, tilesim::ErrorCode code, std::vector<std::string
     ADD_FAILURE() << "no error raised; expected one containing '" << needles.at(0) << "'";
   } catch (const tilesim::Error& e) {
     EXPECT_EQ(static_cast<int>(e.code()), static_cast<int>(code)) << e.what();
-    for (const auto& n : needles) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << e.what();
+    for (const auto& n : needles)
+      EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << e.what();
   }
   EXPECT_TRUE(std::memcmp(before.data(), d.memory().data(), before.size()) == 0)
       << "local memory changed by a rejected call";

@@ -57,9 +57,11 @@ int run_tpu(const tilesim::cli::Options&) {
       const auto t0 = std::chrono::steady_clock::now();
       hardtanh(*d, 2 * sz, 0, s);
       masked_max(*d, 3 * sz, 4 * sz, 0, sz, s);
-      ms[d == &ref] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      ms[d == &ref] =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
-    const bool same = std::memcmp(fast.memory().data(), ref.memory().data(), fast.memory().size()) == 0;
+    const bool same =
+        std::memcmp(fast.memory().data(), ref.memory().data(), fast.memory().size()) == 0;
     std::vector<float> h(n), best(n);
     std::vector<int32_t> idx(n);
     fast.gdma_cpy_L2S(h.data(), 2 * sz, &s, nullptr, nullptr, DT_FP32);
@@ -70,11 +72,12 @@ int run_tpu(const tilesim::cli::Options&) {
       from_b += idx[i] == 1;
       clamped += h[i] == 1.f || h[i] == -1.f;
     }
-    std::printf("%-8s NPU_NUM %2d, LOCAL_MEM_SIZE %3u KiB, ALIGN %2d: hardtanh + masked max on "
-                "[1, %d, 32, 64] fp32: %s the scalar reference (fast %.2f ms, reference %.2f ms); "
-                "%zu of %zu clamped, index 1 won %zu times\n",
-                chip.name, chip.npu_num, chip.local_mem_size / 1024, chip.align_bytes, s.c,
-                same ? "bit-identical to" : "DIFFERS FROM", ms[0], ms[1], clamped, n, from_b);
+    std::printf(
+        "%-8s NPU_NUM %2d, LOCAL_MEM_SIZE %3u KiB, ALIGN %2d: hardtanh + masked max on "
+        "[1, %d, 32, 64] fp32: %s the scalar reference (fast %.2f ms, reference %.2f ms); "
+        "%zu of %zu clamped, index 1 won %zu times\n",
+        chip.name, chip.npu_num, chip.local_mem_size / 1024, chip.align_bytes, s.c,
+        same ? "bit-identical to" : "DIFFERS FROM", ms[0], ms[1], clamped, n, from_b);
     if (!same) status = 2;
   }
   return status;
