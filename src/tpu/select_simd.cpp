@@ -73,6 +73,15 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE hn::Mask<D> Compare(D d, V x, V y, const PlaneArgs& a) {
   using T = hn::TFromD<D>;
+  if constexpr (sizeof(T) == 4) {
+    // fp32 is the only 32-bit select float (tf32 is rejected): the FPU's ordered compares are
+    // exactly IEEE (NaN false, +0 == -0; DAZ is off, so subnormals compare by value).
+    if (a.kind == static_cast<uint8_t>(CmpKind::Float)) {
+      const hn::Rebind<float, D> df;
+      const auto fx = hn::BitCast(df, x), fy = hn::BitCast(df, y);
+      return hn::RebindMask(d, a.eq ? hn::Eq(fx, fy) : hn::Gt(fx, fy));
+    }
+  }
   if (a.kind == static_cast<uint8_t>(CmpKind::Float)) {
     const V mag = hn::Set(d, static_cast<T>(a.mag));
     const V thr = hn::Set(d, static_cast<T>(a.nan_above));
