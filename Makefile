@@ -1,8 +1,9 @@
 # The two Quickstart commands (spec 60 §1): `make run` and `make test`.
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 15
 
-.PHONY: deps build run test test-release test-asan bench fuzz clean format
+.PHONY: deps build run test test-release test-asan test-fuzz bench fuzz clean format
 
 deps:
 	bash scripts/install-deps.sh
@@ -23,7 +24,13 @@ test-asan: deps
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan
 
-test: test-release test-asan
+# Short libFuzzer runs of every target (the full runs are `make fuzz`).
+test-fuzz: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS)
+	bash scripts/run-fuzz.sh build/fuzz $(FUZZ_SMOKE_SECONDS)
+
+test: test-release test-asan test-fuzz
 
 bench: build
 	/usr/bin/python3 bench/compare.py --build build/release

@@ -1,0 +1,131 @@
+// tilesim::tpu — the C++ face of the Sophgo TPU-Kernel model (spec 50): an explicit Device
+// holding one chip's simulated NPU local memory, with the same calls as the C API
+// (tilesim/tpu_kernel.h). Every rule of spec 50 §4 is checked before anything is written;
+// a violation throws tilesim::Error.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tilesim/error.hpp"
+#include "tilesim/tpu_kernel.h"
+
+namespace tilesim::tpu {
+
+// One row per chip (spec 50 §1, §2; spec 00 "Target profiles").
+struct ChipProfile {
+  const char* name;
+  int npu_num;
+  uint32_t local_mem_size;  // bytes per NPU
+  int align_bytes;          // ALIGN_BYTES = EU bytes
+  uint64_t select_dtypes;   // bit d set: data_type_t d accepted by the select instructions
+  bool ieee_compare;        // floats compare by IEEE rules: NaN false, +0 == -0 (tilesim decision)
+};
+
+std::span<const ChipProfile> chips() noexcept;
+const ChipProfile& find_chip(std::string_view name);  // Error(Unsupported) listing valid names
+inline constexpr const char* kDefaultChip = "bm1684x";
+
+// The five functions (spec 50 §3).
+enum class SelectOp : uint8_t { Greater, Less, Equal, MaximumGreater, MinimumLess };
+const char* instruction_name(SelectOp op) noexcept;  // "tpu_bdc_greater_select", ...
+
+// Operand constructors.
+inline variable_t tensor(local_addr_t addr) {
+  variable_t v{};
+  v.type = TENSOR;
+  v.context.addr = addr;
+  return v;
+}
+inline variable_t vector(local_addr_t addr) {
+  variable_t v{};
+  v.type = VECTOR;
+  v.context.addr = addr;
+  return v;
+}
+// SCALAR from raw bits (the low bits of the union are the value, spec 50 §2).
+inline variable_t scalar_bits(uint32_t bits) {
+  variable_t v{};
+  v.type = SCALAR;
+  v.context.scalar.u32 = bits;
+  return v;
+}
+variable_t scalar_f32(float x);
+
+class Device {
+ public:
+  explicit Device(std::string_view chip = kDefaultChip);
+
+  const ChipProfile& profile() const noexcept { return *chip_; }
+  int npu_num() const noexcept { return chip_->npu_num; }
+  uint32_t local_mem_size() const noexcept { return chip_->local_mem_size; }
+  int align_bytes() const noexcept { return chip_->align_bytes; }
+  int eu_num(data_type_t dtype) const;  // ALIGN_BYTES / sizeof(dtype)
+
+  // The whole local memory: NPU k occupies [k * local_mem_size, (k + 1) * local_mem_size).
+  std::span<uint8_t> memory() noexcept { return mem_; }
+  std::span<const uint8_t> memory() const noexcept { return mem_; }
+
+  // Layout helpers (spec 50 §1), vendor semantics.
+  int npu_index(local_addr_t addr) const noexcept {
+    return static_cast<int>(addr / local_mem_size());
+  }
+  void aligned_stride(dim4* stride, int start_idx, const dim4* shape, data_type_t dtype) const;
+  void compact_stride(dim4* stride, int start_idx, const dim4* shape) const;
+
+  // GDMA (spec 50 §5). Host pointers; NULL strides = continuous / 64-byte aligned.
+  void gdma_cpy_S2L(local_addr_t dst, const void* src, const dim4* shape, const dim4* dst_stride,
+                    const dim4* src_stride, data_type_t dtype);
+  void gdma_cpy_L2S(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                    const dim4* src_stride, data_type_t dtype);
+
+  // BDC compare-select (seed 001, spec 50 §3).
+  void greater_select(local_addr_t dst, const variable_t* src0, const variable_t* src1,
+                      const variable_t* src2, const variable_t* src3, const dim4* shape,
+                      data_type_t src0_src1_dtype, data_type_t dst_dtype);
+  void less_select(local_addr_t dst, const variable_t* src0, const variable_t* src1,
+                   const variable_t* src2, const variable_t* src3, const dim4* shape,
+                   data_type_t src0_src1_dtype, data_type_t dst_dtype);
+  void equal_select(local_addr_t dst, const variable_t* src0, const variable_t* src1,
+                    const variable_t* src2, const variable_t* src3, const dim4* shape,
+                    data_type_t src0_src1_dtype, data_type_t dst_dtype);
+  void maximum_greater_select(local_addr_t dst0, local_addr_t dst1, const variable_t* src0,
+                              const variable_t* src1, const variable_t* src2,
+                              const variable_t* src3, const dim4* shape, data_type_t dst0_dtype,
+                              data_type_t dst1_dtype);
+  void minimum_less_select(local_addr_t dst0, local_addr_t dst1, const variable_t* src0,
+                           const variable_t* src1, const variable_t* src2, const variable_t* src3,
+                           const dim4* shape, data_type_t dst0_dtype, data_type_t dst1_dtype);
+
+  // One entry for all five: dst1 is ignored by the three selects; dtype_a is src0_src1_dtype or
+  // dst0_dtype, dtype_b is dst_dtype or dst1_dtype.
+  void select(SelectOp op, local_addr_t dst0, local_addr_t dst1, const variable_t* src0,
+              const variable_t* src1, const variable_t* src2, const variable_t* src3,
+              const dim4* shape, data_type_t dtype_a, data_type_t dtype_b);
+
+  // The same entries with each dtype given as the stored int of a data_type_t: the C API passes
+  // whatever int a C caller put in the enum, which may lie outside the C++ enum's range.
+  int eu_num_raw(int dtype) const;
+  void aligned_stride_raw(dim4* stride, int start_idx, const dim4* shape, int dtype) const;
+  void gdma_cpy_S2L_raw(local_addr_t dst, const void* src, const dim4* shape,
+                        const dim4* dst_stride, const dim4* src_stride, int dtype);
+  void gdma_cpy_L2S_raw(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                        const dim4* src_stride, int dtype);
+  void select_raw(SelectOp op, local_addr_t dst0, local_addr_t dst1, const variable_t* src0,
+                  const variable_t* src1, const variable_t* src2, const variable_t* src3,
+                  const dim4* shape, int dtype_a, int dtype_b);
+
+  // Testing hook: run the scalar reference (the definition, spec 70 item 5) instead of the
+  // SIMD/threaded fast path. Results are bit-identical either way.
+  void set_reference(bool on) noexcept { reference_ = on; }
+  bool reference() const noexcept { return reference_; }
+
+ private:
+  const ChipProfile* chip_;
+  std::vector<uint8_t> mem_;
+  bool reference_ = false;
+};
+
+}  // namespace tilesim::tpu

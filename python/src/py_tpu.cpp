@@ -1,0 +1,207 @@
+// tilesim.tpu bindings (spec 60 §4). Conversions only: NumPy buffers in and out, names to
+// data_type_t; placement and semantics are in src/tpu (arrays.cpp, Device).
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <string>
+
+#include "registry.hpp"
+#include "tilesim/error.hpp"
+#include "tilesim/tpu.hpp"
+#include "tpu/arrays.hpp"
+
+namespace py = pybind11;
+namespace tp = tilesim::tpu;
+
+namespace {
+
+tp::SelectOp parse_op(const std::string& s) {
+  if (s == "greater") return tp::SelectOp::Greater;
+  if (s == "less") return tp::SelectOp::Less;
+  if (s == "equal") return tp::SelectOp::Equal;
+  if (s == "maximum_greater") return tp::SelectOp::MaximumGreater;
+  if (s == "minimum_less") return tp::SelectOp::MinimumLess;
+  tilesim::raise(tilesim::ErrorCode::Parse, "tilesim.tpu", "unknown select function '" + s + "'",
+                 "60 §4");
+}
+
+data_type_t to_dt(int v) {
+  data_type_t dt;
+  static_assert(sizeof dt == sizeof v);
+  std::memcpy(&dt, &v, sizeof v);
+  return dt;
+}
+
+// NumPy carrier of a data_type_t (spec 60 §2): values for ints/fp16/fp32, uint codes otherwise.
+std::string carrier(int v) {
+  switch (v) {
+    case DT_UINT8:
+    case DT_FP8E4M3:
+    case DT_FP8E5M2:
+    case DT_UINT4:
+      return "uint8";
+    case DT_INT8:
+    case DT_INT4:
+      return "int8";
+    case DT_FP16:
+      return "float16";
+    case DT_FP32:
+      return "float32";
+    case DT_UINT16:
+    case DT_BFP16:
+      return "uint16";
+    case DT_INT16:
+      return "int16";
+    case DT_UINT32:
+    case DT_TF32:
+    case DT_FP20:
+      return "uint32";
+    case DT_INT32:
+      return "int32";
+  }
+  return "uint8";
+}
+
+dim4 to_dim4(const std::vector<int>& v, const char* what) {
+  if (v.size() != 4)
+    tilesim::raise(
+        tilesim::ErrorCode::Constraint, "tilesim.tpu",
+        std::string(what) + " must have 4 entries (n, c, h, w), got " + std::to_string(v.size()),
+        "60 §4");
+  return dim4{v[0], v[1], v[2], v[3]};
+}
+
+py::array new_array(const std::vector<int>& shape, int dt) {
+  std::vector<py::ssize_t> sh(shape.begin(), shape.end());
+  return py::array(py::dtype(carrier(dt)), sh);
+}
+
+// Operand tuples from tilesim/tpu.py: (kind, addr_or_bits).
+variable_t to_variable(const py::tuple& t) {
+  const int kind = t[0].cast<int>();
+  const uint32_t x = t[1].cast<uint32_t>();
+  if (kind == TENSOR) return tp::tensor(x);
+  if (kind == VECTOR) return tp::vector(x);
+  if (kind == SCALAR) return tp::scalar_bits(x);
+  tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.tpu",
+                 "bad operand kind " + std::to_string(kind), "50 §2");
+}
+
+void init_tpu(py::module_&, py::module_& m) {
+  m.doc() = "Sophgo TPU-Kernel compare-select on a simulated NPU local memory (spec 50)";
+  m.def("parse_dtype",
+        [](const std::string& s) { return static_cast<int>(tp::parse_data_type(s)); });
+  m.def("carrier", &carrier);
+  m.def("dtype_bytes", [](int dt) { return tp::data_type_bytes(to_dt(dt)); });
+  m.def("scalar_code", [](double value, int dt, const std::string& what) {
+    return tp::scalar_code(value, to_dt(dt), what);
+  });
+  m.def("chips", [] {
+    std::vector<std::string> r;
+    for (const auto& c : tp::chips()) r.emplace_back(c.name);
+    return r;
+  });
+  m.def("npu_num", [](const std::string& chip) { return tp::find_chip(chip).npu_num; });
+
+  // select_arrays(op, kinds, arrays, bits, shape, dtype_a, dtype_b, chip) -> (out0, out1|None)
+  m.def("select_arrays",
+        [](const std::string& op_name, const std::vector<int>& kinds,
+           const std::vector<py::object>& arrays, const std::vector<uint32_t>& bits,
+           const std::vector<int>& shape_v, int a, int b, const std::string& chip) {
+          const tp::SelectOp op = parse_op(op_name);
+          const dim4 shape = to_dim4(shape_v, "shape");
+          tp::HostOperand src[4];
+          std::vector<py::array> keep;
+          for (int i = 0; i < 4; ++i) {
+            src[i] = tp::HostOperand{static_cast<var_type_t>(kinds.at(i) == TENSOR   ? TENSOR
+                                                             : kinds.at(i) == VECTOR ? VECTOR
+                                                                                     : SCALAR),
+                                     nullptr, 0, bits.at(i)};
+            if (src[i].kind != SCALAR) {
+              const int dt = i < 2 ? a : b;
+              py::array arr = py::array::ensure(arrays.at(i), py::array::c_style);
+              if (!arr || !arr.dtype().is(py::dtype(carrier(dt))))
+                tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.tpu",
+                               "src" + std::to_string(i) + " must be a " + carrier(dt) + " array",
+                               "60 §4");
+              src[i].data = arr.data();
+              src[i].count = static_cast<size_t>(arr.size());
+              keep.push_back(arr);
+            }
+          }
+          const bool ext = op == tp::SelectOp::MaximumGreater || op == tp::SelectOp::MinimumLess;
+          struct Outs {
+            std::vector<int> shape;
+            int dt[2];
+            py::object arr[2];
+          } outs{shape_v, {ext ? a : b, b}, {py::none(), py::none()}};
+          auto alloc = [](void* ctx, int which) -> void* {
+            auto* o = static_cast<Outs*>(ctx);
+            py::array arr = new_array(o->shape, o->dt[which]);
+            o->arr[which] = arr;
+            return arr.mutable_data();
+          };
+          tp::select_arrays(chip, op, src, shape, to_dt(a), to_dt(b), alloc, &outs);
+          py::object out0 = outs.arr[0], out1 = outs.arr[1];
+          return py::make_tuple(out0, out1);
+        });
+
+  py::class_<tp::Device>(m, "Device")
+      .def(py::init<std::string>(), py::arg("chip") = std::string(tp::kDefaultChip))
+      .def_property_readonly("npu_num", &tp::Device::npu_num)
+      .def_property_readonly("local_mem_size", &tp::Device::local_mem_size)
+      .def_property_readonly("align_bytes", &tp::Device::align_bytes)
+      .def_property_readonly("chip",
+                             [](const tp::Device& d) { return std::string(d.profile().name); })
+      .def("memory",
+           [](py::object self) {
+             auto& d = self.cast<tp::Device&>();
+             return py::array(py::dtype("uint8"), {static_cast<py::ssize_t>(d.memory().size())},
+                              {static_cast<py::ssize_t>(1)}, d.memory().data(), self);
+           })
+      .def("_s2l",
+           [](tp::Device& d, uint32_t addr, py::array arr, const std::vector<int>& shape_v, int dt,
+              std::optional<std::vector<int>> stride) {
+             const dim4 shape = to_dim4(shape_v, "shape");
+             py::array c = py::array::ensure(arr, py::array::c_style);
+             if (!c.dtype().is(py::dtype(carrier(dt))))
+               tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.tpu.Device.s2l",
+                              "array must be " + carrier(dt), "60 §4");
+             dim4 st{};
+             if (stride) st = to_dim4(*stride, "stride");
+             d.gdma_cpy_S2L(addr, c.data(), &shape, stride ? &st : nullptr, nullptr, to_dt(dt));
+           })
+      .def("_l2s",
+           [](tp::Device& d, uint32_t addr, const std::vector<int>& shape_v, int dt,
+              std::optional<std::vector<int>> stride) {
+             const dim4 shape = to_dim4(shape_v, "shape");
+             for (int x : shape_v)
+               if (x < 1 || x > 65535)
+                 tilesim::raise(tilesim::ErrorCode::Constraint, "tpu_gdma_cpy_L2S",
+                                "shape entries must be in [1, 65535], got " + std::to_string(x),
+                                "50 §4");
+             py::array out = new_array(shape_v, dt);
+             dim4 st{};
+             if (stride) st = to_dim4(*stride, "stride");
+             d.gdma_cpy_L2S(out.mutable_data(), addr, &shape, nullptr, stride ? &st : nullptr,
+                            to_dt(dt));
+             return out;
+           })
+      .def("_select",
+           [](tp::Device& d, const std::string& op_name, uint32_t dst0, uint32_t dst1,
+              const std::vector<py::tuple>& ops, const std::vector<int>& shape_v, int a, int b) {
+             const dim4 shape = to_dim4(shape_v, "shape");
+             if (ops.size() != 4)
+               tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.tpu", "four operands needed",
+                              "60 §4");
+             const variable_t v[4] = {to_variable(ops[0]), to_variable(ops[1]), to_variable(ops[2]),
+                                      to_variable(ops[3])};
+             d.select(parse_op(op_name), dst0, dst1, &v[0], &v[1], &v[2], &v[3], &shape, to_dt(a),
+                      to_dt(b));
+           });
+}
+
+tilesim::py::Registrar reg("tpu", &init_tpu);
+
+}  // namespace

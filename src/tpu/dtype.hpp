@@ -1,0 +1,43 @@
+// data_type_t of the TPU-Kernel model (spec 50 §2): what each vendor value means to tilesim.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "tilesim/formats.hpp"
+#include "tilesim/tpu.hpp"
+
+namespace tilesim::tpu {
+
+enum class CmpKind : uint8_t { Signed, Unsigned, Float };
+
+struct DTypeInfo {
+  data_type_t dt;
+  const char* vendor;  // "DT_FP32"
+  formats::DType fmt;  // tilesim format (spec 10)
+  uint8_t bits;        // 4, 8, 16, 20 or 32
+  CmpKind kind;
+  // Floats: magnitude mask and the largest non-NaN magnitude code (NaN iff |code| > nan_above).
+  uint32_t mag_mask;
+  uint32_t nan_above;
+};
+
+// The stored value of a C enum argument, read without an enum-typed load: a C caller may pass any
+// int in a data_type_t / var_type_t, which would be out of the C++ enum's range (no UB, spec 00).
+template <class E>
+inline int raw_enum(const E& e) noexcept {
+  static_assert(sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+// nullptr when `dt` is not one of the vendor's values.
+const DTypeInfo* dtype_info(int dt) noexcept;
+inline int dtype_bytes(const DTypeInfo& d) noexcept {
+  return d.bits % 8 == 0 ? d.bits / 8 : 0;
+}
+// "DT_FP32 (fp32)" or "data_type_t 99" for an unknown value, for messages.
+std::string dtype_label(int dt);
+
+}  // namespace tilesim::tpu

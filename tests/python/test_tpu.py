@@ -1,0 +1,193 @@
+"""tilesim.tpu (spec 60 §4): array-level functions and Device, checked against values computed
+by hand and against NumPy's np.where (an independent implementation of the same formula)."""
+import numpy as np
+import pytest
+
+import tilesim
+from tilesim import tpu
+
+
+def test_greater_select_matches_numpy_where():
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((2, 70, 3, 5)).astype(np.float32)
+    b = rng.standard_normal((2, 70, 3, 5)).astype(np.float32)
+    c = rng.standard_normal((2, 70, 3, 5)).astype(np.float32)
+    d = rng.standard_normal((2, 70, 3, 5)).astype(np.float32)
+    a[0, 0, 0, :3] = [np.nan, -0.0, 1.0]
+    b[0, 0, 0, :3] = [0.0, 0.0, 1.0]
+    for fn, op in ((tpu.greater_select, np.greater), (tpu.less_select, np.less),
+                   (tpu.equal_select, np.equal)):
+        out = fn(a, b, c, d)
+        assert out.dtype == np.float32 and out.shape == a.shape
+        np.testing.assert_array_equal(out.view(np.uint32), np.where(op(a, b), c, d).view(np.uint32))
+
+
+def test_scalar_and_vector_operands():
+    x = np.arange(-4, 4, dtype=np.int8).reshape(1, 2, 1, 4)
+    # hardtanh-like clamp at 0 with a SCALAR, int8 compare selecting int32 values
+    out = tpu.greater_select(x, np.int8(0), np.int32(7), np.int32(-7), shape=None)
+    assert out.dtype == np.int32
+    np.testing.assert_array_equal(out.reshape(-1), [-7, -7, -7, -7, -7, 7, 7, 7])
+    # VECTOR: channel c reads value c
+    vec = tpu.vector(np.array([1, -3], dtype=np.int8))
+    out = tpu.less_select(x, vec, vec, x)
+    # channel 0 values -4..-1 < 1 -> 1; channel 1 values 0..3 < -3 never -> x
+    np.testing.assert_array_equal(out.reshape(-1), [1, 1, 1, 1, 0, 1, 2, 3])
+
+
+def test_vector_by_npu_on_bm1688():
+    c = 40
+    x = np.zeros((1, c, 1, 1), dtype=np.float32)
+    vec = tpu.vector(np.arange(32, dtype=np.float32) + 1)  # only c mod 32 is read
+    out = tpu.greater_select(vec, x, vec, np.float32(-1), chip="bm1688")
+    np.testing.assert_array_equal(out.reshape(-1), [(k % 32) + 1 for k in range(c)])
+
+
+def test_extremum_values_and_indices_ties():
+    a = np.array([3, 5, 5, 0, np.nan], dtype=np.float32).reshape(1, 1, 1, 5)
+    b = np.array([4, 5, 2, -0.0, 1], dtype=np.float32).reshape(1, 1, 1, 5)
+    v, i = tpu.maximum_greater_select(a, b, np.int32(0), np.int32(1))
+    np.testing.assert_array_equal(v.reshape(-1), [4, 5, 5, 0, 1])
+    assert np.signbit(v.reshape(-1)[3])  # tie: src1's -0 bits
+    np.testing.assert_array_equal(i.reshape(-1), [1, 1, 0, 1, 1])
+    v, i = tpu.minimum_less_select(a, b, np.int32(0), np.int32(1), src_dtype="fp32",
+                                   dst_dtype="s32")
+    np.testing.assert_array_equal(v.reshape(-1), [3, 5, 2, -0.0, 1])
+    np.testing.assert_array_equal(i.reshape(-1), [0, 1, 1, 1, 1])
+
+
+def test_bit_carried_dtypes():
+    # bf16 codes: 0x3F80 = 1.0, 0x4000 = 2.0, 0x7FC1 NaN; fp8 e4m3 on bm1690 only
+    a = np.array([0x3F80, 0x4000, 0x7FC1], dtype=np.uint16).reshape(1, 1, 1, 3)
+    out = tpu.greater_select(a, np.uint16(0x3F80), np.uint16(1), np.uint16(0),
+                             src_dtype="bf16", dst_dtype="u16")
+    np.testing.assert_array_equal(out.reshape(-1), [0, 1, 0])
+    # a float scalar for a bit-carried dtype is encoded exactly (1.5 in bf16 = 0x3FC0)
+    out = tpu.less_select(a, 1.5, np.uint16(1), np.uint16(0), src_dtype="bfloat16",
+                          dst_dtype="u16")
+    np.testing.assert_array_equal(out.reshape(-1), [1, 0, 0])
+    e = np.array([0x7E, 0x7F, 0x80], dtype=np.uint8).reshape(1, 1, 1, 3)
+    out = tpu.equal_select(e, np.uint8(0x00), np.uint8(9), np.uint8(8), src_dtype="e4m3",
+                           dst_dtype="u8", chip="bm1690")
+    np.testing.assert_array_equal(out.reshape(-1), [8, 8, 9])
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.equal_select(e, np.uint8(0), np.uint8(9), np.uint8(8), src_dtype="e4m3",
+                         dst_dtype="u8")
+    assert ei.value.code == "Unsupported" and "bm1684x" in str(ei.value)
+
+
+def test_errors():
+    x = np.zeros((1, 1, 1, 4), dtype=np.float32)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, x, np.zeros((1, 1, 1, 4), np.float16), x)
+    assert "disagree on dst_dtype" in str(ei.value)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(1.0, 2.0, 3.0, 4.0, shape=(1, 1, 1, 1))
+    assert "cannot infer src_dtype" in str(ei.value)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(np.float32(1), np.float32(2), np.float32(3), np.float32(4))
+    assert "shape=(n, c, h, w) is required" in str(ei.value)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, x, x, x, dst_dtype="fp16")
+    assert "src2 is float32; dtype fp16 needs float16" in str(ei.value)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, x, 0.1, x, src_dtype="fp32", dst_dtype="fp32")
+    assert "scalar 0.1 is not exactly representable in DT_FP32" in str(ei.value)
+    i8 = np.zeros((1, 1, 1, 4), np.int8)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.less_select(x, x, i8, i8, src_dtype="fp32", dst_dtype="s8")
+    assert "bit width of src0_src1_dtype (32" in str(ei.value) and "[spec 50 §4]" in str(ei.value)
+    big = np.zeros((1, 64, 256, 128), np.float32)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(big, big, big, big)
+    assert ei.value.code == "Bounds" and "LOCAL_MEM_SIZE" in str(ei.value)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, tpu.vector([]), x, x, src_dtype="fp32")
+    assert "needs at least min(C, NPU_NUM) = 1" in str(ei.value)
+
+
+def test_scalar_exactness():
+    x = np.zeros((1, 1, 1, 2), dtype=np.float16)
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, 0.1, x, x)
+    assert "scalar 0.1 is not exactly representable in DT_FP16" in str(ei.value)
+    with pytest.raises(tilesim.Error):
+        tpu.greater_select(np.zeros((1, 1, 1, 2), np.int8), 300, np.int8(0), np.int8(1))
+
+
+def test_device_address_level():
+    d = tpu.Device("bm1684x")
+    assert (d.npu_num, d.local_mem_size, d.align_bytes) == (64, 256 * 1024, 64)
+    x = np.arange(2 * 3 * 5, dtype=np.float32).reshape(1, 2, 3, 5) - 10
+    q = 5 * d.local_mem_size
+    d.s2l(q, x, "fp32")
+    # channel 1 lives on NPU 6 at the same offset (spec 50 §1)
+    mem = d.memory()
+    np.testing.assert_array_equal(mem[6 * d.local_mem_size:6 * d.local_mem_size + 60].view(np.float32),
+                                  x[0, 1].reshape(-1))
+    d.greater_select(q + 1024, tpu.tensor(q), tpu.scalar(0.0), tpu.tensor(q), tpu.scalar(0.0),
+                     (1, 2, 3, 5), "fp32", "fp32")
+    np.testing.assert_array_equal(d.l2s(q + 1024, (1, 2, 3, 5), "fp32"), np.maximum(x, 0))
+    # maximum_greater with a VECTOR of indices at an element-aligned address
+    d.s2l(q + 2048 + 4, np.array([7, 8], dtype=np.int32).reshape(1, 2, 1, 1), "s32")
+    d.maximum_greater_select(q + 4096, q + 8192, tpu.tensor(q), tpu.scalar(-1.0),
+                             tpu.vector_at(q + 2048 + 4), tpu.scalar(-1), (1, 2, 3, 5), "fp32", "s32")
+    idx = d.l2s(q + 8192, (1, 2, 3, 5), "s32")
+    np.testing.assert_array_equal(idx, np.where(x > -1, np.array([7, 8]).reshape(1, 2, 1, 1), -1))
+    before = mem.copy()
+    with pytest.raises(tilesim.Error) as ei:
+        d.greater_select(q + 32, tpu.tensor(q), tpu.tensor(q), tpu.tensor(q), tpu.tensor(q),
+                         (1, 2, 3, 5), "fp32", "fp32")
+    assert "must be a multiple of ALIGN_BYTES 64" in str(ei.value) and ei.value.code == "Constraint"
+    with pytest.raises(tilesim.Error) as ei:
+        d.less_select(q, tpu.tensor(0), tpu.tensor(q), tpu.tensor(q), tpu.tensor(q),
+                      (1, 2, 3, 5), "fp32", "fp32")
+    assert "starts on NPU 0, dst on NPU 5" in str(ei.value)
+    np.testing.assert_array_equal(before, d.memory())
+
+
+def test_device_strided_s2l():
+    d = tpu.Device("bm1688")
+    x = np.arange(12, dtype=np.int16).reshape(1, 1, 3, 4)
+    d.s2l(0, x, "s16", stride=(12, 12, 4, 1))
+    np.testing.assert_array_equal(d.l2s(0, (1, 1, 3, 4), "s16", stride=(12, 12, 4, 1)), x)
+    np.testing.assert_array_equal(d.memory()[:24].view(np.int16), x.reshape(-1))
+    with pytest.raises(tilesim.Error) as ei:
+        d.s2l(d.local_mem_size - 8, x, "s16")
+    assert ei.value.code == "Bounds"
+
+
+def test_threads_do_not_change_bits():
+    rng = np.random.default_rng(7)
+    a = rng.integers(-3, 3, (2, 130, 16, 16)).astype(np.float16)
+    b = rng.integers(-3, 3, (2, 130, 16, 16)).astype(np.float16)
+    c = rng.integers(0, 1 << 16, (2, 130, 16, 16)).astype(np.uint16)
+    outs = []
+    for t in (1, 2, 3):
+        tilesim.set_num_threads(t)
+        outs.append(tpu.maximum_greater_select(a, b, c, np.uint16(5), dst1_dtype="u16"))
+    tilesim.set_num_threads(0)
+    for v, i in outs[1:]:
+        np.testing.assert_array_equal(v.view(np.uint16), outs[0][0].view(np.uint16))
+        np.testing.assert_array_equal(i, outs[0][1])
+    np.testing.assert_array_equal(outs[0][1], np.where(a > b, c, 5))
+
+
+def test_vector_from_list():
+    x = np.array([0.5, 2.5], dtype=np.float32).reshape(1, 2, 1, 1)
+    out = tpu.greater_select(x, tpu.vector([1, 2]), x, tpu.vector([-1.5, -2.5]))
+    np.testing.assert_array_equal(out.reshape(-1), [-1.5, 2.5])
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, tpu.vector([0.1, 2]), x, x)
+    assert "not exactly representable" in str(ei.value)
+
+
+def test_huge_shape_is_an_error_not_an_allocation():
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(np.float32(1), np.float32(2), np.float32(3), np.float32(4),
+                           shape=(65535, 65535, 65535, 65535))
+    assert ei.value.code == "Bounds"
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(np.float32(1), np.float32(2), np.float32(3), np.float32(4),
+                           shape=(1, 0, 1, 1))
+    assert "shape->c must be in [1, 65535], got 0" in str(ei.value)

@@ -1,0 +1,108 @@
+// Layout (spec 50 §1): a tensor written with S2L lands at the addresses the spec gives, and the
+// vendor stride helpers return the spec's strides.
+#include "tpu_test_util.hpp"
+
+using namespace tpu_test;
+
+namespace {
+// Address of element (n, c, h, w) by the spec 50 §1 formula, computed independently here.
+size_t spec_addr(const Device& d, local_addr_t addr, const dim4& s, const dim4& st, int e, int n,
+                 int c, int h, int w) {
+  const int q = int(addr / d.local_mem_size()), r = int(addr % d.local_mem_size());
+  const int npu = (q + c) % d.npu_num(), slot = (q + c) / d.npu_num();
+  (void)s;
+  return size_t(npu) * d.local_mem_size() + r +
+         size_t(n * st.n + slot * st.c + h * st.h + w * st.w) * e;
+}
+}  // namespace
+
+// Hand-computed: bm1684x, fp32 [2, 70, 3, 5] at NPU 3, offset 128. H*W = 15, EU_NUM(fp32) = 16,
+// so c_stride = 16, n_stride = ceil((3 + 70) / 64) * 16 = 32.
+TEST(TpuLayout, AlignedHandComputed) {
+  Device d("bm1684x");
+  const dim4 s = shape4(2, 70, 3, 5);
+  dim4 st;
+  d.aligned_stride(&st, 3, &s, DT_FP32);
+  EXPECT_EQ(st.n, 32);
+  EXPECT_EQ(st.c, 16);
+  EXPECT_EQ(st.h, 5);
+  EXPECT_EQ(st.w, 1);
+  std::vector<float> x(count(s));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(i) + 0.5f;
+  const local_addr_t addr = 3 * d.local_mem_size() + 128;
+  put(d, addr, s, x, DT_FP32);
+  auto at = [&](size_t a) {
+    float f;
+    std::memcpy(&f, d.memory().data() + a, 4);
+    return f;
+  };
+  const size_t L = d.local_mem_size();
+  // (0,0,0,0): NPU 3, offset 128.
+  EXPECT_EQ(at(3 * L + 128), x[0]);
+  // (1, 62, 2, 4): q + c = 65 -> NPU 1, slot 1; offset 128 + (32 + 16 + 10 + 4) * 4 = 376.
+  EXPECT_EQ(at(1 * L + 376), x[((1 * 70 + 62) * 3 + 2) * 5 + 4]);
+  // (0, 60, 0, 1): q + c = 63 -> NPU 63, slot 0; offset 128 + 1 * 4.
+  EXPECT_EQ(at(63 * L + 132), x[60 * 15 + 1]);
+  // Every element by the formula; padding (c_stride 16 > 15) untouched.
+  for (int n = 0; n < s.n; ++n)
+    for (int c = 0; c < s.c; ++c)
+      for (int h = 0; h < s.h; ++h)
+        for (int w = 0; w < s.w; ++w)
+          ASSERT_EQ(at(spec_addr(d, addr, s, st, 4, n, c, h, w)),
+                    x[((size_t(n) * s.c + c) * s.h + h) * s.w + w]);
+  EXPECT_EQ(at(3 * L + 128 + 15 * 4), 0.f);
+}
+
+// bm1688: 32 NPUs, ALIGN_BYTES 16 -> EU_NUM(fp16) = 8; [1, 40, 3, 3] fp16 at NPU 0.
+TEST(TpuLayout, Bm1688Fp16AndCompact) {
+  Device d("bm1688");
+  const dim4 s = shape4(1, 40, 3, 3);
+  dim4 st, ct;
+  d.aligned_stride(&st, 0, &s, DT_FP16);
+  EXPECT_EQ(st.c, 16);      // ALIGN(9, 8)
+  EXPECT_EQ(st.n, 2 * 16);  // ceil(40 / 32) slots
+  d.compact_stride(&ct, 0, &s);
+  EXPECT_EQ(ct.c, 9);
+  EXPECT_EQ(ct.n, 18);
+  EXPECT_EQ(d.eu_num(DT_FP16), 8);
+  EXPECT_EQ(d.eu_num(DT_INT8), 16);
+  std::vector<uint16_t> x(count(s));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = uint16_t(0x3C00 + i);
+  d.gdma_cpy_S2L(256, x.data(), &s, &ct, nullptr, DT_FP16);
+  for (int c = 0; c < s.c; ++c)
+    for (int hw = 0; hw < 9; ++hw) {
+      uint16_t v;
+      std::memcpy(&v, d.memory().data() + spec_addr(d, 256, s, ct, 2, 0, c, hw / 3, hw % 3), 2);
+      ASSERT_EQ(v, x[size_t(c) * 9 + hw]);
+    }
+  // Channel 33 -> NPU 1, slot 1, compact offset 256 + (9 + 4) * 2 for (h, w) = (1, 1).
+  uint16_t v;
+  std::memcpy(&v, d.memory().data() + 1 * d.local_mem_size() + 256 + 13 * 2, 2);
+  EXPECT_EQ(v, x[33 * 9 + 4]);
+  // L2S with the same free layout and a strided system side reads it back transposed in h/w.
+  std::vector<uint16_t> back(count(s));
+  const dim4 sys{360, 9, 1, 3};  // system (h, w) swapped
+  d.gdma_cpy_L2S(back.data(), 256, &s, &sys, &ct, DT_FP16);
+  for (int c = 0; c < s.c; ++c)
+    for (int h = 0; h < 3; ++h)
+      for (int w = 0; w < 3; ++w) ASSERT_EQ(back[c * 9 + w * 3 + h], x[c * 9 + h * 3 + w]);
+}
+
+TEST(TpuLayout, ChipTable) {
+  struct Row {
+    const char* chip;
+    int npu, align;
+    uint32_t lms;
+  };
+  // spec 50 §1 profile table.
+  for (const Row r : {Row{"bm1684x", 64, 64, 256 * 1024}, Row{"bm1688", 32, 16, 128 * 1024},
+                      Row{"bm1690", 64, 64, 256 * 1024}}) {
+    Device d(r.chip);
+    EXPECT_EQ(d.npu_num(), r.npu);
+    EXPECT_EQ(d.align_bytes(), r.align);
+    EXPECT_EQ(d.local_mem_size(), r.lms);
+    EXPECT_EQ(d.memory().size(), size_t(r.npu) * r.lms);
+    EXPECT_EQ(d.npu_index(3 * r.lms + 5), 3);
+  }
+  EXPECT_STREQ(Device().profile().name, "bm1684x");
+}
