@@ -8,6 +8,7 @@
 #if __has_include("tilesim/tpu.hpp")
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -80,6 +81,8 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
       std::memcpy(mem.data() + i, &v, 8);
     }
     std::memcpy(ref.memory().data(), mem.data(), mem.size());
+    std::vector<uint8_t> before;
+    robust::Allowed allowed(mem.size());
     const uint32_t lms = chip.local_mem_size;
     const uint32_t align = uint32_t(chip.align_bytes);
     const uint32_t total = uint32_t(mem.size());
@@ -120,7 +123,7 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
       const uint32_t d0 = addr(true);
       const uint32_t d1 = G.p(10) ? d0 : addr(true);
       const dim4* ps = G.p(1) ? nullptr : &shape;
-      const std::vector<uint8_t> before(mem.begin(), mem.end());
+      before.assign(mem.begin(), mem.end());  // reuses the buffer: no 16 MB allocation per case
       bool threw = false, rthrew = false;
       std::string msg;
       try {
@@ -148,7 +151,7 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
       ASSERT_EQ(std::memcmp(mem.data(), ref.memory().data(), mem.size()), 0)
           << tp::instruction_name(op) << " " << chip.name << " case " << k
           << ": fast path differs from reference";
-      robust::Allowed allowed(mem.size());
+      std::fill(allowed.may.begin(), allowed.may.end(), uint8_t{0});
       // select: dst in dst_dtype (dtype_b); extremum: dst0 in dtype_a, dst1 in dtype_b
       if (ext) {
         allow_tensor(allowed, chip, d0, shape, bytes_of(da));
@@ -167,13 +170,13 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
   EXPECT_GT(tally.rejected, n / 50);
 }
 
-TEST(TpuUntouched, GreaterSelect) { run(tp::SelectOp::Greater, 31, robust::cases(1500)); }
-TEST(TpuUntouched, LessSelect) { run(tp::SelectOp::Less, 32, robust::cases(1500)); }
-TEST(TpuUntouched, EqualSelect) { run(tp::SelectOp::Equal, 33, robust::cases(1500)); }
+TEST(TpuUntouched, GreaterSelect) { run(tp::SelectOp::Greater, 31, robust::cases(1200)); }
+TEST(TpuUntouched, LessSelect) { run(tp::SelectOp::Less, 32, robust::cases(1200)); }
+TEST(TpuUntouched, EqualSelect) { run(tp::SelectOp::Equal, 33, robust::cases(1200)); }
 TEST(TpuUntouched, MaximumGreaterSelect) {
-  run(tp::SelectOp::MaximumGreater, 34, robust::cases(1500));
+  run(tp::SelectOp::MaximumGreater, 34, robust::cases(1200));
 }
-TEST(TpuUntouched, MinimumLessSelect) { run(tp::SelectOp::MinimumLess, 35, robust::cases(1500)); }
+TEST(TpuUntouched, MinimumLessSelect) { run(tp::SelectOp::MinimumLess, 35, robust::cases(1200)); }
 
 }  // namespace
 #endif
