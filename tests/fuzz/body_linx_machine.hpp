@@ -2,8 +2,9 @@
 // pick registers and tile contents, the rest are 32-bit words. A run either succeeds or raises
 // tilesim::Error (Parse for undecodable words, Fault for machine faults) — never crashes — and a
 // Fault leaves the machine state (ACC, queues) as the block found it.
-// The body is shared by the libFuzzer binary fuzz_linx_machine.cpp and the replay of tests/regress/ in
-// tests/robust/regress_test.cpp; TILESIM_FUZZ_FAIL reports a broken invariant (abort by default).
+// The body is shared by the libFuzzer binary fuzz_linx_machine.cpp and the replay of tests/regress/
+// in tests/robust/regress_test.cpp; TILESIM_FUZZ_FAIL reports a broken invariant (abort by
+// default).
 #pragma once
 #include <cstdint>
 #include <cstdlib>

@@ -33,7 +33,8 @@ inline int pto_as_one(const uint8_t* data, size_t size) {
     return 0;
   }
   for (const auto& o : first)
-    if (o.array.data.size() != o.array.size() * o.array.itemsize()) TILESIM_FUZZ_FAIL("an output array whose bytes do not match its shape");
+    if (o.array.data.size() != o.array.size() * o.array.itemsize())
+      TILESIM_FUZZ_FAIL("an output array whose bytes do not match its shape");
 
   // Second run: every output whose name follows ".arg %" in the text is an .arg; supply it.
   // Only for programs of at most 1 MiB of tiles: a legal 140 MB tile (the 256 MiB program-tile

@@ -7,8 +7,8 @@
 // and the fast path wrote the same UB and register as the scalar reference.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -26,8 +26,9 @@ struct Gen {
   uint64_t u(uint64_t n) { return n ? g() % n : 0; }
   bool p(unsigned pc) { return u(100) < pc; }
   int64_t wild() {
-    static const int64_t edge[] = {-1, 0,   1,   2,   7,   8,     15,    16,        64,        65,
-                                   127, 128, 129, 255, 256, 65535, 65536, INT32_MAX, INT32_MIN, INT64_MIN};
+    static const int64_t edge[] = {-1,  0,     1,     2,         7,         8,        15,
+                                   16,  64,    65,    127,       128,       129,      255,
+                                   256, 65535, 65536, INT32_MAX, INT32_MIN, INT64_MIN};
     return p(25) ? edge[u(20)] : int64_t(u(p(70) ? 17 : 300));
   }
 };
@@ -71,11 +72,16 @@ void run(ts::ReduceOp op, uint64_t seed, int n) {
     // operands: addresses aligned most of the time, overlapping often, extents up to the UB end
     auto addr = [&](uint64_t other) -> uint64_t {
       switch (G.u(6)) {
-        case 0: return other;                                   // same start
-        case 1: return std::min<uint64_t>(ub_bytes, other + 16 * G.u(64));  // just after / inside
-        case 2: return G.u(ub_bytes + 1);                         // any, often misaligned
-        case 3: return ub_bytes - 32 * G.u(64);                   // near the end
-        default: return 32 * G.u(ub_bytes / 32);
+        case 0:
+          return other;  // same start
+        case 1:
+          return std::min<uint64_t>(ub_bytes, other + 16 * G.u(64));  // just after / inside
+        case 2:
+          return G.u(ub_bytes + 1);  // any, often misaligned
+        case 3:
+          return ub_bytes - 32 * G.u(64);  // near the end
+        default:
+          return 32 * G.u(ub_bytes / 32);
       }
     };
     const uint64_t sa = addr(32 * G.u(ub_bytes / 32));
@@ -110,7 +116,8 @@ void run(ts::ReduceOp op, uint64_t seed, int n) {
       const long at = robust::first_change(before, ub.data());
       ASSERT_EQ(at, -1) << ts::name(op) << " case " << k << ": rejected call changed UB byte " << at
                         << ": " << msg;
-      ASSERT_TRUE(same(reg, reg0)) << ts::name(op) << " case " << k << ": register changed: " << msg;
+      ASSERT_TRUE(same(reg, reg0))
+          << ts::name(op) << " case " << k << ": register changed: " << msg;
       ASSERT_NE(msg.find("[spec "), std::string::npos) << msg;
       continue;
     }
@@ -142,8 +149,14 @@ void run(ts::ReduceOp op, uint64_t seed, int n) {
   EXPECT_GT(tally.rejected, n / 50);
 }
 
-TEST(AscendcUntouched, BlockReduceSum) { run(ts::ReduceOp::Sum, 11, robust::cases(6000)); }
-TEST(AscendcUntouched, BlockReduceMax) { run(ts::ReduceOp::Max, 12, robust::cases(6000)); }
-TEST(AscendcUntouched, BlockReduceMin) { run(ts::ReduceOp::Min, 13, robust::cases(6000)); }
+TEST(AscendcUntouched, BlockReduceSum) {
+  run(ts::ReduceOp::Sum, 11, robust::cases(6000));
+}
+TEST(AscendcUntouched, BlockReduceMax) {
+  run(ts::ReduceOp::Max, 12, robust::cases(6000));
+}
+TEST(AscendcUntouched, BlockReduceMin) {
+  run(ts::ReduceOp::Min, 13, robust::cases(6000));
+}
 
 }  // namespace

@@ -1,11 +1,11 @@
-// "Rejected means untouched" for TMATMUL, TMATMUL.BIAS and TMATMUL.ACC through Machine (spec 30 §1):
-// a machine with random queues (0..5 tiles of random sizes and bytes per queue, some released),
-// random registers and a random earlier ACC runs one random block (types of the whole §2 table,
-// dims as literals or register+imm incl. 0 and 16-bit wrap, tile refs near and past the window,
-// .reuse, ACC sizes), sometimes assembled and then bit-flipped. After each run either it raised
-// tilesim::Error (Parse or Fault) and registers, ACC, every queue's window, liveness, tile bytes and
-// live_bytes are exactly as before, or the only changes are a new ACC and the release of the
-// sources named without .reuse (registers, tile bytes and sizes unchanged, nothing new live).
+// "Rejected means untouched" for TMATMUL, TMATMUL.BIAS and TMATMUL.ACC through Machine (spec 30
+// §1): a machine with random queues (0..5 tiles of random sizes and bytes per queue, some
+// released), random registers and a random earlier ACC runs one random block (types of the whole §2
+// table, dims as literals or register+imm incl. 0 and 16-bit wrap, tile refs near and past the
+// window, .reuse, ACC sizes), sometimes assembled and then bit-flipped. After each run either it
+// raised tilesim::Error (Parse or Fault) and registers, ACC, every queue's window, liveness, tile
+// bytes and live_bytes are exactly as before, or the only changes are a new ACC and the release of
+// the sources named without .reuse (registers, tile bytes and sizes unchanged, nothing new live).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -34,10 +34,10 @@ struct Gen {
   bool p(unsigned pc) { return u(100) < pc; }
 };
 
-const char* const kTypes[] = {"FP64", "FP32", "TF32", "HF32", "FP16", "BF16",   "HiF8",
-                              "E4M3", "E5M2", "E3M2", "E2M3", "E2M1x2", "E1M2x2", "E8M0",
-                              "HiF4x2", "S64", "S32", "S16", "S8",  "S4x2", "U64",
-                              "U32",  "U16",  "U8",   "U4x2"};
+const char* const kTypes[] = {"FP64",   "FP32", "TF32", "HF32", "FP16",   "BF16",   "HiF8",
+                              "E4M3",   "E5M2", "E3M2", "E2M3", "E2M1x2", "E1M2x2", "E8M0",
+                              "HiF4x2", "S64",  "S32",  "S16",  "S8",     "S4x2",   "U64",
+                              "U32",    "U16",  "U8",   "U4x2"};
 const char* const kCommon[] = {"FP16", "BF16", "FP32", "S8", "U8", "E4M3", "E5M2", "TF32"};
 const char* const kRegs[] = {"a0", "a1", "a2", "a3", "s1", "x0"};
 const char kQueues[] = {'T', 'U', 'M', 'N'};
@@ -46,7 +46,8 @@ struct Snapshot {
   std::vector<uint64_t> regs;
   lx::AccView acc;
   std::vector<std::vector<lx::TileInfo>> tiles;
-  std::vector<std::vector<std::vector<uint8_t>>> bytes;  // per queue, per window entry ({} if absent)
+  std::vector<std::vector<std::vector<uint8_t>>>
+      bytes;  // per queue, per window entry ({} if absent)
   size_t live = 0;
   explicit Snapshot(const lx::Machine& m) : acc(m.acc()), live(m.live_bytes()) {
     for (unsigned r = 0; r < 24; ++r) regs.push_back(m.reg(r));
@@ -73,13 +74,16 @@ std::string diff(const Snapshot& a, const Snapshot& b, bool allow_acc_and_releas
   if (a.regs != b.regs) return "registers changed";
   if (!allow_acc_and_release && !same_acc(a.acc, b.acc)) return "ACC changed";
   for (size_t q = 0; q < 4; ++q) {
-    if (a.tiles[q].size() != b.tiles[q].size()) return std::string("queue ") + kQueues[q] + " window changed";
+    if (a.tiles[q].size() != b.tiles[q].size())
+      return std::string("queue ") + kQueues[q] + " window changed";
     for (size_t i = 0; i < a.tiles[q].size(); ++i) {
       const auto &x = a.tiles[q][i], &y = b.tiles[q][i];
-      if (x.index != y.index || x.size != y.size) return std::string("queue ") + kQueues[q] + " entry changed";
+      if (x.index != y.index || x.size != y.size)
+        return std::string("queue ") + kQueues[q] + " entry changed";
       if (x.live != y.live && !(allow_acc_and_release && x.live && !y.live))
         return std::string("queue ") + kQueues[q] + " liveness changed";
-      if (y.live && a.bytes[q][i] != b.bytes[q][i]) return std::string("tile bytes of ") + kQueues[q] + " changed";
+      if (y.live && a.bytes[q][i] != b.bytes[q][i])
+        return std::string("tile bytes of ") + kQueues[q] + " changed";
     }
   }
   if (!allow_acc_and_release && a.live != b.live) return "live_bytes changed";
@@ -90,10 +94,14 @@ std::string diff(const Snapshot& a, const Snapshot& b, bool allow_acc_and_releas
 std::string dim(Gen& G, const char* name) {
   std::string s = std::string(name) + ":";
   switch (G.u(14)) {
-    case 0: return s + kRegs[G.u(6)] + "+" + std::to_string(G.u(40));
-    case 1: return s + std::to_string(G.p(50) ? 0 : 65536 + G.u(40));  // zero, 16-bit wrap
-    case 2: return s + std::to_string(G.u(300));
-    default: return s + std::to_string(1 + G.u(24));
+    case 0:
+      return s + kRegs[G.u(6)] + "+" + std::to_string(G.u(40));
+    case 1:
+      return s + std::to_string(G.p(50) ? 0 : 65536 + G.u(40));  // zero, 16-bit wrap
+    case 2:
+      return s + std::to_string(G.u(300));
+    default:
+      return s + std::to_string(1 + G.u(24));
   }
 }
 
@@ -195,8 +203,14 @@ void run(int kind, uint64_t seed, int n) {
   EXPECT_GT(tally.rejected, n / 50) << kind;
 }
 
-TEST(LinxUntouched, Tmatmul) { run(0, 21, robust::cases(4000)); }
-TEST(LinxUntouched, TmatmulBias) { run(1, 22, robust::cases(4000)); }
-TEST(LinxUntouched, TmatmulAcc) { run(2, 23, robust::cases(4000)); }
+TEST(LinxUntouched, Tmatmul) {
+  run(0, 21, robust::cases(4000));
+}
+TEST(LinxUntouched, TmatmulBias) {
+  run(1, 22, robust::cases(4000));
+}
+TEST(LinxUntouched, TmatmulAcc) {
+  run(2, 23, robust::cases(4000));
+}
 
 }  // namespace

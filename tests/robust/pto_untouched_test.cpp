@@ -64,7 +64,7 @@ int64_t pick_addr(Gen& G, const Target& t, size_t bytes, const std::vector<int64
   const int64_t top = ub > int64_t(bytes) ? ub - int64_t(bytes) : 0;
   const uint64_t r = G.u(40);
   if (r < 5 && !used.empty()) return used[G.u(used.size())];  // full alias
-  if (r < 11 && !used.empty())                                 // partial overlap
+  if (r < 11 && !used.empty())                                // partial overlap
     return std::max<int64_t>(0, used[G.u(used.size())] + 32 * (int64_t(G.u(9)) - 4));
   if (r < 15) return int64_t(184 * 1024) + 32 * (int64_t(G.u(300)) - 150);  // a2a3 internal buffer
   if (r == 15) return top + 32 * int64_t(G.u(3));                           // at or past the end
@@ -74,9 +74,12 @@ int64_t pick_addr(Gen& G, const Target& t, size_t bytes, const std::vector<int64
 
 int pick_dim(Gen& G) {
   switch (G.u(8)) {
-    case 0: return 1;
-    case 1: return int(G.u(300)) + 1;  // beyond 256 rows: the 240-row chunks
-    default: return int(G.u(40)) + 1;
+    case 0:
+      return 1;
+    case 1:
+      return int(G.u(300)) + 1;  // beyond 256 rows: the 240-row chunks
+    default:
+      return int(G.u(40)) + 1;
   }
 }
 
@@ -105,8 +108,8 @@ void run_op(Op op, const Target& t, bool with_tmp, uint64_t seed, int n) {
     Case c;
     const int64_t a0 = pick_addr(G, t, size_t(rows) * cols * elem_size(e), used);
     used.push_back(a0);
-    c.dst = make_tile(G, t, ub, G.p(97) ? e : kElems[G.u(9)], rows, cols, G.p(95), vr, vc, a0,
-                      failed);
+    c.dst =
+        make_tile(G, t, ub, G.p(97) ? e : kElems[G.u(9)], rows, cols, G.p(95), vr, vc, a0, failed);
     // full operand: dst's shape and valid shape (usually)
     const int64_t a1 = pick_addr(G, t, size_t(rows) * cols * elem_size(e), used);
     used.push_back(a1);
@@ -136,9 +139,9 @@ void run_op(Op op, const Target& t, bool with_tmp, uint64_t seed, int n) {
       const int trows = G.p(70) ? 32 * int(G.u(8) + 1) : pick_dim(G);
       const bool tcol = G.p(70);
       const int64_t a3 = G.p(20) ? a2 : pick_addr(G, t, size_t(trows) * 32, used);
-      c.tmp = make_tile(G, t, ub, G.p(50) ? e : kElems[G.u(9)], tcol ? trows : 1,
-                        tcol ? 1 : (G.p(80) ? E : pick_dim(G)), !tcol, tcol ? trows : 1, 1, a3,
-                        failed);
+      c.tmp =
+          make_tile(G, t, ub, G.p(50) ? e : kElems[G.u(9)], tcol ? trows : 1,
+                    tcol ? 1 : (G.p(80) ? E : pick_dim(G)), !tcol, tcol ? trows : 1, 1, a3, failed);
       c.tmp.valid_col = c.tmp.cols;
     }
     if (getenv("ROBUST_VERBOSE") && failed) fprintf(stderr, "bind failed\n");
@@ -189,8 +192,7 @@ void run_op(Op op, const Target& t, bool with_tmp, uint64_t seed, int n) {
     const size_t sz = elem_size(c.dst.dtype);
     for (int i = 0; i < R; ++i)
       allowed.allow(uint64_t(c.dst.ub_addr) + (uint64_t(i) * c.dst.cols) * sz, uint64_t(C) * sz);
-    const bool full_is_src0 =
-        c.src0.valid_row == R && c.src0.valid_col == C;  // spec 20 §3 rule 2
+    const bool full_is_src0 = c.src0.valid_row == R && c.src0.valid_col == C;  // spec 20 §3 rule 2
     const TileDesc& expd = full_is_src0 ? c.src1 : c.src0;
     if (t.broadcast_buffer && !expd.row_major && R > 0 && C > 0) {
       const uint64_t blocks = uint64_t(std::min(R, 240));

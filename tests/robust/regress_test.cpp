@@ -71,7 +71,8 @@ TEST(Regress, EveryFindingReplaysClean) {
 }
 
 TEST(Regress, EverySeedCorpusReplaysClean) {
-  for (const auto& t : kTargets) EXPECT_GT(replay(kRoot / "fuzz" / "corpus" / t.name, t), 0) << t.name;
+  for (const auto& t : kTargets)
+    EXPECT_GT(replay(kRoot / "fuzz" / "corpus" / t.name, t), 0) << t.name;
 }
 
 }  // namespace

@@ -1,14 +1,14 @@
 // Shared helpers of the "rejected means untouched" property tests (issue 7): case counts scaled
 // down under the sanitizers, and byte-range bookkeeping for "only these bytes may change".
 #pragma once
-#include <cstddef>
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "tilesim/error.hpp"
 
@@ -27,7 +27,9 @@ inline constexpr bool kSanitized = false;
 #endif
 
 // Cases per instruction: `release` normally, a tenth under ASan/UBSan.
-inline int cases(int release) { return kSanitized ? (release / 10 > 50 ? release / 10 : 50) : release; }
+inline int cases(int release) {
+  return kSanitized ? (release / 10 > 50 ? release / 10 : 50) : release;
+}
 
 // A mask over a memory: bytes a successful call may change.
 struct Allowed {

@@ -32,9 +32,18 @@ const int kGood[] = {0, 1, 3, 5, 6, 7, 8, 9, 11};
 
 int bytes_of(int dt) {
   switch (dt) {
-    case 0: case 1: case 15: case 47: return 1;
-    case 3: case 6: case 7: case 11: return 2;
-    default: return 4;
+    case 0:
+    case 1:
+    case 15:
+    case 47:
+      return 1;
+    case 3:
+    case 6:
+    case 7:
+    case 11:
+      return 2;
+    default:
+      return 4;
   }
 }
 
@@ -96,10 +105,17 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
         const uint32_t nq = G.p(95) ? q : uint32_t(G.u(uint64_t(chip.npu_num)));
         uint32_t off;
         switch (G.u(10)) {
-          case 0: off = lms - align * uint32_t(1 + G.u(8)); break;                 // near the end
-          case 1: off = uint32_t(G.u(lms)); break;                                  // misaligned
-          case 2: off = tensor ? align * uint32_t(G.u(4)) : uint32_t(G.u(lms)); break;  // overlap
-          default: off = align * uint32_t(G.u(lms / align / 2));
+          case 0:
+            off = lms - align * uint32_t(1 + G.u(8));
+            break;  // near the end
+          case 1:
+            off = uint32_t(G.u(lms));
+            break;  // misaligned
+          case 2:
+            off = tensor ? align * uint32_t(G.u(4)) : uint32_t(G.u(lms));
+            break;  // overlap
+          default:
+            off = align * uint32_t(G.u(lms / align / 2));
         }
         if (G.p(1)) return total - 1 - uint32_t(G.u(64));  // the very end of local memory
         return nq * lms + off;
@@ -116,7 +132,8 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
           v[i] = tp::vector(addr(false));
         else {
           v[i] = tp::tensor(addr(true));
-          v[i].type = static_cast<var_type_t>(3);  // not one of the three (3 is in the enum's range)
+          v[i].type =
+              static_cast<var_type_t>(3);  // not one of the three (3 is in the enum's range)
         }
         pv[i] = G.p(1) ? nullptr : &v[i];
       }
@@ -170,13 +187,21 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
   EXPECT_GT(tally.rejected, n / 50);
 }
 
-TEST(TpuUntouched, GreaterSelect) { run(tp::SelectOp::Greater, 31, robust::cases(1200)); }
-TEST(TpuUntouched, LessSelect) { run(tp::SelectOp::Less, 32, robust::cases(1200)); }
-TEST(TpuUntouched, EqualSelect) { run(tp::SelectOp::Equal, 33, robust::cases(1200)); }
+TEST(TpuUntouched, GreaterSelect) {
+  run(tp::SelectOp::Greater, 31, robust::cases(1200));
+}
+TEST(TpuUntouched, LessSelect) {
+  run(tp::SelectOp::Less, 32, robust::cases(1200));
+}
+TEST(TpuUntouched, EqualSelect) {
+  run(tp::SelectOp::Equal, 33, robust::cases(1200));
+}
 TEST(TpuUntouched, MaximumGreaterSelect) {
   run(tp::SelectOp::MaximumGreater, 34, robust::cases(1200));
 }
-TEST(TpuUntouched, MinimumLessSelect) { run(tp::SelectOp::MinimumLess, 35, robust::cases(1200)); }
+TEST(TpuUntouched, MinimumLessSelect) {
+  run(tp::SelectOp::MinimumLess, 35, robust::cases(1200));
+}
 
 }  // namespace
 #endif
