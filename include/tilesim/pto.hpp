@@ -69,20 +69,8 @@ constexpr Elem elem_of() {
     return Elem::f16;
   else if constexpr (std::is_same_v<T, bfloat16_t>)
     return Elem::bf16;
-  else if constexpr (std::is_same_v<T, int8_t>)
-    return Elem::s8;
-  else if constexpr (std::is_same_v<T, int16_t>)
-    return Elem::s16;
-  else if constexpr (std::is_same_v<T, int32_t>)
-    return Elem::s32;
-  else if constexpr (std::is_same_v<T, uint8_t>)
-    return Elem::u8;
-  else if constexpr (std::is_same_v<T, uint16_t>)
-    return Elem::u16;
-  else if constexpr (std::is_same_v<T, uint32_t>)
-    return Elem::u32;
   else
-    return Elem::f32;
+    return tilesim::pto::elem_of_value<T>();
 }
 struct TileBase {};  // marks tiles, so trailing events never match the tmp overload
 [[noreturn]] inline void bad_valid(const char* what, int v, int limit) {

@@ -258,22 +258,6 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
   Tail(op, kBF16 ? Elem::bf16 : Elem::f16, full8, xs8, dst8, int(j), C, Ex, swap);
 }
 
-template <class T>
-constexpr Elem ElemOf() {
-  if constexpr (std::is_same_v<T, int8_t>)
-    return Elem::s8;
-  else if constexpr (std::is_same_v<T, int16_t>)
-    return Elem::s16;
-  else if constexpr (std::is_same_v<T, int32_t>)
-    return Elem::s32;
-  else if constexpr (std::is_same_v<T, uint8_t>)
-    return Elem::u8;
-  else if constexpr (std::is_same_v<T, uint16_t>)
-    return Elem::u16;
-  else
-    return Elem::u32;
-}
-
 template <Op op, class T>
 HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex,
                        bool swap) {
@@ -320,7 +304,7 @@ HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
       loop(std::true_type{});
     else
       loop(std::false_type{});
-    Tail(op, ElemOf<T>(), full8, xs8, dst8, int(j), C, Ex, swap);
+    Tail(op, elem_of_value<T>(), full8, xs8, dst8, int(j), C, Ex, swap);
   } else {
     // 8-bit MUL and integer DIV: the scalar definition, specialised (no SIMD op in Highway 1.0.3).
     for (; j < size_t(C); ++j) {

@@ -6,12 +6,35 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 namespace tilesim::pto {
 
 // Element types of spec 20 §2 (the union over targets).
 enum class Elem : uint8_t { f16, bf16, f32, s8, s16, s32, u8, u16, u32 };
 inline constexpr int kNumElems = 9;
+
+// The Elem of a C++ element type carried by value: float and the integer types. The 16-bit float
+// carriers (pto::half, pto::bfloat16_t) are mapped by the front end, which owns those types.
+template <class T>
+constexpr Elem elem_of_value() {
+  if constexpr (std::is_same_v<T, float>)
+    return Elem::f32;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return Elem::s8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return Elem::s16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return Elem::s32;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return Elem::u8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return Elem::u16;
+  else {
+    static_assert(std::is_same_v<T, uint32_t>, "not a PTO element type [spec 20 §2]");
+    return Elem::u32;
+  }
+}
 
 constexpr size_t elem_size(Elem e) noexcept {
   switch (e) {
