@@ -1,10 +1,10 @@
 // The format table (spec 10 §1) and the dtype-name vocabulary (spec 60 §2). Every format is a
 // row; the generic core in minifloat.cpp reads nothing but these fields.
-#include <cctype>
 #include <string>
 
 #include "tilesim/error.hpp"
 #include "tilesim/formats.hpp"
+#include "tilesim/profile.hpp"  // detail::iequals: the one case-insensitive name match
 
 namespace tilesim::formats {
 namespace {
@@ -78,15 +78,6 @@ constexpr Alias kAliases[] = {
 };
 // clang-format on
 
-bool ieq(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
 constexpr const char* kRoundingNames[] = {"rne", "rna", "rtz", "rdn", "rup"};
 
 }  // namespace
@@ -109,9 +100,9 @@ std::vector<std::string> names() {
 
 bool try_parse_dtype(std::string_view s, DType& out) noexcept {
   for (const auto& f : kFormats)
-    if (ieq(s, f.name)) return out = f.id, true;
+    if (tilesim::detail::iequals(s, f.name)) return out = f.id, true;
   for (const auto& a : kAliases)
-    if (ieq(s, a.name)) return out = a.id, true;
+    if (tilesim::detail::iequals(s, a.name)) return out = a.id, true;
   return false;
 }
 
@@ -127,7 +118,7 @@ DType parse_dtype(std::string_view s, std::string_view what) {
 
 Rounding parse_rounding(std::string_view s) {
   for (size_t i = 0; i < 5; ++i)
-    if (ieq(s, kRoundingNames[i])) return static_cast<Rounding>(i);
+    if (tilesim::detail::iequals(s, kRoundingNames[i])) return static_cast<Rounding>(i);
   raise(ErrorCode::Unsupported, "formats.encode",
         "unknown rounding mode '" + std::string(s) + "'; valid: rne, rna, rtz, rdn, rup", "10 §4");
 }

@@ -1,9 +1,9 @@
 // The 5-bit data-type codes of BSTART.CUBE / B.DATR (spec 30 §2) and the TMATMUL operand classes
 // (spec 30 §3).
-#include <cctype>
 #include <string>
 
 #include "tilesim/linx.hpp"
+#include "tilesim/profile.hpp"  // detail::iequals
 
 namespace tilesim::linx {
 namespace {
@@ -28,20 +28,13 @@ constexpr TypeCode kCodes[32] = {
     {30, "30", false, false, D::fp32},    {31, "31", false, false, D::fp32},
 };
 
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 }  // namespace
 
 const TypeCode& type_code(unsigned code) { return kCodes[code & 31]; }
 
 bool parse_type_name(std::string_view s, unsigned& code) noexcept {
   for (const TypeCode& t : kCodes)
-    if (t.known && iequal(s, t.name)) { code = t.code; return true; }
+    if (t.known && tilesim::detail::iequals(s, t.name)) { code = t.code; return true; }
   return false;
 }
 
