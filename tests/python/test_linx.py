@@ -146,6 +146,17 @@ def test_cli_asm_disasm_run(tmp_path):
             "--tile", f"U={tmp_path}/w.npy:fp32:zn", "--tile", f"N={tmp_path}/b.npy:fp32:nd", "--acc-out", str(out))
     assert r.returncode == 0, r.stderr
     assert np.array_equal(np.load(out), exact_linear(x, w, b))
+    # options before the program, hex/binary register values: each --tile/--reg takes one value
+    out.unlink()
+    r = cli("run", "--reg", "a0=0x18", "--reg", "a1=0b110", "--tile", f"T={tmp_path}/x.npy:fp32:nz",
+            "--tile", f"U={tmp_path}/w.npy:fp32:zn", "--tile", f"N={tmp_path}/b.npy:fp32:nd", "--acc-out", str(out),
+            str(binf))
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(np.load(out), exact_linear(x, w, b))
+    r = cli("run", str(binf), "--reg", "a0=010x")
+    assert r.returncode == 2 and "--reg: 'a0=010x'" not in r.stderr and "'010x' is not a valid number" in r.stderr
+    r = cli("disasm", "--words", "0x100000000")
+    assert r.returncode == 2 and "out of range (largest 4294967295)" in r.stderr
     r = cli("run", str(src))
     assert r.returncode == 2 and "fault (dimension zero)" in r.stderr
 

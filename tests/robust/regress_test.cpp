@@ -14,6 +14,7 @@
 #include <vector>
 
 #define TILESIM_FUZZ_FAIL(why) throw std::logic_error(why)
+#include "fuzz/body_cli_args.hpp"
 #include "fuzz/body_linx_asm.hpp"
 #include "fuzz/body_linx_machine.hpp"
 #include "fuzz/body_npy.hpp"
@@ -35,6 +36,7 @@ const Target kTargets[] = {
     {"fuzz_linx_asm", tilesim_fuzz::linx_asm_one},
     {"fuzz_linx_machine", tilesim_fuzz::linx_machine_one},
     {"fuzz_pto_as", tilesim_fuzz::pto_as_one},
+    {"fuzz_cli_args", tilesim_fuzz::cli_args_one},
 };
 
 std::vector<uint8_t> read_all(const fs::path& p) {

@@ -1,7 +1,6 @@
 // `tilesim asm`, `tilesim disasm`, `tilesim run FILE.s|FILE.bin` and the bundled LinxISA example
 // (spec 60 §5). Reads files, calls tilesim::linx, writes files; no arithmetic here.
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "cli.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/linx.hpp"
@@ -33,12 +33,14 @@ std::string read_file(const std::string& path) {
 std::vector<uint32_t> words_from_bin(const std::string& path) {
   const std::string b = read_file(path);
   if (b.size() % 4)
-    raise(ErrorCode::Io, "tilesim", "'" + path + "' holds " + std::to_string(b.size()) +
-                                        " bytes, not a whole number of 32-bit words",
+    raise(ErrorCode::Io, "tilesim",
+          "'" + path + "' holds " + std::to_string(b.size()) +
+              " bytes, not a whole number of 32-bit words",
           "60 §5");
   std::vector<uint32_t> w(b.size() / 4);
   for (size_t i = 0; i < w.size(); ++i)  // little-endian (spec 30 §6)
-    w[i] = static_cast<uint32_t>(static_cast<uint8_t>(b[4 * i])) | static_cast<uint32_t>(static_cast<uint8_t>(b[4 * i + 1])) << 8 |
+    w[i] = static_cast<uint32_t>(static_cast<uint8_t>(b[4 * i])) |
+           static_cast<uint32_t>(static_cast<uint8_t>(b[4 * i + 1])) << 8 |
            static_cast<uint32_t>(static_cast<uint8_t>(b[4 * i + 2])) << 16 |
            static_cast<uint32_t>(static_cast<uint8_t>(b[4 * i + 3])) << 24;
   return w;
@@ -88,55 +90,60 @@ int asm_cmd(const tilesim::cli::Options& o) {
 int disasm_cmd(const tilesim::cli::Options& o) {
   std::vector<uint32_t> words;
   if (!o.file.empty()) words = words_from_bin(o.file);
-  for (const std::string& s : o.words) {
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-    if (s.empty() || *end != 0 || errno || v > 0xFFFFFFFFull)
-      raise(ErrorCode::Parse, "tilesim disasm", "--words: '" + s + "' is not a 32-bit number", "60 §5");
-    words.push_back(static_cast<uint32_t>(v));
-  }
+  for (const std::string& s : o.words) words.push_back(tilesim::cli::parse_word(s));
   std::cout << lx::disassemble(words, o.fold);
   return 0;
 }
 
 std::string descr_of(fm::DType t) {
   switch (fm::info(t).carrier) {
-    case fm::Carrier::f64: return "<f8";
-    case fm::Carrier::f32: return "<f4";
-    case fm::Carrier::f16: return "<f2";
-    case fm::Carrier::u8: return "|u1";
-    case fm::Carrier::u16: return "<u2";
-    case fm::Carrier::u32: return "<u4";
-    case fm::Carrier::u64: return "<u8";
-    case fm::Carrier::i8: return "|i1";
-    case fm::Carrier::i16: return "<i2";
-    case fm::Carrier::i32: return "<i4";
-    default: return "<i8";
+    case fm::Carrier::f64:
+      return "<f8";
+    case fm::Carrier::f32:
+      return "<f4";
+    case fm::Carrier::f16:
+      return "<f2";
+    case fm::Carrier::u8:
+      return "|u1";
+    case fm::Carrier::u16:
+      return "<u2";
+    case fm::Carrier::u32:
+      return "<u4";
+    case fm::Carrier::u64:
+      return "<u8";
+    case fm::Carrier::i8:
+      return "|i1";
+    case fm::Carrier::i16:
+      return "<i2";
+    case fm::Carrier::i32:
+      return "<i4";
+    default:
+      return "<i8";
   }
 }
 
 // Q=FILE.npy:DTYPE:LAYOUT -> pushes the array (in its spec 60 §2 carrier) onto queue Q.
 void push_tile_arg(lx::Machine& m, const std::string& arg, const std::string& base_dir) {
-  const auto [q, rest] = tilesim::cli::split_assignment(arg, "--tile");
-  const size_t c2 = rest.rfind(':');
-  const size_t c1 = c2 == std::string::npos || c2 == 0 ? std::string::npos : rest.rfind(':', c2 - 1);
-  if (q.size() != 1 || c1 == std::string::npos)
-    raise(ErrorCode::Parse, "--tile", "expected Q=FILE.npy:DTYPE:LAYOUT, got '" + arg + "'", "60 §5");
-  std::string path = rest.substr(0, c1);
+  const tilesim::cli::TileArg ta = tilesim::cli::parse_tile_arg(arg);
+  std::string path = ta.path;
   if (!base_dir.empty() && std::filesystem::path(path).is_relative()) path = base_dir + "/" + path;
-  const fm::DType t = fm::parse_dtype(rest.substr(c1 + 1, c2 - c1 - 1), "--tile");
-  const lx::Layout l = lx::parse_layout(rest.substr(c2 + 1));
+  const fm::DType t = ta.dtype;
+  const lx::Layout l = ta.layout;
   const tilesim::npy::Array a = tilesim::npy::load(path);
   if (a.descr != descr_of(t))
-    raise(ErrorCode::Constraint, "--tile", "'" + path + "' holds " + a.descr + " elements; " + std::string(fm::name(t)) +
-                                               " tiles are read from " + descr_of(t) + " arrays",
+    raise(ErrorCode::Constraint, "--tile",
+          "'" + path + "' holds " + a.descr + " elements; " + std::string(fm::name(t)) +
+              " tiles are read from " + descr_of(t) + " arrays",
           "60 §2");
   size_t rows = 1, cols = 0;
-  if (a.shape.size() == 1) cols = a.shape[0];
-  else if (a.shape.size() == 2) { rows = a.shape[0]; cols = a.shape[1]; }
-  else raise(ErrorCode::Constraint, "--tile", "'" + path + "' must be 1-D or 2-D", "60 §5");
-  m.push_tile(q[0], a.data.data(), rows, cols, t, l);
+  if (a.shape.size() == 1)
+    cols = a.shape[0];
+  else if (a.shape.size() == 2) {
+    rows = a.shape[0];
+    cols = a.shape[1];
+  } else
+    raise(ErrorCode::Constraint, "--tile", "'" + path + "' must be 1-D or 2-D", "60 §5");
+  m.push_tile(ta.queue, a.data.data(), rows, cols, t, l);
 }
 
 tilesim::npy::Array acc_array(const lx::AccView& acc) {
@@ -156,9 +163,12 @@ void report(const lx::AccView& acc) {
   std::cout << "ACC: " << acc.m << "x" << acc.n << " " << fm::name(acc.type) << "; row 0:";
   for (size_t j = 0; j < std::min<size_t>(acc.n, 8); ++j) {
     const uint32_t w = acc.data[j];
-    if (acc.type == fm::DType::fp32) std::cout << " " << fm::bits_to_f32(w);
-    else if (acc.type == fm::DType::s32) std::cout << " " << static_cast<int32_t>(w);
-    else std::cout << " " << w;
+    if (acc.type == fm::DType::fp32)
+      std::cout << " " << fm::bits_to_f32(w);
+    else if (acc.type == fm::DType::s32)
+      std::cout << " " << static_cast<int32_t>(w);
+    else
+      std::cout << " " << w;
   }
   std::cout << (acc.n > 8 ? " ...\n" : "\n");
 }
@@ -166,12 +176,8 @@ void report(const lx::AccView& acc) {
 int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
   lx::Machine m;
   for (const auto& r : o.regs) {
-    const auto [name, value] = tilesim::cli::split_assignment(r, "--reg");
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(value.c_str(), &end, 0);
-    if (*end != 0 || errno) raise(ErrorCode::Parse, "--reg", "'" + value + "' is not a number", "60 §5");
-    m.set_reg(name, v);
+    const auto [name, value] = tilesim::cli::parse_reg_arg(r);
+    m.set_reg(name, value);
   }
   for (const auto& t : o.tiles) push_tile_arg(m, t, base_dir);
   m.run(load_program(o.file));
@@ -183,7 +189,9 @@ int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
   return 0;
 }
 
-int run_file(const tilesim::cli::Options& o) { return run_program(o, ""); }
+int run_file(const tilesim::cli::Options& o) {
+  return run_program(o, "");
+}
 
 // The bundled example: a linear layer y = x W + b (FP16 weights, FP32 bias), checked bit for bit
 // against the expected ACC stored beside it.
