@@ -198,9 +198,7 @@ void run(int kind, uint64_t seed, int n) {
       ASSERT_EQ(after.acc.data.size(), after.acc.m * after.acc.n) << text;
     }
   }
-  std::printf("[  tally   ] %ld accepted, %ld rejected\n", tally.ok, tally.rejected);
-  EXPECT_GT(tally.ok, n / 100) << kind;
-  EXPECT_GT(tally.rejected, n / 50) << kind;
+  tally.check(n, 100, 50, "kind " + std::to_string(kind));
 }
 
 TEST(LinxUntouched, Tmatmul) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -64,6 +65,13 @@ inline long first_change(const std::vector<uint8_t>& before, const uint8_t* afte
 // Tally of outcomes, so a test can assert it exercised both sides.
 struct Tally {
   long ok = 0, rejected = 0;
+  // Prints the tally and asserts both outcomes occurred in more than n/ok_div resp. n/rejected_div
+  // cases, so a generator that only ever produces rejections (or only successes) cannot pass.
+  void check(int n, int ok_div, int rejected_div, const std::string& what = "") const {
+    std::printf("[  tally   ] %ld accepted, %ld rejected\n", ok, rejected);
+    EXPECT_GT(ok, n / ok_div) << what;
+    EXPECT_GT(rejected, n / rejected_div) << what;
+  }
 };
 
 }  // namespace robust
