@@ -161,12 +161,14 @@ class GlobalTensor {
   uint64_t size_ = 0;
 };
 
-template <TPosition pos, int32_t depth = 1>
-class TQue {
+// A queue from position `src` to `dst` (the vendor's TQueBind, e.g. VECIN -> VECOUT for a tile
+// that is only copied through); TQue<pos> is the queue from a position to itself.
+template <TPosition src, TPosition dst, int32_t depth = 1>
+class TQueBind {
  public:
   template <typename T>
   LocalTensor<T> AllocTensor() {
-    return LocalTensor<T>(q_.alloc(), q_.len() / sizeof(T), pos);
+    return LocalTensor<T>(q_.alloc(), q_.len() / sizeof(T), src);
   }
   template <typename T>
   void EnQue(const LocalTensor<T>& t) {
@@ -174,7 +176,7 @@ class TQue {
   }
   template <typename T>
   LocalTensor<T> DeQue() {
-    return LocalTensor<T>(q_.deque(), q_.len() / sizeof(T), pos);
+    return LocalTensor<T>(q_.deque(), q_.len() / sizeof(T), dst);
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& t) {
@@ -185,6 +187,9 @@ class TQue {
  private:
   detail::QueueState q_;
 };
+
+template <TPosition pos, int32_t depth = 1>
+class TQue : public TQueBind<pos, pos, depth> {};
 
 template <TPosition pos>
 class TBuf {
@@ -215,8 +220,8 @@ class TPipe {
   TPipe(const TPipe&) = delete;
   TPipe& operator=(const TPipe&) = delete;
 
-  template <TPosition pos, int32_t depth>
-  void InitBuffer(TQue<pos, depth>& que, uint8_t num, uint32_t len) {
+  template <TPosition src, TPosition dst, int32_t depth>
+  void InitBuffer(TQueBind<src, dst, depth>& que, uint8_t num, uint32_t len) {
     que.state().init(num, len);
   }
   template <TPosition pos>
@@ -250,6 +255,45 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t cou
       dst.GetSize(),
       src.GetSize() ? detail::ub_ptr(src.address(), src.GetLength(), "DataCopy") : nullptr,
       src.GetSize(), count, sizeof(T));
+}
+
+// The vendor's strided DataCopy: blockCount blocks of blockLen 32-byte datablocks; consecutive blocks
+// are srcStride / dstStride datablocks apart (the gap between the end of one and the start of the
+// next), on each side. README "Semantics decisions" (not in spec 40, which has only the count form).
+struct DataCopyParams {
+  uint16_t blockCount = 1;
+  uint16_t blockLen = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstStride = 0;
+  DataCopyParams() = default;
+  DataCopyParams(uint16_t count, uint16_t len, uint16_t srcStrideIn, uint16_t dstStrideIn)
+      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
+};
+
+namespace detail {
+void data_copy_blocks(void* dst, uint64_t dst_bytes, const void* src, uint64_t src_bytes, const DataCopyParams& p);
+// A LocalTensor's host bytes (nullptr when empty) and their count, for DataCopy.
+template <typename T>
+inline uint8_t* ub_bytes(const LocalTensor<T>& t) {
+  return t.GetSize() ? ub_ptr(t.address(), t.GetLength(), "DataCopy") : nullptr;
+}
+template <typename T>
+inline uint64_t gm_bytes(const GlobalTensor<T>& g) {
+  return g.GetSize() > UINT64_MAX / sizeof(T) ? UINT64_MAX : g.GetSize() * sizeof(T);
+}
+}  // namespace detail
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
+  detail::data_copy_blocks(detail::ub_bytes(dst), dst.GetLength(), src.GetPhyAddr(), detail::gm_bytes(src), p);
+}
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  detail::data_copy_blocks(dst.GetPhyAddr(), detail::gm_bytes(dst), detail::ub_bytes(src), src.GetLength(), p);
+}
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  detail::data_copy_blocks(detail::ub_bytes(dst), dst.GetLength(), detail::ub_bytes(src), src.GetLength(), p);
 }
 
 // Fills the first `count` elements with `value`.
