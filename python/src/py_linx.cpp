@@ -18,8 +18,31 @@ namespace lx = tilesim::linx;
 namespace {
 
 [[noreturn]] void bad(const std::string& what, const std::string& msg) {
-  tilesim::raise(tilesim::ErrorCode::Constraint, what, msg, "60 §2");
+  tilesim::raise(tilesim::ErrorCode::Constraint, what, msg, "60 §4");
 }
+
+// A Python integer argument (int or NumPy integer, not float or bool-like strings) in
+// [lo, hi]; anything else is tilesim.Error, never TypeError (spec 60 §4). Negative values are
+// returned as their two's complement.
+uint64_t int_arg(const py::handle& h, const std::string& what, const char* name, long double lo, long double hi) {
+  if (!PyIndex_Check(h.ptr()) || PyFloat_Check(h.ptr()))
+    bad(what, std::string(name) + " must be an integer, got " + py::repr(h).cast<std::string>());
+  const py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
+  if (!i) throw py::error_already_set();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow > 0) {  // above 2^63 - 1: only the unsigned range is left
+    const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+    if (PyErr_Occurred()) PyErr_Clear();
+    else if (static_cast<long double>(u) <= hi) return u;
+  } else if (overflow == 0 && static_cast<long double>(v) >= lo && static_cast<long double>(v) <= hi) {
+    return static_cast<uint64_t>(v);
+  }
+  bad(what, std::string(name) + " = " + py::repr(h).cast<std::string>() + " is outside [" +
+                py::repr(py::int_(static_cast<long long>(lo))).cast<std::string>() + ", " +
+                (hi >= 18446744073709551615.0L ? std::string("2**64 - 1") : std::to_string(static_cast<unsigned long long>(hi))) + "]");
+}
+constexpr long double kSizeMax = 4294967295.0L;  // sizes and dims: far beyond any tile, still exact
 
 py::dtype carrier_dtype(fm::DType t) {
   switch (fm::info(t).carrier) {
@@ -158,14 +181,17 @@ void init_linx(py::module_&, py::module_& m) {
         const fm::DType t = dtype_of(dtype);
         size_t rows = 1, cols;
         bool one_d = false;
-        if (py::isinstance<py::int_>(shape)) {
-          cols = shape.cast<size_t>();
+        const std::string what = "tilesim.linx.unpack";
+        if (PyIndex_Check(shape.ptr())) {
+          cols = int_arg(shape, what, "shape", 0, kSizeMax);
           one_d = true;
         } else {
-          const auto s = shape.cast<std::vector<size_t>>();
-          if (s.size() == 1) { cols = s[0]; one_d = true; }
-          else if (s.size() == 2) { rows = s[0]; cols = s[1]; }
-          else bad("tilesim.linx.unpack", "shape must be (rows, cols) or (n,)");
+          if (py::isinstance<py::str>(shape) || !py::isinstance<py::sequence>(shape))
+            bad(what, "shape must be (rows, cols) or (n,), got " + py::repr(shape).cast<std::string>());
+          const auto s = shape.cast<py::sequence>();
+          if (s.size() == 1) { cols = int_arg(s[0], what, "shape[0]", 0, kSizeMax); one_d = true; }
+          else if (s.size() == 2) { rows = int_arg(s[0], what, "shape[0]", 0, kSizeMax); cols = int_arg(s[1], what, "shape[1]", 0, kSizeMax); }
+          else bad(what, "shape must be (rows, cols) or (n,)");
         }
         const auto bytes = raw_bytes(raw);
         const auto el = lx::unpack(bytes, rows, cols, t, lx::parse_layout(layout));
@@ -180,7 +206,12 @@ void init_linx(py::module_&, py::module_& m) {
 
   py::class_<lx::Machine>(m, "Machine")
       .def(py::init<const std::string&>(), py::arg("profile") = "linx_v056")
-      .def("set_reg", [](lx::Machine& self, const std::string& reg, uint64_t v) { self.set_reg(reg, v); },
+      .def("set_reg",
+           [](lx::Machine& self, const std::string& reg, const py::object& v) {
+             // 64-bit registers; a negative value is its two's complement, as `tilesim run --reg`
+             self.set_reg(reg, int_arg(v, "tilesim.linx.Machine.set_reg", "value", -9223372036854775808.0L,
+                                       18446744073709551615.0L));
+           },
            py::arg("reg"), py::arg("value"))
       .def(
           "push_tile",
@@ -189,7 +220,7 @@ void init_linx(py::module_&, py::module_& m) {
             const fm::DType t = dtype_of(dtype);
             const Codes c = to_codes(matrix, t, "tilesim.linx.Machine.push_tile");
             self.push_tile(queue_of(q), c.bytes.data(), c.rows, c.cols, t, lx::parse_layout(layout),
-                           size.is_none() ? 0 : size.cast<size_t>());
+                           size.is_none() ? 0 : int_arg(size, "tilesim.linx.Machine.push_tile", "size", 0, kSizeMax));
           },
           py::arg("queue"), py::arg("matrix"), py::arg("dtype") = "fp16", py::arg("layout") = "nz",
           py::arg("size") = py::none())
@@ -197,7 +228,8 @@ void init_linx(py::module_&, py::module_& m) {
           "push_raw",
           [](lx::Machine& self, const std::string& q, const py::object& raw, const py::object& size) {
             const auto b = raw_bytes(raw);
-            self.push_raw(queue_of(q), b, size.is_none() ? 0 : size.cast<size_t>());
+            self.push_raw(queue_of(q), b,
+                          size.is_none() ? 0 : int_arg(size, "tilesim.linx.Machine.push_raw", "size", 0, kSizeMax));
           },
           py::arg("queue"), py::arg("raw_bytes"), py::arg("size") = py::none())
       .def(

@@ -186,6 +186,8 @@ struct Parser {
     unsigned imm4;
     if (!enc::parse_size(g[3].up, imm4))
       fail(g[3].col, "Size '" + g[3].text + "' is not a legal value (0B 32B 64B ... 512KB, powers of two)");
+    if (imm4 == 0)  // spec 30 §5: "0B ... legal only where no destination is allocated"
+      fail(g[3].col, "Size 0B allocates nothing: a destination needs 32B ... 512KB (0B only where there is no destination)");
     return {d, imm4};
   }
 

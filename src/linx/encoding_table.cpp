@@ -139,10 +139,13 @@ const char* reserved_reason(Kind kind, uint32_t v) {
   }
 }
 
-// Cross-field rule: no destination means no size (spec 30 §6 "7 none (imm4 must be 0)").
+// Cross-field rules: no destination means no size (spec 30 §6 "7 none (imm4 must be 0)"), and a
+// destination needs one (spec 30 §5: "0B is imm4 = 0, legal only where no destination is allocated").
 static const char* cross_rule(const Row& r, const Word& w) {
   if (has_field(r, F::dst) && w[F::dst] == kDstNone && w[F::size] != 0)
     return "Dst none (7) with imm4 != 0";
+  if (has_field(r, F::dst) && w[F::dst] != kDstNone && w[F::size] == 0)
+    return "a destination with imm4 = 0 (Size 0B allocates nothing)";
   return nullptr;
 }
 

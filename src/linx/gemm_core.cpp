@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -15,6 +16,20 @@ namespace fm = formats;
 Domain domain_of(DType t) noexcept { return fm::is_float(t) ? Domain::f32 : Domain::i32; }
 
 namespace {
+
+// double -> fp32, RNE, defined for every input: a double beyond fp32's range is UB for
+// static_cast in C++ (spec 00: every conversion is defined). Above FLT_MAX the RNE result is
+// FLT_MAX below the midpoint FLT_MAX + 2^103 and Inf from it on (the tie goes to Inf: FLT_MAX's
+// significand is odd); everything else is the hardware conversion, which is RNE.
+inline float f64_to_f32_rne(double d) {
+  constexpr double kMax = 3.4028234663852886e38;           // FLT_MAX
+  constexpr double kMid = 3.4028235677973366e38;           // FLT_MAX + 2^103
+  if (d > kMax || d < -kMax) {
+    const float big = std::fabs(d) >= kMid ? std::numeric_limits<float>::infinity() : 3.4028234663852886e38f;
+    return d < 0 ? -big : big;
+  }
+  return static_cast<float>(d);
+}
 // Lookup tables built once: every fp16 code, and every code of each <= 8-bit float format.
 const float* f16_table() {
   static const std::vector<float> t = [] {
@@ -53,7 +68,7 @@ void decode(const uint8_t* p, DType t, size_t first, size_t n, void* out_v) {
     }
     switch (t) {
       case DType::fp64:  // rounded to fp32, RNE (spec 30 §3; a tilesim decision)
-        for (size_t i = 0; i < n; ++i) out[i] = static_cast<float>(load<double>(p, first + i));
+        for (size_t i = 0; i < n; ++i) out[i] = f64_to_f32_rne(load<double>(p, first + i));
         return;
       case DType::fp32: std::memcpy(out, p + first * 4, n * 4); return;
       case DType::tf32:

@@ -166,17 +166,16 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
                            " bytes exceeds ->ACC<" + enc::size_text(io_last[F::size]) + "> = " + std::to_string(cap) + " bytes",
            "30 §1");
   // ---- sources (spec 30 §1, §4) ----
+  // every source's liveness before any size (the documented fault order: liveness -> sizes)
   const Source sa = fetch(s, c, io_ab[F::s0], io_ab[F::s0r], "A");
   const Source sb = fetch(s, c, io_ab[F::s1], io_ab[F::s1r], "B");
+  std::optional<Source> sbias;
+  if (bias) sbias = fetch(s, c, io_last[F::s0], io_last[F::s0r], "Bias");
   need_size(c, sa, "A", io_ab[F::s0], LayoutMap(M, K, ta, Layout::nz).bytes,
             std::to_string(M) + "x" + std::to_string(K) + " " + type_text(ta) + " in NZ (padded)");
   need_size(c, sb, "B", io_ab[F::s1], LayoutMap(K, N, tb, Layout::zn).bytes,
             std::to_string(K) + "x" + std::to_string(N) + " " + type_text(tb) + " in ZN (padded)");
-  std::optional<Source> sbias;
-  if (bias) {
-    sbias = fetch(s, c, io_last[F::s0], io_last[F::s0r], "Bias");
-    need_size(c, *sbias, "Bias", io_last[F::s0], N * 4, "1x" + std::to_string(N) + " " + type_text(tacc));
-  }
+  if (bias) need_size(c, *sbias, "Bias", io_last[F::s0], N * 4, "1x" + std::to_string(N) + " " + type_text(tacc));
   if (fn == 2) {  // TMATMUL.ACC (spec 30 §3)
     const AccView& a = s.acc;
     if (!a.valid) c.fail("ACC mismatch", "ACC holds no result to accumulate onto", "30 §3");

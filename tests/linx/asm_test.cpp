@@ -47,9 +47,26 @@ TEST(LinxAsm, TemplateExpansionOrderAndFields) {
 TEST(LinxAsm, EverySizeSpelling) {
   const char* sizes[] = {"0B", "32B", "64B", "128B", "256B", "512B", "1KB", "2KB", "4KB", "8KB", "16KB", "32KB", "64KB",
                          "128KB", "256KB", "512KB"};
-  for (unsigned i = 0; i < 16; ++i) {
+  for (unsigned i = 1; i < 16; ++i) {
     const auto w = assemble(std::string("B.IOT T#1, last, ->ACC<") + sizes[i] + ">");
     EXPECT_EQ((w[0] >> 25) & 15, i) << sizes[i];  // imm4 at 28..25 (spec 30 §6)
+  }
+  // spec 30 §5: 0B (imm4 = 0) only where no destination is allocated
+  for (const char* line : {"B.IOT T#1, last, ->ACC<0B>", "B.IOT T#1, ->T<0B>", "TMATMUL <M:1, N:1, K:1, FP32>, T#1, U#1, ->ACC<0B>"}) {
+    try {
+      assemble(line);
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const tilesim::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("Size 0B allocates nothing"), std::string::npos) << e.what();
+    }
+  }
+  // and the decoder: B.IOT T#1, last, ->ACC<32B> with imm4 cleared
+  const uint32_t w = assemble("B.IOT T#1, last, ->ACC<32B>")[0] & ~(uint32_t{15} << 25);
+  try {
+    disassemble(std::vector<uint32_t>{w});
+    ADD_FAILURE() << "decoded a destination with imm4 = 0";
+  } catch (const tilesim::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a destination with imm4 = 0"), std::string::npos) << e.what();
   }
 }
 

@@ -58,8 +58,8 @@ def exact_linear(x, w, b):
 def test_machine_seed_example_and_release():
     rng = np.random.default_rng(0)
     m = linx.Machine()
-    m.set_reg("a0", 24)
-    m.set_reg("R3", 6)  # a1
+    m.set_reg("a0", -(2**16) + 24)  # two's complement; only bits 15..0 reach LB1 (spec 30 §1): 24
+    m.set_reg("R3", np.int64(6))  # a1; NumPy integers are integers too
     x = (rng.integers(-8, 9, size=(100, 16)) / 4).astype(np.float32)
     w = (rng.integers(-8, 9, size=(16, 24)) / 4).astype(np.float32)
     b = (rng.integers(-8, 9, size=24) / 2).astype(np.float32)
@@ -96,6 +96,15 @@ def test_machine_words_integer_and_acc():
 
 def test_machine_errors():
     m = linx.Machine()
+    # every rejection is tilesim.Error, never TypeError (spec 60 §4)
+    for bad in (lambda: m.set_reg("a0", 2**64), lambda: m.set_reg("a0", -(2**63) - 1),
+                lambda: m.set_reg("a0", 1.5), lambda: m.push_raw("T", bytes(32), size=-1),
+                lambda: m.push_tile("T", np.zeros((2, 2), np.float32), "fp32", "nz", size=-1),
+                lambda: linx.unpack(b"\0", (-1, 16), "fp16", "nz"), lambda: linx.unpack(b"\0", "ab", "fp16", "nz")):
+        with pytest.raises(tilesim.Error) as e:
+            bad()
+        assert e.value.code == "Constraint" and "[spec 60 §4]" in str(e.value)
+    m.set_reg("a0", 2**64 - 1)
     with pytest.raises(tilesim.Error):
         m.acc()  # empty
     with pytest.raises(tilesim.Error):
