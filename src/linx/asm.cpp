@@ -352,12 +352,18 @@ void raw(Parser& p, std::vector<uint32_t>& out) {
     static const std::pair<const char*, std::pair<F, uint32_t>> keys[] = {
         {"SAT", {F::sat, 1}}, {"RMODE", {F::rmode, 7}}, {"CMODE", {F::cmode, 7}}, {"PAD", {F::pad, 31}},
         {"LAYOUT", {F::layout, 31}}};
+    unsigned seen = 0;  // a field given twice is a typo, not "the last one wins"
     for (size_t i = 1; i < gs.size(); ++i) {
       const Group& g = gs[i];
       if (g.size() != 3 || g[1].up != "=") p.fail(g[0].col, "expected key=N (sat, rmode, cmode, pad, layout)");
       bool ok = false;
-      for (const auto& [k, fm] : keys)
-        if (g[0].up == k) { w[fm.first] = p.number(g[2], fm.second, k); ok = true; }
+      for (unsigned n = 0; n < std::size(keys); ++n)
+        if (g[0].up == keys[n].first) {
+          if (seen & (1u << n)) p.fail(g[0].col, "B.DATR field '" + g[0].text + "' given twice");
+          seen |= 1u << n;
+          w[keys[n].second.first] = p.number(g[2], keys[n].second.second, keys[n].first);
+          ok = true;
+        }
       if (!ok) p.fail(g[0].col, "unknown B.DATR field '" + g[0].text + "'");
     }
   } else if (mn == "B.DIM") {

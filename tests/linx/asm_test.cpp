@@ -70,6 +70,17 @@ TEST(LinxAsm, EverySizeSpelling) {
   }
 }
 
+TEST(LinxAsm, BDatrFieldGivenTwice) {
+  try {
+    assemble("B.DATR FP32, sat=1, sat=0");
+    ADD_FAILURE() << "accepted";
+  } catch (const tilesim::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("<input>:1:21: B.DATR: B.DATR field 'sat' given twice"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(assemble("B.DATR FP32, sat=1, rmode=2").size(), 1u);
+}
+
 TEST(LinxAsm, RawFormsRoundTrip) {
   const char* lines[] = {"B.DATR E2M1x2, sat=1, rmode=5, cmode=7, pad=31, layout=17",
                          "B.IOD 1, 2, 31, ->7",
