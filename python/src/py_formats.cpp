@@ -35,7 +35,9 @@ py::array contiguous(const py::object& obj) {
 
 // Reads an integer array as codes: each element reinterpreted as the unsigned integer of its own
 // width (two's complement for signed input), required to fit `bits` (spec 60 §4: codes are
-// unsigned integers). Fills `out` with one code per element.
+// unsigned integers). A negative element of a signed array that fits `bits` as a signed value is
+// its two's complement in `bits` bits, so s4 values in their int8 carrier (spec 60 §2) decode as
+// themselves (-1 -> code 0xF). Fills `out` with one code per element.
 void read_codes(const char* fn, const py::array& a, unsigned bits, std::vector<uint64_t>& out) {
   const char kind = a.dtype().kind();
   if (kind != 'u' && kind != 'i' && kind != 'b')
@@ -51,6 +53,13 @@ void read_codes(const char* fn, const py::array& a, unsigned bits, std::vector<u
   for (size_t i = 0; i < n; ++i) {
     uint64_t c = 0;
     std::memcpy(&c, p + i * isz, isz);  // little-endian host
+    if (kind == 'i' && isz < 8 && bits < 64 && (c >> (isz * 8 - 1)) & 1) {  // negative element
+      const int64_t v = static_cast<int64_t>(c | (~0ull << (isz * 8)));        // sign-extended
+      if (v >= -(int64_t{1} << (bits - 1))) c = static_cast<uint64_t>(v) & limit;
+    } else if (kind == 'i' && isz == 8 && bits < 64 && static_cast<int64_t>(c) < 0 &&
+               static_cast<int64_t>(c) >= -(int64_t{1} << (bits - 1))) {
+      c &= limit;
+    }
     if (c > limit)
       tilesim::raise(ErrorCode::Constraint, fn,
                      "code " + std::to_string(c) + " at index " + std::to_string(i) +

@@ -71,13 +71,21 @@ def _dt(name):
     return _impl.parse_dtype(str(name))
 
 
+def _bit_carried_codes():
+    codes = set()
+    for name in _BIT_CARRIED:
+        try:
+            codes.add(_impl.parse_dtype(name))
+        except Error:  # not a TPU data type
+            pass
+    return codes
+
+
 def _scalar_bits(value, dt_name, where):
     """The code of a SCALAR value in dtype ``dt_name``."""
     dt = _dt(dt_name)
-    canon = str(dt_name).lower()
-    is_code_dtype = canon in _BIT_CARRIED or canon in ("bfloat16", "fp8e4m3", "fp8e5m2",
-                                                        "float8_e4m3", "float8_e5m2",
-                                                        "dt_bfp16", "dt_fp8e4m3", "dt_fp8e5m2")
+    # decided on the resolved data_type_t, so every alias and DT_ name means the same (spec 60 §2)
+    is_code_dtype = dt in _bit_carried_codes()
     if isinstance(value, _np.unsignedinteger) and is_code_dtype:
         code = int(value)
         if code < 0 or code >= 1 << (8 * _impl.dtype_bytes(dt)):

@@ -164,6 +164,10 @@ def test_errors():
     expect_error("Constraint", "codes must be an integer array", F.decode, np.array([1.5]), "fp16")
     expect_error("Constraint", "code 300 at index 1 does not fit 8 bits", F.decode, np.array([1, 300]), "e4m3")
     expect_error("Constraint", "does not fit 4 bits", F.decode, np.array([16]), "e2m1")
+    # s4 values in their int8 carrier (spec 60 §2) decode as themselves; -9 fits no 4-bit code
+    assert F.decode(np.array([-8, -1, 0, 7], np.int8), "s4").tolist() == [-8.0, -1.0, 0.0, 7.0]
+    assert F.decode(np.array([-1], np.int64), "int4").tolist() == [-1.0]
+    expect_error("Constraint", "code 247 at index 0 does not fit 4 bits", F.decode, np.array([-9], np.int8), "s4")
     expect_error("Constraint", "values must be a real numeric array", F.encode, np.array(["a"]), "fp16")
     expect_error("Constraint", "1-D or 2-D", F.pack_x2, np.zeros((2, 2, 2), np.uint8))
     expect_error("Constraint", "code 16 at index 0 is not a 4-bit code", F.pack_x2, [16])

@@ -62,6 +62,11 @@ def test_bit_carried_dtypes():
     out = tpu.greater_select(a, np.uint16(0x3F80), np.uint16(1), np.uint16(0),
                              src_dtype="bf16", dst_dtype="u16")
     np.testing.assert_array_equal(out.reshape(-1), [0, 1, 0])
+    # every alias of a bit-carried dtype takes a NumPy unsigned SCALAR as its code (spec 60 §2, §4)
+    for alias in ("bfloat16_t", "BF16", "dt_bfp16"):
+        out = tpu.greater_select(a, np.uint16(0x3F80), np.uint16(1), np.uint16(0),
+                                 src_dtype=alias, dst_dtype="u16")
+        np.testing.assert_array_equal(out.reshape(-1), [0, 1, 0], err_msg=alias)
     # a float scalar for a bit-carried dtype is encoded exactly (1.5 in bf16 = 0x3FC0)
     out = tpu.less_select(a, 1.5, np.uint16(1), np.uint16(0), src_dtype="bfloat16",
                           dst_dtype="u16")
@@ -70,6 +75,9 @@ def test_bit_carried_dtypes():
     out = tpu.equal_select(e, np.uint8(0x00), np.uint8(9), np.uint8(8), src_dtype="e4m3",
                            dst_dtype="u8", chip="bm1690")
     np.testing.assert_array_equal(out.reshape(-1), [8, 8, 9])
+    out = tpu.equal_select(e, np.uint8(0x7E), np.uint8(9), np.uint8(8), src_dtype="e4m3fn",
+                           dst_dtype="u8", chip="bm1690")
+    np.testing.assert_array_equal(out.reshape(-1), [9, 8, 8])
     with pytest.raises(tilesim.Error) as ei:
         tpu.equal_select(e, np.uint8(0), np.uint8(9), np.uint8(8), src_dtype="e4m3",
                          dst_dtype="u8")
