@@ -2,6 +2,7 @@
 // GDMA copies of spec 50 §5, and the entry of the five compare-select functions.
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "tilesim/tpu.hpp"
@@ -24,6 +25,26 @@ int Device::eu_num_raw(int dtype) const {
   return align_bytes() / dtype_bytes(*d);
 }
 
+namespace {
+// The layout helpers' arguments (spec 50 §1): a start NPU of the chip, no negative dimension, and
+// strides that fit the vendor's int dim4 (a silent narrowing would hand the kernel wrong strides).
+void check_layout_args(const char* fn, int start_idx, const dim4& shape, int npu_num) {
+  if (start_idx < 0 || start_idx >= npu_num)
+    raise(ErrorCode::Constraint, fn, fmt::format("start_idx {} is outside [0, NPU_NUM = {})", start_idx, npu_num),
+          "50 §1");
+  if (shape.n < 0 || shape.c < 0 || shape.h < 0 || shape.w < 0)
+    raise(ErrorCode::Constraint, fn,
+          fmt::format("shape [{}, {}, {}, {}] has a negative dimension", shape.n, shape.c, shape.h, shape.w), "50 §1");
+}
+dim4 narrow_strides(const char* fn, const Strides& s) {
+  for (const int64_t v : {s.n, s.c, s.h, s.w})
+    if (v > INT32_MAX || v < INT32_MIN)
+      raise(ErrorCode::Bounds, fn,
+            fmt::format("strides [{}, {}, {}, {}] do not fit dim4's int fields", s.n, s.c, s.h, s.w), "50 §1");
+  return dim4{static_cast<int>(s.n), static_cast<int>(s.c), static_cast<int>(s.h), static_cast<int>(s.w)};
+}
+}  // namespace
+
 void Device::aligned_stride(dim4* stride, int start_idx, const dim4* shape,
                             data_type_t dtype) const {
   aligned_stride_raw(stride, start_idx, shape, raw_enum(dtype));
@@ -36,19 +57,19 @@ void Device::aligned_stride_raw(dim4* stride, int start_idx, const dim4* shape, 
   if (!d || !dtype_bytes(*d))
     raise(ErrorCode::Unsupported, "tpu_aligned_stride",
           fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)), "50 §2");
+  check_layout_args("tpu_aligned_stride", start_idx, *shape, npu_num());
   const Strides s = aligned_strides(start_idx, shape->c, shape->h, shape->w, dtype_bytes(*d),
                                     align_bytes(), npu_num());
-  *stride = dim4{static_cast<int>(s.n), static_cast<int>(s.c), static_cast<int>(s.h),
-                 static_cast<int>(s.w)};
+  *stride = narrow_strides("tpu_aligned_stride", s);
 }
 
 void Device::compact_stride(dim4* stride, int start_idx, const dim4* shape) const {
   if (!stride || !shape)
     raise(ErrorCode::Constraint, "tpu_compact_stride", "stride and shape must not be NULL",
           "50 §1");
+  check_layout_args("tpu_compact_stride", start_idx, *shape, npu_num());
   const Strides s = compact_strides(start_idx, shape->c, shape->h, shape->w, npu_num());
-  *stride = dim4{static_cast<int>(s.n), static_cast<int>(s.c), static_cast<int>(s.h),
-                 static_cast<int>(s.w)};
+  *stride = narrow_strides("tpu_compact_stride", s);
 }
 
 // ---- GDMA (spec 50 §5) ----

@@ -106,3 +106,34 @@ TEST(TpuLayout, ChipTable) {
   }
   EXPECT_STREQ(Device().profile().name, "bm1684x");
 }
+
+// The layout helpers reject what has no layout (spec 50 §1), leaving *stride as it was.
+TEST(TpuLayout, StrideHelpersRejectBadArguments) {
+  Device d("bm1684x");  // 64 NPUs
+  struct Row {
+    int start;
+    dim4 shape;
+    const char* msg;
+  };
+  const Row rows[] = {
+      {64, shape4(1, 1, 1, 1), "start_idx 64 is outside [0, NPU_NUM = 64) [spec 50 §1]"},
+      {-1, shape4(1, 1, 1, 1), "start_idx -1 is outside [0, NPU_NUM = 64)"},
+      {0, shape4(1, -2, 1, 1), "shape [1, -2, 1, 1] has a negative dimension"},
+      // H*W = 65535 * 32769 = 2,147,516,415 > 2^31 - 1: the h stride fits, the c stride does not
+      {0, shape4(1, 1, 65535, 32769), "do not fit dim4's int fields"},
+  };
+  for (const Row& r : rows)
+    for (int helper = 0; helper < 2; ++helper) {
+      dim4 st = shape4(7, 7, 7, 7);
+      try {
+        if (helper == 0) d.aligned_stride(&st, r.start, &r.shape, DT_FP32);
+        else d.compact_stride(&st, r.start, &r.shape);
+        ADD_FAILURE() << "accepted: " << r.msg;
+      } catch (const tilesim::Error& e) {
+        EXPECT_NE(std::string(e.what()).find(r.msg), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(helper == 0 ? "tpu_aligned_stride" : "tpu_compact_stride"), std::string::npos);
+      }
+      EXPECT_EQ(st.n, 7);
+      EXPECT_EQ(st.w, 7);
+    }
+}
