@@ -191,12 +191,12 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
   HWY_ALIGN float pat[256];
   float xv[32];
   std::memcpy(xv, xs8, size_t(Ex) * 4);
-  const size_t P = FillPattern(pat, xv, N, Ex);
+  const size_t P = Ex == 1 ? N : FillPattern(pat, xv, N, Ex);
   size_t j = 0;
   const size_t Pm = P - 1;
   auto loop = [&](auto sw) {
     if (P == N) {  // the pattern is one vector (mode 1, or a block no wider than a vector)
-      const auto x = hn::Load(df, pat);
+      const auto x = Ex == 1 ? hn::Set(df, xv[0]) : hn::Load(df, pat);
       for (; j + N <= size_t(C); j += N) {
         const auto f = hn::LoadU(df, full + j);
         hn::StoreU(sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), df, dst + j);
@@ -226,6 +226,53 @@ const uint16_t* ExpF16Table() {
   return table;
 }
 
+// MAX/MIN of fp16/bf16 straight on the 16-bit codes, twice the lanes of the widening path and
+// no conversion: key(v) = v ^ ((v >> 15) & 0x7FFF) maps sign-magnitude codes to int16 in the
+// order of their values with -0 < +0 (key is its own inverse), so the int16 max/min of the keys is
+// spec 20 §4's result for non-NaN inputs (max(-0,+0) = +0, min(-0,+0) = -0, equal values keep
+// their bits: the widen-compute-round definition, exact here); any NaN input gives the canonical
+// NaN of T. Operand order does not matter for either op.
+template <Op op, bool kBF16>
+HWY_INLINE void RowMaxMin16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex,
+                            bool swap) {
+  const hn::ScalableTag<int16_t> d;
+  const size_t N = hn::Lanes(d);
+  const auto* full = reinterpret_cast<const int16_t*>(full8);
+  auto* dst = reinterpret_cast<int16_t*>(dst8);
+  HWY_ALIGN int16_t pat[256];
+  int16_t xv[32];
+  std::memcpy(xv, xs8, size_t(Ex) * 2);
+  const size_t P = FillPattern(pat, xv, N, Ex);
+  const auto mag = hn::Set(d, int16_t(0x7FFF));
+  const auto inf = hn::Set(d, int16_t(kBF16 ? 0x7F80 : 0x7C00));
+  const auto nan = hn::Set(d, int16_t(kBF16 ? ops::kNanBF16 : ops::kNanF16));
+  auto key = [&](auto v) { return hn::Xor(v, hn::And(hn::ShiftRight<15>(v), mag)); };
+  auto step = [&](size_t j, auto kx, auto nx) {
+    const auto a = hn::LoadU(d, full + j);
+    const auto kr = op == Op::MAX ? hn::Max(key(a), kx) : hn::Min(key(a), kx);
+    const auto is_nan = hn::Or(hn::Gt(hn::And(a, mag), inf), hn::MaskFromVec(nx));
+    hn::StoreU(hn::IfThenElse(is_nan, nan, key(kr)), d, dst + j);
+  };
+  auto prep = [&](const int16_t* x, auto& kx, auto& nx) {
+    const auto v = hn::Load(d, x);
+    kx = key(v);
+    nx = hn::VecFromMask(d, hn::Gt(hn::And(v, mag), inf));
+  };
+  size_t j = 0;
+  if (P == N) {
+    auto kx = hn::Zero(d), nx = hn::Zero(d);
+    prep(pat, kx, nx);
+    for (; j + N <= size_t(C); j += N) step(j, kx, nx);
+  } else {
+    for (; j + N <= size_t(C); j += N) {
+      auto kx = hn::Zero(d), nx = hn::Zero(d);
+      prep(pat + (j & (P - 1)), kx, nx);
+      step(j, kx, nx);
+    }
+  }
+  Tail(op, kBF16 ? Elem::bf16 : Elem::f16, full8, xs8, dst8, int(j), C, Ex, swap);
+}
+
 template <Op op, bool kBF16>
 HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex,
                       bool swap) {
@@ -239,7 +286,7 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
   HWY_ALIGN uint16_t pat[256];
   uint16_t xv[32];
   std::memcpy(xv, xs8, size_t(Ex) * 2);
-  const size_t P = FillPattern(pat, xv, N, Ex);
+  const size_t P = Ex == 1 ? N : FillPattern(pat, xv, N, Ex);
 #if HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
   // F16C hardware: vcvtph2ps is exact, vcvtps2ph rounds RNE with subnormals and turns the
   // canonical fp32 NaN into 0x7E00, the same bits as the integer code below.
@@ -273,8 +320,8 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
     }
   };
   auto loop = [&](auto sw) {
-    if (P == N) {
-      const auto x = widen(hn::LoadU(d16, pat));
+    if (P == N) {  // one vector: mode 1's scalar broadcast, or mode 2's block exactly a vector
+      const auto x = widen(Ex == 1 ? hn::Set(d16, xv[0]) : hn::LoadU(d16, pat));
       for (; j + N <= size_t(C); j += N) step(sw, x);
     }
     for (; j + N <= size_t(C); j += N) step(sw, widen(hn::LoadU(d16, pat + (j & Pm))));
@@ -365,8 +412,10 @@ RowsFn RowFor(Elem dt) {
     case Elem::f32:
       return &Rows<&RowF32<op>>;
     case Elem::f16:
+      if constexpr (op == Op::MAX || op == Op::MIN) return &Rows<&RowMaxMin16<op, false>>;
       return &Rows<&Row16<op, false>>;
     case Elem::bf16:
+      if constexpr (op == Op::MAX || op == Op::MIN) return &Rows<&RowMaxMin16<op, true>>;
       return &Rows<&Row16<op, true>>;
     case Elem::s8:
       return &Rows<&RowInt<op, int8_t>>;
