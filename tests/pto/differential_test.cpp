@@ -290,33 +290,42 @@ TEST(PtoDifferential, DISABLED_ExpdifF32Exhaustive) {
   EXPECT_EQ(bad, 0u);
 }
 
-// fp16 / bf16 MAX and MIN run on the 16-bit codes (no widening): every code of the full operand
-// against 32 expanded scalars (the 16 edge codes of fill_random: ±0, ±Inf, NaNs, subnormals,
-// extremes, and 16 random codes), both operand orders, on every SIMD target.
-TEST(PtoDifferential, MaxMin16AllCodes) {
+// fp16 / bf16 MAX and MIN run on the 16-bit codes (no widening) and fp16 DIV by a row-constant
+// divisor vector multiplies by its reciprocal with an exactness check: every code of the full
+// operand against 32 expanded values (the edge codes of fill_random: ±0, ±Inf, NaNs, subnormals,
+// extremes; 3, 1/3, 2^-13 and random codes), both operand orders, both modes, every SIMD target.
+TEST(PtoDifferential, MaxMinDiv16AllCodes) {
   const int R = 32, C = 65536;
   const Target& t = find_target("a5");
-  for (Elem e : {Elem::f16, Elem::bf16}) {
-    HostTile full(e, R, C, true), s(e, R, 1, false, R, 1);
-    auto* f = reinterpret_cast<uint16_t*>(full.bytes.data());
-    for (int i = 0; i < R; ++i)
-      for (int c = 0; c < C; ++c) f[size_t(i) * C + c] = uint16_t(c + 977 * i);  // rotate codes
-    std::mt19937 g(uint32_t(e) + 5);
-    fill_random(g, e, s.bytes.data(), size_t(R));
-    for (Op op : {Op::MAX, Op::MIN})
-      for (bool swap : {false, true}) {
-        const TileDesc& s0 = swap ? s.d : full.d;
-        const TileDesc& s1 = swap ? full.d : s.d;
-        HostTile ref(e, R, C, true);
-        row_expand(op, ref.d, s0, s1, nullptr, t, Ub{}, Path::Reference);
-        for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-          hwy::SetSupportedTargetsForTest(target);
-          HostTile out(e, R, C, true);
-          row_expand(op, out.d, s0, s1, nullptr, t, Ub{}, Path::Fast);
-          EXPECT_TRUE(out.bytes == ref.bytes) << hwy::TargetName(target) << " " << op_name(op)
-                                              << " " << elem_name(e) << " swap " << swap;
+  for (Elem e : {Elem::f16, Elem::bf16})
+    for (int mode = 1; mode <= 2; ++mode) {
+      HostTile full(e, R, C, true);
+      HostTile s = mode == 1 ? HostTile(e, R, 1, false, R, 1) : HostTile(e, R, 16, true, R, 16);
+      auto* f = reinterpret_cast<uint16_t*>(full.bytes.data());
+      for (int i = 0; i < R; ++i)
+        for (int c = 0; c < C; ++c) f[size_t(i) * C + c] = uint16_t(c + 977 * i);  // rotations
+      std::mt19937 g(uint32_t(e) * 7 + uint32_t(mode));
+      const size_t nx = s.bytes.size() / 2;
+      fill_random(g, e, s.bytes.data(), nx);
+      auto* x = reinterpret_cast<uint16_t*>(s.bytes.data());
+      const uint16_t extra[] = {0x4200, 0x3555, 0x0800, 0x3C00};  // fp16 3, ~1/3, 2^-13, 1
+      for (size_t k = 0; k < 4 && e == Elem::f16; ++k)
+        for (size_t l = 0; l < (mode == 1 ? 1u : 16u); ++l) x[(5 + 3 * k) * (mode == 1 ? 1 : 16) + l] = extra[k];
+      for (Op op : {Op::MAX, Op::MIN, Op::DIV})
+        for (bool swap : {false, true}) {
+          const TileDesc& s0 = swap ? s.d : full.d;
+          const TileDesc& s1 = swap ? full.d : s.d;
+          HostTile ref(e, R, C, true);
+          row_expand(op, ref.d, s0, s1, nullptr, t, Ub{}, Path::Reference);
+          for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+            hwy::SetSupportedTargetsForTest(target);
+            HostTile out(e, R, C, true);
+            row_expand(op, out.d, s0, s1, nullptr, t, Ub{}, Path::Fast);
+            EXPECT_TRUE(out.bytes == ref.bytes) << hwy::TargetName(target) << " " << op_name(op)
+                                                << " " << elem_name(e) << " mode " << mode
+                                                << " swap " << swap;
+          }
+          hwy::SetSupportedTargetsForTest(0);
         }
-        hwy::SetSupportedTargetsForTest(0);
-      }
-  }
+    }
 }
