@@ -192,15 +192,17 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
   float xv[32];
   std::memcpy(xv, xs8, size_t(Ex) * 4);
   const size_t P = Ex == 1 ? N : FillPattern(pat, xv, N, Ex);
-  // Mode 1, long rows: the first columns by the definition up to a 64-byte boundary of dst, so
-  // no vector store (and, for operands allocated alike, no load) splits a cache line.
-  size_t j0 = 0;
+  // Mode 1, long rows: the first vector is stored only up to a 64-byte boundary of dst (its lanes
+  // are columns < C), so no later vector store (and, for operands allocated alike, no load)
+  // splits a cache line.
+  size_t j = 0;
   const auto mis = reinterpret_cast<uintptr_t>(dst8) & 63;
-  if (Ex == 1 && size_t(C) >= 8 * N && mis % 4 == 0 && mis != 0) {
-    j0 = (64 - mis) / 4;
-    reference_row(op, Elem::f32, full8, xs8, dst8, int(j0), 1, swap);
+  if (Ex == 1 && size_t(C) >= 8 * N && mis % 4 == 0 && mis != 0 && (64 - mis) / 4 < N) {
+    const auto x = hn::Set(df, xv[0]), f = hn::LoadU(df, full);
+    j = (64 - mis) / 4;
+    hn::BlendedStore(swap ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), hn::FirstN(df, j), df,
+                     dst);
   }
-  size_t j = j0;
   const size_t Pm = P - 1;
   auto loop = [&](auto sw) {
     if (P == N) {  // the pattern is one vector (mode 1, or a block no wider than a vector)
@@ -220,7 +222,7 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
     loop(std::true_type{});
   else
     loop(std::false_type{});
-  if constexpr (op == Op::EXPDIF) ExpF32InPlace(dst + j0, j - j0);  // d was rounded to fp32
+  if constexpr (op == Op::EXPDIF) ExpF32InPlace(dst, j);  // d was rounded to fp32 above
   Tail(op, Elem::f32, full8, xs8, dst8, int(j), C, Ex, swap);
 }
 
