@@ -195,14 +195,20 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
   // Mode 1, long rows: the first vector is stored only up to a 64-byte boundary of dst (its lanes
   // are columns < C), so no later vector store (and, for operands allocated alike, no load)
   // splits a cache line.
+  // The columns left after the last whole vector are then one masked vector as well (AVX-512
+  // masked loads do not touch the masked-off bytes), not the per-element reference.
   size_t j = 0;
+  bool peeled = false;
+#if HWY_TARGET <= HWY_AVX3
   const auto mis = reinterpret_cast<uintptr_t>(dst8) & 63;
   if (Ex == 1 && size_t(C) >= 8 * N && mis % 4 == 0 && mis != 0 && (64 - mis) / 4 < N) {
     const auto x = hn::Set(df, xv[0]), f = hn::LoadU(df, full);
     j = (64 - mis) / 4;
     hn::BlendedStore(swap ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), hn::FirstN(df, j), df,
                      dst);
+    peeled = true;
   }
+#endif
   const size_t Pm = P - 1;
   auto loop = [&](auto sw) {
     if (P == N) {  // the pattern is one vector (mode 1, or a block no wider than a vector)
@@ -222,6 +228,15 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
     loop(std::true_type{});
   else
     loop(std::false_type{});
+#if HWY_TARGET <= HWY_AVX3
+  if (peeled && j < size_t(C)) {
+    const auto m = hn::FirstN(df, size_t(C) - j);
+    const auto x = hn::Set(df, xv[0]), f = hn::MaskedLoad(m, df, full + j);
+    hn::BlendedStore(swap ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), m, df, dst + j);
+    j = size_t(C);
+  }
+#endif
+  (void)peeled;
   if constexpr (op == Op::EXPDIF) ExpF32InPlace(dst, j);  // d was rounded to fp32 above
   Tail(op, Elem::f32, full8, xs8, dst8, int(j), C, Ex, swap);
 }
