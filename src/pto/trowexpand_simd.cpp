@@ -349,27 +349,6 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
   auto loop = [&](auto sw) {
     if (P == N) {  // one vector: mode 1's scalar broadcast, or mode 2's block exactly a vector
       const auto x = widen(Ex == 1 ? hn::Set(d16, xv[0]) : hn::LoadU(d16, pat));
-      if constexpr (op == Op::DIV && !kBF16 && !decltype(sw)::value) {
-        // fp16 f / x with x the same vector all along the row: q = f * RN(1/x) is within 2^-23
-        // relative (2 fp32 ulps) of f/x, so RN_fp16(q) is the definition's RN_fp16(RN_fp32(f/x))
-        // unless q lies within 8 fp32 ulps of an fp16 midpoint (low 13 bits near 0x1000; the
-        // overflow threshold 65520 is one) or nonzero below 2^-14 (fp16 subnormal results drop
-        // more bits); such a vector is divided exactly. Specials agree: 0*Inf = NaN = 0/0, a*Inf =
-        // a/0, a*0 = a/Inf (signs included), NaN stays NaN (then canonical).
-        const auto rx = hn::Div(hn::Set(df, 1.0f), x);
-        const auto win = hn::Set(du, 0x1FFFu), shift = hn::Set(du, 8u - 0x1000u);
-        const auto w16 = hn::Set(di, 16);
-        const auto tiny = hn::Set(df, 0x1p-14f);
-        const auto nan = hn::BitCast(df, hn::Set(du, ops::kNanF32));
-        for (; j + N <= size_t(C); j += N) {
-          const auto f = widen(hn::LoadU(d16, full + j));
-          auto q = hn::Mul(f, rx);
-          const auto low = hn::BitCast(di, hn::And(hn::Add(hn::BitCast(du, q), shift), win));
-          const auto bad = hn::Or(hn::RebindMask(df, hn::Lt(low, w16)), hn::And(hn::Lt(hn::Abs(q), tiny), hn::Ne(q, hn::Zero(df))));
-          if (HWY_UNLIKELY(!hn::AllFalse(df, bad))) q = hn::Div(f, x);
-          store(hn::IfThenElse(hn::IsNaN(q), nan, q));
-        }
-      }
       for (; j + N <= size_t(C); j += N) step(sw, x);
     }
     for (; j + N <= size_t(C); j += N) step(sw, widen(hn::LoadU(d16, pat + (j & Pm))));

@@ -290,9 +290,9 @@ TEST(PtoDifferential, DISABLED_ExpdifF32Exhaustive) {
   EXPECT_EQ(bad, 0u);
 }
 
-// fp16 / bf16 MAX and MIN run on the 16-bit codes (no widening) and fp16 DIV by a row-constant
-// divisor vector multiplies by its reciprocal with an exactness check: every code of the full
-// operand against 32 expanded values (the edge codes of fill_random: ±0, ±Inf, NaNs, subnormals,
+// fp16 / bf16 MAX and MIN run on the 16-bit codes (no widening); DIV checked the same way (its
+// widening path, division exact in fp32 then one rounding): every code of the full operand
+// against 32 expanded values (the edge codes of fill_random: ±0, ±Inf, NaNs, subnormals,
 // extremes; 3, 1/3, 2^-13 and random codes), both operand orders, both modes, every SIMD target.
 TEST(PtoDifferential, MaxMinDiv16AllCodes) {
   const int R = 32, C = 65536;
