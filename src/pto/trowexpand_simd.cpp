@@ -52,8 +52,9 @@ HWY_INLINE VF FloatOp(DF df, VF a, VF b) {
     // spec 20 §4: NaN if either is NaN; equal values combine bitwise (max(-0,+0) = +0).
     const auto ua = hn::BitCast(du, a), ub = hn::BitCast(du, b);
     const VF eqv = hn::BitCast(df, op == Op::MAX ? hn::And(ua, ub) : hn::Or(ua, ub));
-    const VF pick =
-        op == Op::MAX ? hn::IfThenElse(hn::Gt(a, b), a, b) : hn::IfThenElse(hn::Lt(a, b), a, b);
+    // Highway's Max/Min (vmaxps/vminps) are right for unequal non-NaN lanes; equal and NaN
+    // lanes, where targets differ, are replaced below.
+    const VF pick = op == Op::MAX ? hn::Max(a, b) : hn::Min(a, b);
     const VF r = hn::IfThenElse(hn::Eq(a, b), eqv, pick);
     return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(b)), nan, r);
   } else {
