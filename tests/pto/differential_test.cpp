@@ -196,12 +196,11 @@ TEST(PtoDifferential, ExpdifF32Sweep) {
 // within one vector with ordinary values so the +0 / +Inf shortcut and the per-vector fallback
 // both meet ordinary lanes. Expected bits from the definition (ops::exp_f32 via the reference).
 TEST(PtoDifferential, ExpdifF32Edges) {
-  std::vector<float> base = {0.0f,      -0.0f,     1.0f,       -1.0f,    0.5f,     HUGE_VALF,
-                             -HUGE_VALF, NAN,      -NAN,       1e-45f,   -1e-45f,  1e-38f,
-                             -104.0f,   -103.97f,  -103.9f,    -100.0f,  -90.0f,   -87.34f,
-                             -87.3f,    -87.2f,    88.0f,      88.7f,    88.72f,   88.7228f,
-                             88.73f,    89.0f,     89.5f,      1000.0f,  -1000.0f, 3e38f,
-                             -3e38f,    0.6931472f, -0.6931472f, 2.0f,   10.0f,    -10.0f};
+  std::vector<float> base = {
+      0.0f,    -0.0f,    1.0f,   -1.0f,   0.5f,       HUGE_VALF,   -HUGE_VALF, NAN,    -NAN,
+      1e-45f,  -1e-45f,  1e-38f, -104.0f, -103.97f,   -103.9f,     -100.0f,    -90.0f, -87.34f,
+      -87.3f,  -87.2f,   88.0f,  88.7f,   88.72f,     88.7228f,    88.73f,     89.0f,  89.5f,
+      1000.0f, -1000.0f, 3e38f,  -3e38f,  0.6931472f, -0.6931472f, 2.0f,       10.0f,  -10.0f};
   std::vector<uint32_t> codes;
   for (float f : base) {
     uint32_t b;
@@ -255,8 +254,8 @@ TEST(PtoDifferential, ExpdifF32Edges) {
       std::memcpy(&a, out.bytes.data() + 4 * k, 4);
       std::memcpy(&b, ref.bytes.data() + 4 * k, 4);
       if (a != b && bad++ < 3)
-        ADD_FAILURE() << hwy::TargetName(target) << " d=0x" << std::hex << all[k] << " fast 0x"
-                      << a << " ref 0x" << b;
+        ADD_FAILURE() << hwy::TargetName(target) << " d=0x" << std::hex << all[k] << " fast 0x" << a
+                      << " ref 0x" << b;
     }
     EXPECT_EQ(bad, 0u) << hwy::TargetName(target);
   }
@@ -310,7 +309,8 @@ TEST(PtoDifferential, MaxMinDiv16AllCodes) {
       auto* x = reinterpret_cast<uint16_t*>(s.bytes.data());
       const uint16_t extra[] = {0x4200, 0x3555, 0x0800, 0x3C00};  // fp16 3, ~1/3, 2^-13, 1
       for (size_t k = 0; k < 4 && e == Elem::f16; ++k)
-        for (size_t l = 0; l < (mode == 1 ? 1u : 16u); ++l) x[(5 + 3 * k) * (mode == 1 ? 1 : 16) + l] = extra[k];
+        for (size_t l = 0; l < (mode == 1 ? 1u : 16u); ++l)
+          x[(5 + 3 * k) * (mode == 1 ? 1 : 16) + l] = extra[k];
       for (Op op : {Op::MAX, Op::MIN, Op::DIV})
         for (bool swap : {false, true}) {
           const TileDesc& s0 = swap ? s.d : full.d;
@@ -321,9 +321,9 @@ TEST(PtoDifferential, MaxMinDiv16AllCodes) {
             hwy::SetSupportedTargetsForTest(target);
             HostTile out(e, R, C, true);
             row_expand(op, out.d, s0, s1, nullptr, t, Ub{}, Path::Fast);
-            EXPECT_TRUE(out.bytes == ref.bytes) << hwy::TargetName(target) << " " << op_name(op)
-                                                << " " << elem_name(e) << " mode " << mode
-                                                << " swap " << swap;
+            EXPECT_TRUE(out.bytes == ref.bytes)
+                << hwy::TargetName(target) << " " << op_name(op) << " " << elem_name(e) << " mode "
+                << mode << " swap " << swap;
           }
           hwy::SetSupportedTargetsForTest(0);
         }
