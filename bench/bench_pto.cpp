@@ -3,9 +3,11 @@
 // Names: BM_pto_trowexpand<op>/<f32|f16>/<R>x<C>/mode<1|2>; bench/peers_pto.py has the peers.
 #include <benchmark/benchmark.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "tilesim/formats.hpp"
 #include "tilesim/pto/engine.hpp"
 
 namespace {
@@ -14,14 +16,28 @@ using namespace tilesim::pto;
 struct Buf {
   std::vector<uint8_t> bytes;
   TileDesc d;
-  Buf(Elem e, int rows, int cols, bool row_major, uint8_t fill) {
+  // Finite values in [-1, 3) (the peers use standard normal + 1), fixed pseudo-random sequence;
+  // for EXPDIF they give differences in (-4, 4), as in the peers.
+  Buf(Elem e, int rows, int cols, bool row_major, uint32_t seed) {
     d.dtype = e;
     d.rows = rows;
     d.cols = cols;
     d.row_major = row_major;
     d.valid_row = rows;
     d.valid_col = cols;
-    bytes.assign(d.bytes(), fill);
+    bytes.assign(d.bytes(), 0);
+    const size_t sz = elem_size(e), n = bytes.size() / sz;
+    uint32_t st = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; ++i) {
+      st = st * 1664525u + 1013904223u;
+      const float v = -1.0f + 4.0f * float(st >> 8) * 0x1p-24f;
+      if (sz == 4) {
+        std::memcpy(bytes.data() + 4 * i, &v, 4);
+      } else {
+        const uint16_t h = tilesim::formats::f32_to_f16(v);
+        std::memcpy(bytes.data() + 2 * i, &h, 2);
+      }
+    }
     d.data = bytes.data();
     d.capacity = bytes.size();
   }
@@ -29,9 +45,8 @@ struct Buf {
 
 void run(benchmark::State& st, Op op, Elem e, int R, int C, int mode) {
   const int E = int(32 / elem_size(e));
-  const uint8_t fill = e == Elem::f32 ? 0x3F : 0x3C;  // finite values near 1
-  Buf full(e, R, C, true, fill), dst(e, R, C, true, 0);
-  Buf x = mode == 1 ? Buf(e, ((R + E - 1) / E) * E, 1, false, fill) : Buf(e, R, E, true, fill);
+  Buf full(e, R, C, true, 1), dst(e, R, C, true, 2);
+  Buf x = mode == 1 ? Buf(e, ((R + E - 1) / E) * E, 1, false, 3) : Buf(e, R, E, true, 3);
   x.d.valid_row = R;
   const Target& t = find_target("a5");  // no broadcast buffer: the arithmetic is what is timed
   for (auto _ : st) {

@@ -8,7 +8,6 @@
 // clang-format off
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
-#include <hwy/contrib/math/math-inl.h>
 // clang-format on
 
 #include <algorithm>
@@ -53,8 +52,9 @@ HWY_INLINE VF FloatOp(DF df, VF a, VF b) {
     // spec 20 §4: NaN if either is NaN; equal values combine bitwise (max(-0,+0) = +0).
     const auto ua = hn::BitCast(du, a), ub = hn::BitCast(du, b);
     const VF eqv = hn::BitCast(df, op == Op::MAX ? hn::And(ua, ub) : hn::Or(ua, ub));
-    const VF pick =
-        op == Op::MAX ? hn::IfThenElse(hn::Gt(a, b), a, b) : hn::IfThenElse(hn::Lt(a, b), a, b);
+    // Highway's Max/Min (vmaxps/vminps) are right for unequal non-NaN lanes; equal and NaN
+    // lanes, where targets differ, are replaced below.
+    const VF pick = op == Op::MAX ? hn::Max(a, b) : hn::Min(a, b);
     const VF r = hn::IfThenElse(hn::Eq(a, b), eqv, pick);
     return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(b)), nan, r);
   } else {
@@ -116,30 +116,64 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16(DF df, VF f) {
 }
 
 // e^d for fp32 d in place, the same bits as ops::exp_f32 (round_fp32(std::exp(double d)), spec 20
-// §4): a SIMD double exp (Highway, <= 1 ulp of double) rounded to fp32 is the correctly rounded
-// result unless the double lies within 2^12 double ulps of an fp32 rounding midpoint, or outside
-// the normal fp32 range, or d outside [-88, 89]; those lanes (and NaN) take the scalar definition.
+// §4). Per double lane: k = round(d / ln2) (the 1.5*2^52 shifter), r = d - k*ln2 with one fused
+// multiply-add (|r| <= 0.347; |k| <= 150 so k times the rounding error of ln2 is < 2^-47), e^r by
+// a degree-8 polynomial interpolating e^r at the Chebyshev nodes of [-0.35, 0.35] (relative error
+// < 2^-39.6 there, measured at 200-bit precision with the double coefficients below), then 2^k
+// added to the exponent bits. Total relative error < 2^-39.5, i.e. < 2^13.5 double ulps; std::exp
+// is within 1 ulp. Rounding that double to fp32 (29 bits dropped) therefore gives the reference's
+// bits unless it lies within 2^16 ulps of an fp32 midpoint (low 29 bits near 2^28): those lanes,
+// d outside [-87.3, 88.7] (results outside the normal fp32 range) and NaN take the scalar
+// definition, except d <= -104 (e^d < 2^-150: +0) and d >= 89 (e^d > FLT_MAX + ulp/2: +Inf),
+// which are exact without it. Without hardware FMA (SSE4) MulAdd rounds twice; the extra error
+// (< 2^-46 absolute in r) stays far inside the same bound. Checked exhaustively over every fp32 d
+// (PtoDifferential.DISABLED_ExpdifF32Exhaustive).
 HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
   const hn::ScalableTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;
   const hn::RebindToSigned<decltype(dd)> di;
   const size_t N = hn::Lanes(dd);
-  const auto low_mask = hn::Set(di, (int64_t(1) << 29) - 1);
-  const auto near_lo = hn::Set(di, (int64_t(1) << 28) - (int64_t(1) << 12));
-  const auto near_w = hn::Set(di, int64_t(1) << 13);
-  const auto zero = hn::Zero(di);
-  const auto lo = hn::Set(dd, 0x1p-126), hi = hn::Set(dd, 3.4028234663852886e38);
-  const auto dmin = hn::Set(dd, -88.0), dmax = hn::Set(dd, 89.0);  // e^d in (2^-127, 2^128.4)
+  const auto shifter = hn::Set(dd, 0x1.8p52), inv_ln2 = hn::Set(dd, 1.4426950408889634);
+  const auto ln2 = hn::Set(dd, 0.6931471805599453);
+  const auto low29 = hn::Set(di, (int64_t(1) << 29) - 1);
+  const auto near_shift = hn::Set(di, (int64_t(1) << 16) - (int64_t(1) << 28));
+  const auto near_w = hn::Set(di, int64_t(1) << 17);
+  const auto lo = hn::Set(dd, -87.3), hi = hn::Set(dd, 88.7);
+  const auto c8 = hn::Set(dd, 2.487764798531672e-05), c7 = hn::Set(dd, 0.00019917351707533356);
+  const auto c6 = hn::Set(dd, 0.0013888818977515853), c5 = hn::Set(dd, 0.008333263396367235);
+  const auto c4 = hn::Set(dd, 0.041666666904604285), c3 = hn::Set(dd, 0.16666666904700334);
+  const auto c2 = hn::Set(dd, 0.4999999999978138), c1 = hn::Set(dd, 0.9999999999781288);
+  const auto one = hn::Set(dd, 1.0);
   size_t k = 0;
   for (; k + N <= n; k += N) {
-    const auto dv = hn::PromoteTo(dd, hn::LoadU(df, p + k));
-    const auto e = hn::Exp(dd, dv);  // only trusted inside Highway's valid input range:
-    const auto off = hn::Sub(hn::And(hn::BitCast(di, e), low_mask), near_lo);
-    const auto near = hn::And(hn::Not(hn::Lt(off, zero)), hn::Lt(off, near_w));
-    const auto in = hn::And(hn::Ge(dv, dmin), hn::Le(dv, dmax));
-    const auto safe =
-        hn::AndNot(hn::RebindMask(dd, near), hn::And(in, hn::And(hn::Ge(e, lo), hn::Le(e, hi))));
-    if (HWY_LIKELY(hn::AllTrue(dd, safe))) {
+    const auto x = hn::PromoteTo(dd, hn::LoadU(df, p + k));
+    const auto t = hn::MulAdd(x, inv_ln2, shifter);
+    const auto r = hn::NegMulAdd(hn::Sub(t, shifter), ln2, x);
+    auto q = hn::MulAdd(c8, r, c7);
+    q = hn::MulAdd(q, r, c6);
+    q = hn::MulAdd(q, r, c5);
+    q = hn::MulAdd(q, r, c4);
+    q = hn::MulAdd(q, r, c3);
+    q = hn::MulAdd(q, r, c2);
+    q = hn::MulAdd(q, r, c1);
+    q = hn::MulAdd(q, r, one);
+    const auto eb = hn::Add(hn::BitCast(di, q), hn::ShiftLeft<52>(hn::BitCast(di, t)));
+    const auto near = hn::Lt(hn::And(hn::Add(eb, near_shift), low29), near_w);
+    const auto fine = hn::AndNot(hn::RebindMask(dd, near), hn::And(hn::Ge(x, lo), hn::Le(x, hi)));
+    if (HWY_LIKELY(hn::AllTrue(dd, fine))) {
+      hn::StoreU(hn::DemoteTo(df, hn::BitCast(dd, eb)), df, p + k);
+      continue;
+    }
+    // Off the common path: +0 / +Inf are exact; anything else left takes the definition.
+    const auto zero_m = hn::Le(x, hn::Set(dd, -104.0)), inf_m = hn::Ge(x, hn::Set(dd, 89.0));
+#if HWY_TARGET == HWY_SCALAR  // its DemoteTo clamps to FLT_MAX: overflow takes the definition
+    const auto exact = zero_m;
+#else
+    const auto exact = hn::Or(zero_m, inf_m);
+#endif
+    if (hn::AllTrue(dd, hn::Or(fine, exact))) {
+      const auto e = hn::IfThenElse(inf_m, hn::Set(dd, HUGE_VAL),
+                                    hn::IfThenZeroElse(zero_m, hn::BitCast(dd, eb)));
       hn::StoreU(hn::DemoteTo(df, e), df, p + k);
     } else {
       for (size_t l = 0; l < N; ++l) p[k + l] = ops::exp_f32(p[k + l]);
@@ -158,12 +192,28 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
   HWY_ALIGN float pat[256];
   float xv[32];
   std::memcpy(xv, xs8, size_t(Ex) * 4);
-  const size_t P = FillPattern(pat, xv, N, Ex);
+  const size_t P = Ex == 1 ? N : FillPattern(pat, xv, N, Ex);
+  // Mode 1, long rows: the first vector is stored only up to a 64-byte boundary of dst (its lanes
+  // are columns < C), so no later vector store (and, for operands allocated alike, no load)
+  // splits a cache line.
+  // The columns left after the last whole vector are then one masked vector as well (AVX-512
+  // masked loads do not touch the masked-off bytes), not the per-element reference.
   size_t j = 0;
+  bool peeled = false;
+#if HWY_TARGET <= HWY_AVX3
+  const auto mis = reinterpret_cast<uintptr_t>(dst8) & 63;
+  if (Ex == 1 && size_t(C) >= 8 * N && mis % 4 == 0 && mis != 0 && (64 - mis) / 4 < N) {
+    const auto x = hn::Set(df, xv[0]), f = hn::LoadU(df, full);
+    j = (64 - mis) / 4;
+    hn::BlendedStore(swap ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), hn::FirstN(df, j), df,
+                     dst);
+    peeled = true;
+  }
+#endif
   const size_t Pm = P - 1;
   auto loop = [&](auto sw) {
     if (P == N) {  // the pattern is one vector (mode 1, or a block no wider than a vector)
-      const auto x = hn::Load(df, pat);
+      const auto x = Ex == 1 ? hn::Set(df, xv[0]) : hn::Load(df, pat);
       for (; j + N <= size_t(C); j += N) {
         const auto f = hn::LoadU(df, full + j);
         hn::StoreU(sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), df, dst + j);
@@ -179,6 +229,15 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
     loop(std::true_type{});
   else
     loop(std::false_type{});
+#if HWY_TARGET <= HWY_AVX3
+  if (peeled && j < size_t(C)) {
+    const auto m = hn::FirstN(df, size_t(C) - j);
+    const auto x = hn::Set(df, xv[0]), f = hn::MaskedLoad(m, df, full + j);
+    hn::BlendedStore(swap ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x), m, df, dst + j);
+    j = size_t(C);
+  }
+#endif
+  (void)peeled;
   if constexpr (op == Op::EXPDIF) ExpF32InPlace(dst, j);  // d was rounded to fp32 above
   Tail(op, Elem::f32, full8, xs8, dst8, int(j), C, Ex, swap);
 }
@@ -191,6 +250,53 @@ const uint16_t* ExpF16Table() {
     return t;
   }();
   return table;
+}
+
+// MAX/MIN of fp16/bf16 straight on the 16-bit codes, twice the lanes of the widening path and
+// no conversion: key(v) = v ^ ((v >> 15) & 0x7FFF) maps sign-magnitude codes to int16 in the
+// order of their values with -0 < +0 (key is its own inverse), so the int16 max/min of the keys is
+// spec 20 §4's result for non-NaN inputs (max(-0,+0) = +0, min(-0,+0) = -0, equal values keep
+// their bits: the widen-compute-round definition, exact here); any NaN input gives the canonical
+// NaN of T. Operand order does not matter for either op.
+template <Op op, bool kBF16>
+HWY_INLINE void RowMaxMin16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, int C, int Ex,
+                            bool swap) {
+  const hn::ScalableTag<int16_t> d;
+  const size_t N = hn::Lanes(d);
+  const auto* full = reinterpret_cast<const int16_t*>(full8);
+  auto* dst = reinterpret_cast<int16_t*>(dst8);
+  HWY_ALIGN int16_t pat[256];
+  int16_t xv[32];
+  std::memcpy(xv, xs8, size_t(Ex) * 2);
+  const size_t P = FillPattern(pat, xv, N, Ex);
+  const auto mag = hn::Set(d, int16_t(0x7FFF));
+  const auto inf = hn::Set(d, int16_t(kBF16 ? 0x7F80 : 0x7C00));
+  const auto nan = hn::Set(d, int16_t(kBF16 ? ops::kNanBF16 : ops::kNanF16));
+  auto key = [&](auto v) { return hn::Xor(v, hn::And(hn::ShiftRight<15>(v), mag)); };
+  auto step = [&](size_t j, auto kx, auto nx) {
+    const auto a = hn::LoadU(d, full + j);
+    const auto kr = op == Op::MAX ? hn::Max(key(a), kx) : hn::Min(key(a), kx);
+    const auto is_nan = hn::Or(hn::Gt(hn::And(a, mag), inf), hn::MaskFromVec(nx));
+    hn::StoreU(hn::IfThenElse(is_nan, nan, key(kr)), d, dst + j);
+  };
+  auto prep = [&](const int16_t* x, auto& kx, auto& nx) {
+    const auto v = hn::Load(d, x);
+    kx = key(v);
+    nx = hn::VecFromMask(d, hn::Gt(hn::And(v, mag), inf));
+  };
+  size_t j = 0;
+  if (P == N) {
+    auto kx = hn::Zero(d), nx = hn::Zero(d);
+    prep(pat, kx, nx);
+    for (; j + N <= size_t(C); j += N) step(j, kx, nx);
+  } else {
+    for (; j + N <= size_t(C); j += N) {
+      auto kx = hn::Zero(d), nx = hn::Zero(d);
+      prep(pat + (j & (P - 1)), kx, nx);
+      step(j, kx, nx);
+    }
+  }
+  Tail(op, kBF16 ? Elem::bf16 : Elem::f16, full8, xs8, dst8, int(j), C, Ex, swap);
 }
 
 template <Op op, bool kBF16>
@@ -206,7 +312,7 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
   HWY_ALIGN uint16_t pat[256];
   uint16_t xv[32];
   std::memcpy(xv, xs8, size_t(Ex) * 2);
-  const size_t P = FillPattern(pat, xv, N, Ex);
+  const size_t P = Ex == 1 ? N : FillPattern(pat, xv, N, Ex);
 #if HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
   // F16C hardware: vcvtph2ps is exact, vcvtps2ph rounds RNE with subnormals and turns the
   // canonical fp32 NaN into 0x7E00, the same bits as the integer code below.
@@ -229,9 +335,7 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
   };
   size_t j = 0;
   const size_t Pm = P - 1;
-  auto step = [&](auto sw, auto x) {
-    const auto f = widen(hn::LoadU(d16, full + j));
-    const auto r = sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x);
+  auto store = [&](auto r) {
     if constexpr (kF16C) {
       hn::StoreU(hn::BitCast(d16, hn::DemoteTo(dh, r)), d16, dst + j);
     } else {
@@ -239,9 +343,13 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
       hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, bits)), d16, dst + j);
     }
   };
+  auto step = [&](auto sw, auto x) {
+    const auto f = widen(hn::LoadU(d16, full + j));
+    store(sw ? FloatOp<op>(df, x, f) : FloatOp<op>(df, f, x));
+  };
   auto loop = [&](auto sw) {
-    if (P == N) {
-      const auto x = widen(hn::LoadU(d16, pat));
+    if (P == N) {  // one vector: mode 1's scalar broadcast, or mode 2's block exactly a vector
+      const auto x = widen(Ex == 1 ? hn::Set(d16, xv[0]) : hn::LoadU(d16, pat));
       for (; j + N <= size_t(C); j += N) step(sw, x);
     }
     for (; j + N <= size_t(C); j += N) step(sw, widen(hn::LoadU(d16, pat + (j & Pm))));
@@ -332,8 +440,10 @@ RowsFn RowFor(Elem dt) {
     case Elem::f32:
       return &Rows<&RowF32<op>>;
     case Elem::f16:
+      if constexpr (op == Op::MAX || op == Op::MIN) return &Rows<&RowMaxMin16<op, false>>;
       return &Rows<&Row16<op, false>>;
     case Elem::bf16:
+      if constexpr (op == Op::MAX || op == Op::MIN) return &Rows<&RowMaxMin16<op, true>>;
       return &Rows<&Row16<op, true>>;
     case Elem::s8:
       return &Rows<&RowInt<op, int8_t>>;

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "pto/ops.hpp"
 #include "pto_test_util.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/parallel.hpp"
@@ -187,4 +189,143 @@ TEST(PtoDifferential, ExpdifF32Sweep) {
   }
   hwy::SetSupportedTargetsForTest(0);
   EXPECT_GT(codes.size(), 100000u);
+}
+
+// EXPDIF fp32 edges on every SIMD target: NaN, ±Inf, ±0, subnormal d, the limits of the vector
+// path (-104, -87.3, 88.7, 89 and their neighbours: results 0, subnormal, FLT_MAX, Inf), mixed
+// within one vector with ordinary values so the +0 / +Inf shortcut and the per-vector fallback
+// both meet ordinary lanes. Expected bits from the definition (ops::exp_f32 via the reference).
+TEST(PtoDifferential, ExpdifF32Edges) {
+  std::vector<float> base = {
+      0.0f,    -0.0f,    1.0f,   -1.0f,   0.5f,       HUGE_VALF,   -HUGE_VALF, NAN,    -NAN,
+      1e-45f,  -1e-45f,  1e-38f, -104.0f, -103.97f,   -103.9f,     -100.0f,    -90.0f, -87.34f,
+      -87.3f,  -87.2f,   88.0f,  88.7f,   88.72f,     88.7228f,    88.73f,     89.0f,  89.5f,
+      1000.0f, -1000.0f, 3e38f,  -3e38f,  0.6931472f, -0.6931472f, 2.0f,       10.0f,  -10.0f};
+  std::vector<uint32_t> codes;
+  for (float f : base) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    for (int dlt = -3; dlt <= 3; ++dlt) codes.push_back(b + uint32_t(dlt));
+  }
+  std::mt19937 g(11);
+  std::vector<uint32_t> all;  // every edge code next to ordinary values, at every lane position
+  for (uint32_t c : codes)
+    for (int pos = 0; pos < 16; ++pos)
+      for (int k = 0; k < 16; ++k) {
+        float v = std::uniform_real_distribution<float>(-4.0f, 4.0f)(g);
+        uint32_t b;
+        std::memcpy(&b, &v, 4);
+        all.push_back(k == pos ? c : b);
+      }
+  const int C = 256;
+  const int R = int((all.size() + C - 1) / C);
+  HostTile full(Elem::f32, R, C, true), s(Elem::f32, ((R + 7) / 8) * 8, 1, false, R, 1);
+  std::memcpy(full.bytes.data(), all.data(), all.size() * 4);
+  const Target& t = find_target("a2a3");
+  HostTile ref(Elem::f32, R, C, true);
+  row_expand(Op::EXPDIF, ref.d, full.d, s.d, nullptr, t, Ub{}, Path::Reference);
+  // Spot values of the definition itself (hand-derived): e^0 = 1, e^-Inf = +0, e^+Inf = +Inf,
+  // e^-104 < 2^-150 rounds to +0, e^89 > FLT_MAX rounds to +Inf, NaN gives the canonical NaN.
+  auto ref_of = [&](float d) {
+    for (size_t k = 0; k < all.size(); ++k) {
+      uint32_t b;
+      std::memcpy(&b, &d, 4);
+      if (all[k] == b) {
+        uint32_t r;
+        std::memcpy(&r, ref.bytes.data() + 4 * k, 4);
+        return r;
+      }
+    }
+    return 0xDEADBEEFu;
+  };
+  EXPECT_EQ(ref_of(0.0f), 0x3F800000u);
+  EXPECT_EQ(ref_of(-HUGE_VALF), 0u);
+  EXPECT_EQ(ref_of(HUGE_VALF), 0x7F800000u);
+  EXPECT_EQ(ref_of(-104.0f), 0u);
+  EXPECT_EQ(ref_of(89.0f), 0x7F800000u);
+  EXPECT_EQ(ref_of(NAN), 0x7FC00000u);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    HostTile out(Elem::f32, R, C, true);
+    row_expand(Op::EXPDIF, out.d, full.d, s.d, nullptr, t, Ub{}, Path::Fast);
+    size_t bad = 0;
+    for (size_t k = 0; k < all.size(); ++k) {
+      uint32_t a, b;
+      std::memcpy(&a, out.bytes.data() + 4 * k, 4);
+      std::memcpy(&b, ref.bytes.data() + 4 * k, 4);
+      if (a != b && bad++ < 3)
+        ADD_FAILURE() << hwy::TargetName(target) << " d=0x" << std::hex << all[k] << " fast 0x" << a
+                      << " ref 0x" << b;
+    }
+    EXPECT_EQ(bad, 0u) << hwy::TargetName(target);
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+// One-off exhaustive check (about a minute; run with --gtest_also_run_disabled_tests): the fast
+// EXPDIF fp32 kernel of the best SIMD target against the definition for all 2^32 codes of d
+// (d = full - 0 is exact, so full carries every code; -0 - 0 = -0 and NaN become canonical in
+// both paths).
+TEST(PtoDifferential, DISABLED_ExpdifF32Exhaustive) {
+  const int R = 64, C = 1024;
+  HostTile full(Elem::f32, R, C, true), s(Elem::f32, R, 1, false, R, 1), out(Elem::f32, R, C, true);
+  const Target& t = find_target("a2a3");
+  uint64_t bad = 0;
+  for (uint64_t base = 0; base < 0x100000000ull; base += uint64_t(R) * C) {
+    auto* f = reinterpret_cast<uint32_t*>(full.bytes.data());
+    for (int k = 0; k < R * C; ++k) f[k] = uint32_t(base + uint64_t(k));
+    row_expand(Op::EXPDIF, out.d, full.d, s.d, nullptr, t, Ub{}, Path::Fast);
+    const auto* o = reinterpret_cast<const uint32_t*>(out.bytes.data());
+    for (int k = 0; k < R * C; ++k) {
+      float d;
+      std::memcpy(&d, &f[k], 4);
+      const float e = tilesim::pto::ops::exp_f32(tilesim::pto::ops::canon(d - 0.0f));
+      uint32_t eb;
+      std::memcpy(&eb, &e, 4);
+      if (o[k] != eb && bad++ < 5)
+        ADD_FAILURE() << "d=0x" << std::hex << f[k] << " fast 0x" << o[k] << " ref 0x" << eb;
+    }
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
+// fp16 / bf16 MAX and MIN run on the 16-bit codes (no widening); DIV checked the same way (its
+// widening path, division exact in fp32 then one rounding): every code of the full operand
+// against 32 expanded values (the edge codes of fill_random: ±0, ±Inf, NaNs, subnormals,
+// extremes; 3, 1/3, 2^-13 and random codes), both operand orders, both modes, every SIMD target.
+TEST(PtoDifferential, MaxMinDiv16AllCodes) {
+  const int R = 32, C = 65536;
+  const Target& t = find_target("a5");
+  for (Elem e : {Elem::f16, Elem::bf16})
+    for (int mode = 1; mode <= 2; ++mode) {
+      HostTile full(e, R, C, true);
+      HostTile s = mode == 1 ? HostTile(e, R, 1, false, R, 1) : HostTile(e, R, 16, true, R, 16);
+      auto* f = reinterpret_cast<uint16_t*>(full.bytes.data());
+      for (int i = 0; i < R; ++i)
+        for (int c = 0; c < C; ++c) f[size_t(i) * C + c] = uint16_t(c + 977 * i);  // rotations
+      std::mt19937 g(uint32_t(e) * 7 + uint32_t(mode));
+      const size_t nx = s.bytes.size() / 2;
+      fill_random(g, e, s.bytes.data(), nx);
+      auto* x = reinterpret_cast<uint16_t*>(s.bytes.data());
+      const uint16_t extra[] = {0x4200, 0x3555, 0x0800, 0x3C00};  // fp16 3, ~1/3, 2^-13, 1
+      for (size_t k = 0; k < 4 && e == Elem::f16; ++k)
+        for (size_t l = 0; l < (mode == 1 ? 1u : 16u); ++l)
+          x[(5 + 3 * k) * (mode == 1 ? 1 : 16) + l] = extra[k];
+      for (Op op : {Op::MAX, Op::MIN, Op::DIV})
+        for (bool swap : {false, true}) {
+          const TileDesc& s0 = swap ? s.d : full.d;
+          const TileDesc& s1 = swap ? full.d : s.d;
+          HostTile ref(e, R, C, true);
+          row_expand(op, ref.d, s0, s1, nullptr, t, Ub{}, Path::Reference);
+          for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+            hwy::SetSupportedTargetsForTest(target);
+            HostTile out(e, R, C, true);
+            row_expand(op, out.d, s0, s1, nullptr, t, Ub{}, Path::Fast);
+            EXPECT_TRUE(out.bytes == ref.bytes)
+                << hwy::TargetName(target) << " " << op_name(op) << " " << elem_name(e) << " mode "
+                << mode << " swap " << swap;
+          }
+          hwy::SetSupportedTargetsForTest(0);
+        }
+    }
 }
