@@ -5,7 +5,9 @@
 #include "tilesim/pto/ptoas.hpp"
 
 // GCC 12 -O3 reports a false -Wrestrict inside std::string operator+ (GCC bug 105329).
+#if defined(__GNUC__) && !defined(__clang__)  // clang has no -Wrestrict and warns about the pragma
 #pragma GCC diagnostic ignored "-Wrestrict"
+#endif
 
 #include <fmt/format.h>
 
