@@ -99,6 +99,18 @@ HWY_INLINE void store_half(D d, hn::Vec<D> v, uint8_t* p) {
 }
 #endif
 
+// Clamps to [-65504, 65504] keeping the sign (and -0): one VRANGEPS (min of magnitudes, sign of
+// the first operand) on AVX-512DQ, else Max+Min. A NaN stays NaN.
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+HWY_INLINE VF clamp_half_max(DF d, VF s) {
+  return VF{_mm512_range_ps(s.raw, hn::Set(d, 65504.0f).raw, 0x02)};
+}
+#else
+HWY_INLINE VF clamp_half_max(DF d, VF s) {
+  return hn::Min(hn::Max(s, hn::Set(d, -65504.0f)), hn::Set(d, 65504.0f));
+}
+#endif
+
 // kFirst: the tree's first level, the only one that can see NaN/Inf inputs when saturating
 // (saturated nodes are finite, so later sums are finite and only need the clamp).
 template <int kOp, bool kHalf, bool kSat, bool kFirst = true>
@@ -108,8 +120,7 @@ HWY_INLINE VF node(DF d, VF a, VF b) {
     if constexpr (kHalf && kSat) {
       // Saturation mode: a node of ±Inf becomes ±65504, NaN becomes 0. Clamping before the
       // rounding is the same: every sum above 65504 rounds to 65504 or to +Inf (-> 65504).
-      const VF c =
-          round_to_half(d, hn::Min(hn::Max(s, hn::Set(d, -65504.0f)), hn::Set(d, 65504.0f)));
+      const VF c = round_to_half(d, clamp_half_max(d, s));
       if constexpr (kFirst) return hn::IfThenZeroElse(hn::IsNaN(s), c);
       return c;
     } else if constexpr (kHalf) {
@@ -149,6 +160,72 @@ HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
 #endif
 }
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// Where each tree node sits when levels 1 and 2 pair lanes with SHUFPS (imm 0x88: lanes
+// a0,a2,b0,b2 of every 128-bit quarter; 0xDD: a1,a3,b1,b3) instead of ConcatEven/ConcatOdd,
+// found by running the same moves on (block, node) labels of one group of 16 datablocks (E
+// vectors of 16 fp32 lanes, vector j lane l = element (16j + l) of the stream). The later levels
+// then use two-source permutes whose index tables put each level's outputs in (block, node)
+// order, so the last level leaves lane k = block k. `ok` is false if some pair were not siblings
+// in the tree (cannot happen for E = 8, 16; then the ConcatEven/ConcatOdd code runs instead).
+struct Layout {
+  bool ok = true;
+  alignas(64) int32_t idx[2][2][2][16];  // [permute level][pair][left, right][lane]
+};
+
+template <unsigned E>
+const Layout& layout() {
+  static const Layout L = [] {
+    Layout r{};
+    int lab[16][16];  // block * 16 + node
+    for (int j = 0; j < int(E); ++j)
+      for (int l = 0; l < 16; ++l) lab[j][l] = (16 * j + l) / int(E) * 16 + (16 * j + l) % int(E);
+    const auto sibling = [&](int a, int b) { return a % 2 == 0 && b == a + 1; };
+    const auto parent = [](int a) { return a / 16 * 16 + a % 16 / 2; };
+    unsigned nv = E;
+    for (int level = 0; level < 2; ++level, nv /= 2)
+      for (unsigned j = 0; j < nv / 2; ++j) {
+        const int* a = lab[2 * j];
+        const int* b = lab[2 * j + 1];
+        int o[16];
+        for (int q = 0; q < 4; ++q) {
+          const int ev[4] = {a[4 * q], a[4 * q + 2], b[4 * q], b[4 * q + 2]};
+          const int od[4] = {a[4 * q + 1], a[4 * q + 3], b[4 * q + 1], b[4 * q + 3]};
+          for (int k = 0; k < 4; ++k) {
+            r.ok &= sibling(ev[k], od[k]);
+            o[4 * q + k] = parent(ev[k]);
+          }
+        }
+        std::copy(o, o + 16, lab[j]);
+      }
+    for (int lv = 0; nv > 1; nv /= 2, ++lv)
+      for (unsigned j = 0; j < nv / 2; ++j) {
+        int cat[32];
+        std::copy(lab[2 * j], lab[2 * j] + 16, cat);
+        std::copy(lab[2 * j + 1], lab[2 * j + 1] + 16, cat + 16);
+        int lefts[16], n = 0;
+        for (int p = 0; p < 32; ++p)
+          if (cat[p] % 2 == 0 && n < 16) lefts[n++] = p;
+        r.ok &= n == 16;
+        std::sort(lefts, lefts + n, [&](int x, int y) { return cat[x] < cat[y]; });
+        int o[16];
+        for (int l = 0; l < n; ++l) {
+          const int* rt = std::find(cat, cat + 32, cat[lefts[l]] + 1);
+          r.ok &= rt != cat + 32;
+          r.idx[lv][j][0][l] = lefts[l];
+          r.idx[lv][j][1][l] = int(rt - cat) & 31;
+          o[l] = parent(cat[lefts[l]]);
+        }
+        std::copy(o, o + 16, lab[j]);
+      }
+    // The last level's output must be blocks 0..15 in lane order.
+    for (int l = 0; l < 16; ++l) r.ok &= lab[0][l] == l * 16;
+    return r;
+  }();
+  return L;
+}
+#endif
+
 #if HWY_TARGET != HWY_SCALAR
 // N datablocks (E vectors) at a time, every level in registers: the same pairs as one pass per
 // level over the whole stream, without storing the intermediate levels. kLoad: 0 = `in` is the
@@ -156,32 +233,83 @@ HWY_INLINE void level(float* HWY_RESTRICT s, size_t n) {
 // 2 = fully active datablocks anywhere, each vector loaded from its block's address (needs
 // N <= E, so a vector never spans two blocks). The result of group g goes to out[g, g + N),
 // below every input not yet loaded when out == in.
+template <bool kHalf, int kLoad>
+HWY_INLINE VF load_vec(DF d, const void* in, const Plan* p, uint64_t r0, size_t off) {
+  constexpr unsigned E = kHalf ? 16 : 8;
+  if constexpr (kLoad == 0) {
+    return hn::LoadU(d, static_cast<const float*>(in) + off);
+  } else {
+    const uint8_t* a;
+    if constexpr (kLoad == 1) {
+      a = static_cast<const uint8_t*>(in) + off * (kHalf ? 2 : 4);
+    } else {
+      const size_t q = off / E;
+      a = p->src + (p->src_block(r0 + q / 8, unsigned(q % 8)) + off % E) * (kHalf ? 2 : 4);
+    }
+    if constexpr (kHalf)
+      return load_half(d, a);
+    else
+      return hn::LoadU(d, reinterpret_cast<const float*>(a));
+  }
+}
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// The AVX-512 tree with `layout`: levels 1 and 2 pair lanes with in-lane SHUFPS, the later
+// levels with two-source permutes from the index tables. Software-pipelined: the last levels of
+// group g run after levels 1-2 of group g+1, so their long dependency chain (permute, add, clamp,
+// fp16 round trip per level) overlaps independent work. Same nodes, same order per node.
+template <int kOp, bool kHalf, bool kSat, int kLoad>
+void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk, const Plan* p,
+                   uint64_t r0) {
+  constexpr unsigned E = kHalf ? 16 : 8;
+  const DF d;
+  constexpr size_t N = 16;
+  VF pend[E / 4];
+  const auto finish = [&](VF* w, size_t g) {
+    unsigned lv = 0;
+    for (unsigned n = E / 4; n > 1; n /= 2, ++lv)
+      for (unsigned j = 0; j < n / 2; ++j) {
+        const __m512i ie = _mm512_load_si512(L.idx[lv][j][0]);
+        const __m512i io = _mm512_load_si512(L.idx[lv][j][1]);
+        w[j] = node<kOp, kHalf, kSat, false>(
+            d, VF{_mm512_permutex2var_ps(w[2 * j].raw, ie, w[2 * j + 1].raw)},
+            VF{_mm512_permutex2var_ps(w[2 * j].raw, io, w[2 * j + 1].raw)});
+      }
+    hn::StoreU(w[0], d, out + g);
+  };
+  for (size_t g = 0; g < nblk; g += N) {
+    VF v[E];
+    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<kHalf, kLoad>(d, in, p, r0, g * E + j * N);
+    for (unsigned j = 0; j < E / 2; ++j)
+      v[j] = node<kOp, kHalf, kSat, true>(
+          d, VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0x88)},
+          VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0xDD)});
+    for (unsigned j = 0; j < E / 4; ++j)
+      v[j] = node<kOp, kHalf, kSat, false>(
+          d, VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0x88)},
+          VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0xDD)});
+    // The previous group's output may be where this group was read from (out == in, kLoad 0):
+    // out[g - N, g) lies below this group's input, which is already loaded.
+    if (g > 0) finish(pend, g - N);
+    std::copy(v, v + E / 4, pend);
+  }
+  if (nblk > 0) finish(pend, nblk - N);
+}
+#endif
+
 template <int kOp, bool kHalf, bool kSat, int kLoad>
 void tree_groups(const void* in, float* out, size_t nblk, const Plan* p = nullptr,
                  uint64_t r0 = 0) {
   constexpr unsigned E = kHalf ? 16 : 8;
   const DF d;
   const size_t N = hn::Lanes(d);
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if (const Layout& L = layout<E>(); L.ok)
+    return tree_groups_x<kOp, kHalf, kSat, kLoad>(L, in, out, nblk, p, r0);
+#endif
   for (size_t g = 0; g < nblk; g += N) {
     VF v[E];
-    for (unsigned j = 0; j < E; ++j) {
-      const size_t off = g * E + j * N;
-      if constexpr (kLoad == 0) {
-        v[j] = hn::LoadU(d, static_cast<const float*>(in) + off);
-      } else {
-        const uint8_t* a;
-        if constexpr (kLoad == 1) {
-          a = static_cast<const uint8_t*>(in) + off * (kHalf ? 2 : 4);
-        } else {
-          const size_t q = off / E;
-          a = p->src + (p->src_block(r0 + q / 8, unsigned(q % 8)) + off % E) * (kHalf ? 2 : 4);
-        }
-        if constexpr (kHalf)
-          v[j] = load_half(d, a);
-        else
-          v[j] = hn::LoadU(d, reinterpret_cast<const float*>(a));
-      }
-    }
+    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<kHalf, kLoad>(d, in, p, r0, g * E + j * N);
     for (unsigned j = 0; j < E / 2; ++j)
       v[j] = node<kOp, kHalf, kSat, true>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
                                           hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
