@@ -4,6 +4,7 @@
 // position of a group and at the group/chunk tails, on the full-mask paths (contiguous stream,
 // block-by-block loads, staged), and compare with the scalar reference and hand answers.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cstring>
 #include <random>
@@ -144,6 +145,52 @@ TEST(SimdTree, RandomFullMaskStreamsMatchReference) {
     run(op, t, sat, repeats, pt[0], pt[1], src, ref, ts::Path::Reference);
     ASSERT_EQ(fast, ref) << "iteration " << it;
   }
+}
+
+// Every fp16 code a against 20 partners b (specials and random codes), summed at level 1
+// ([a, b, 0, ...]) and at level 2 ([a, 0, b, 0, ...]), saturating and not, on every compiled
+// SIMD target: the node rounding (Veltkamp's split when saturating, the fp16 round trip
+// otherwise) equals the reference's RN16 on each sum, ties included.
+TEST(SimdTree, EveryHalfCodeNodeRounding) {
+  std::mt19937_64 g(41);
+  std::vector<uint16_t> partners = {0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x0400, 0x3C00,
+                                    0xBC00, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0x1400};
+  while (partners.size() < 20) partners.push_back(uint16_t(g()));
+  constexpr int64_t kRepeats = 255;
+  constexpr size_t kBlocks = size_t(kRepeats) * 8;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    for (const bool sat : {true, false})
+      for (const unsigned slot : {1u, 2u}) {
+        std::vector<uint8_t> src(kBlocks * 32), fast, ref;
+        size_t n = 0;  // blocks filled in this call
+        const auto flush = [&] {
+          run(ts::ReduceOp::Sum, ts::Elem::f16, sat, kRepeats, 1, 8, src, fast, ts::Path::Fast);
+          run(ts::ReduceOp::Sum, ts::Elem::f16, sat, kRepeats, 1, 8, src, ref,
+              ts::Path::Reference);
+          for (size_t i = 0; i < kBlocks; ++i) {
+            uint16_t f, r, in[16];
+            std::memcpy(&f, &fast[i * 2], 2);
+            std::memcpy(&r, &ref[i * 2], 2);
+            std::memcpy(in, &src[i * 32], 32);
+            ASSERT_EQ(f, r) << std::hex << "sat " << sat << ": a 0x" << in[0] << " + b 0x"
+                            << in[slot] << " at slot " << std::dec << slot;
+          }
+          n = 0;
+        };
+        for (uint16_t b : partners)
+          for (uint32_t a = 0; a < 0x10000; ++a) {
+            uint16_t blk[16] = {};
+            blk[0] = uint16_t(a);
+            blk[slot] = b;
+            std::memcpy(&src[n * 32], blk, 32);
+            if (++n == kBlocks) flush();
+          }
+        if (n > 0) flush();
+      }
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 }  // namespace
