@@ -244,7 +244,7 @@ const Layout& layout() {
 // level over the whole stream, without storing the intermediate levels. kLoad: 0 = `in` is the
 // fp32 staging buffer; 1 = `in` is the source itself (contiguous, fully active datablocks);
 // 2 = fully active datablocks anywhere, each vector loaded from its block's address (needs
-// N <= E, so a vector never spans two blocks). The result of group g goes to out[g, g + N),
+// N <= E, so a vector never spans two blocks, or float with N = 2E: two blocks per vector). The result of group g goes to out[g, g + N),
 // below every input not yet loaded when out == in.
 template <bool kHalf, int kLoad>
 HWY_INLINE VF load_vec(DF d, const void* in, const Plan* p, uint64_t r0, size_t off) {
@@ -257,6 +257,15 @@ HWY_INLINE VF load_vec(DF d, const void* in, const Plan* p, uint64_t r0, size_t 
       a = static_cast<const uint8_t*>(in) + off * (kHalf ? 2 : 4);
     } else {
       const size_t q = off / E;
+      if (!kHalf && hn::Lanes(d) == 2 * E) {
+        // A vector holds two whole float datablocks (off is a multiple of E): two half loads.
+        const hn::Half<DF> dh;
+        const auto blk = [&](size_t k) {
+          return reinterpret_cast<const float*>(p->src) +
+                 p->src_block(r0 + k / 8, unsigned(k % 8));
+        };
+        return hn::Combine(d, hn::LoadU(dh, blk(q + 1)), hn::LoadU(dh, blk(q)));
+      }
       a = p->src + (p->src_block(r0 + q / 8, unsigned(q % 8)) + off % E) * (kHalf ? 2 : 4);
     }
     if constexpr (kHalf)
@@ -400,7 +409,7 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
   // contiguous stream or block by block.
   const bool all_full = c.full_body == 0xFF && (r1 < p.repeats || c.full_last == 0xFF);
   const bool contiguous = p.src_blk == 1 && p.src_rep == 8;
-  if (all_full && (contiguous || N <= E)) {
+  if (all_full && (contiguous || N <= E || (!kHalf && N == 2 * E))) {
     const size_t whole = nblk / N * N;
     if (contiguous)
       tree_groups<kOp, kHalf, kSat, 1>(p.src + p.src_block(r0, 0) * sz, stage, whole);
@@ -523,22 +532,28 @@ void run_fast_impl(const Plan& p) {
   c.fill = p.elem == Elem::f16 ? formats::f16_to_f32(static_cast<uint16_t>(fill_bits))
                                : formats::bits_to_f32(fill_bits);
   const unsigned E = p.E;
-  for (unsigned i = 0; i < 128; ++i) {
-    c.lm_body[i] = p.body.bit(i) ? ~0u : 0u;
-    c.lm_last[i] = p.last.bit(i) ? ~0u : 0u;
-  }
   c.act_body = block_activity(p.body, E);
   c.act_last = block_activity(p.last, E);
-  c.full_body = c.full_last = 0;
-  for (unsigned b = 0; b < 8; ++b) {
-    bool fb = true, fl = true;
-    for (unsigned i = 0; i < E; ++i) {
-      fb &= p.body.bit(b * E + i);
-      fl &= p.last.bit(b * E + i);
+  // Per block "all active": the block's E mask bits all set (E divides 64, so a block never
+  // straddles the two words).
+  const auto full_blocks = [E](const RepeatMask& m) {
+    uint8_t f = 0;
+    const uint64_t sel = E == 16 ? 0xFFFF : 0xFF;
+    for (unsigned b = 0; b < 8; ++b) {
+      const unsigned first = b * E;
+      const uint64_t word = first < 64 ? m.lo : m.hi;
+      if (((word >> (first & 63)) & sel) == sel) f |= uint8_t(1u << b);
     }
-    c.full_body |= uint8_t(fb << b);
-    c.full_last |= uint8_t(fl << b);
-  }
+    return f;
+  };
+  c.full_body = full_blocks(p.body);
+  c.full_last = full_blocks(p.last);
+  // Lane masks only matter for partially active blocks (stage_block with full == false).
+  if (c.full_body != c.act_body || c.full_last != c.act_last)
+    for (unsigned i = 0; i < 128; ++i) {
+      c.lm_body[i] = p.body.bit(i) ? ~0u : 0u;
+      c.lm_last[i] = p.last.bit(i) ? ~0u : 0u;
+    }
   const bool h = p.elem == Elem::f16;
   switch (p.op) {
     case ReduceOp::Sum:
