@@ -104,7 +104,7 @@ HWY_INLINE void store_half(D d, hn::Vec<D> v, uint8_t* p) {
 // fp32->fp16->fp32 round trip (on Zen 4 the round trip costs about 2.5 Veltkamps). Exact here
 // because the input is x = RN32(a + b) of fp16 values a, b, clamped to |x| <= 65504: for
 // |x| >= 2^-14 the split equals RN16(x) on every such fp32 value (checked exhaustively against
-// vcvtps2ph, ties included, and by the SatNodeRounding test); below 2^-14, x is an exact multiple
+// vcvtps2ph, ties included, and by SimdTree.EveryHalfCodeNodeRounding); below 2^-14, x is an exact multiple
 // of 2^-24 with at most 10 significant bits, so the split returns it unchanged, as RN16 does.
 // Needs -ffp-contract=off (the build's setting): a fused g - x would break the split.
 HWY_INLINE VF round_sat_node(DF d, VF x) {
@@ -244,8 +244,8 @@ const Layout& layout() {
 // level over the whole stream, without storing the intermediate levels. kLoad: 0 = `in` is the
 // fp32 staging buffer; 1 = `in` is the source itself (contiguous, fully active datablocks);
 // 2 = fully active datablocks anywhere, each vector loaded from its block's address (needs
-// N <= E, so a vector never spans two blocks, or float with N = 2E: two blocks per vector). The result of group g goes to out[g, g + N),
-// below every input not yet loaded when out == in.
+// N <= E, so a vector never spans two blocks, or float with N = 2E: two blocks per vector).
+// The result of group g goes to out[g, g + N), below every input not yet loaded when out == in.
 template <bool kHalf, int kLoad>
 HWY_INLINE VF load_vec(DF d, const void* in, const Plan* p, uint64_t r0, size_t off) {
   constexpr unsigned E = kHalf ? 16 : 8;
@@ -534,20 +534,8 @@ void run_fast_impl(const Plan& p) {
   const unsigned E = p.E;
   c.act_body = block_activity(p.body, E);
   c.act_last = block_activity(p.last, E);
-  // Per block "all active": the block's E mask bits all set (E divides 64, so a block never
-  // straddles the two words).
-  const auto full_blocks = [E](const RepeatMask& m) {
-    uint8_t f = 0;
-    const uint64_t sel = E == 16 ? 0xFFFF : 0xFF;
-    for (unsigned b = 0; b < 8; ++b) {
-      const unsigned first = b * E;
-      const uint64_t word = first < 64 ? m.lo : m.hi;
-      if (((word >> (first & 63)) & sel) == sel) f |= uint8_t(1u << b);
-    }
-    return f;
-  };
-  c.full_body = full_blocks(p.body);
-  c.full_last = full_blocks(p.last);
+  c.full_body = block_fullness(p.body, E);
+  c.full_last = block_fullness(p.last, E);
   // Lane masks only matter for partially active blocks (stage_block with full == false).
   if (c.full_body != c.act_body || c.full_last != c.act_last)
     for (unsigned i = 0; i < 128; ++i) {

@@ -21,17 +21,28 @@ inline RepeatMask first_n(unsigned n) {
   return m;
 }
 
+// Datablock b's E mask bits (E is 8 or 16 and divides 64: a block never straddles the words).
+inline uint64_t block_bits(const RepeatMask& m, unsigned E, unsigned b) {
+  const unsigned first = b * E;
+  const uint64_t word = first < 64 ? m.lo : m.hi;
+  return (word >> (first & 63)) & (E == 16 ? 0xFFFF : 0xFF);
+}
+
 // Bit b set iff datablock b has at least one active element.
 inline uint8_t block_activity(const RepeatMask& m, unsigned E) {
   uint8_t a = 0;
-  for (unsigned b = 0; b < 8; ++b) {
-    const unsigned first = b * E;
-    const uint64_t word = first < 64 ? m.lo : m.hi;
-    const unsigned sh = first & 63;
-    const uint64_t sel = E == 16 ? (uint64_t{0xFFFF} << sh) : (uint64_t{0xFF} << sh);
-    if (word & sel) a |= static_cast<uint8_t>(1u << b);
-  }
+  for (unsigned b = 0; b < 8; ++b)
+    if (block_bits(m, E, b) != 0) a |= static_cast<uint8_t>(1u << b);
   return a;
+}
+
+// Bit b set iff every element of datablock b is active.
+inline uint8_t block_fullness(const RepeatMask& m, unsigned E) {
+  const uint64_t all = E == 16 ? 0xFFFF : 0xFF;
+  uint8_t f = 0;
+  for (unsigned b = 0; b < 8; ++b)
+    if (block_bits(m, E, b) == all) f |= static_cast<uint8_t>(1u << b);
+  return f;
 }
 
 struct Plan {
