@@ -317,6 +317,69 @@ void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk, con
   }
   if (nblk > 0) finish(pend, nblk - N);
 }
+// Half SUM over source data (kLoad 1, 2) when a group's values are small: if every level-1 sum
+// has |s| <= 8188 = 65504 / 8, no node of the group can exceed 65504 (by induction a node over
+// 2^k leaves is at most 2^(k-1) * 8188, exactly representable in fp16, and RN16 is monotonic), so
+// no node saturates or overflows and each node is RN16(a + b) = Veltkamp's split of the fp32 sum
+// (see round_sat_node), with or without saturation mode: 4 ops a node instead of 5-7. The check
+// costs 7 VRANGEPS (max of magnitudes) and one compare per group; VRANGEPS drops a NaN operand,
+// but a NaN level-1 sum propagates through every later node (add, split, shuffles), so it shows
+// up as a NaN result: with saturation (where NaN -> 0 at level 1) that group is recomputed with
+// the general nodes; without, NaN is the right result. A group that fails the bound (which
+// includes ±Inf inputs) is recomputed the same way, after its fast result was stored.
+template <bool kSat, int kLoad>
+void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nblk, const Plan* p,
+                         uint64_t r0) {
+  constexpr unsigned E = 16;
+  constexpr size_t N = 16;
+  const DF d;
+  const VF c = hn::Set(d, 8193.0f), lim = hn::Set(d, 8188.0f);
+  const auto add_round = [&](VF a, VF b) {
+    const VF s = hn::Add(a, b), g = hn::Mul(s, c);
+    return hn::Sub(g, hn::Sub(g, s));
+  };
+  const auto general = [&](size_t g) {  // group g again with the saturating/IEEE nodes
+    const void* gin = kLoad == 1 ? static_cast<const void*>(static_cast<const uint8_t*>(in) + g * E * 2)
+                                 : in;
+    tree_groups_x<int(ReduceOp::Sum), true, kSat, kLoad>(L, gin, out + g, N, p, r0 + g / 8);
+  };
+  VF pend[4];
+  bool pend_big = false;
+  const auto finish = [&](VF* w, size_t g, bool big) {
+    for (unsigned lv = 0, n = 4; n > 1; n /= 2, ++lv)
+      for (unsigned j = 0; j < n / 2; ++j) {
+        const __m512i ie = _mm512_load_si512(L.idx[lv][j][0]);
+        const __m512i io = _mm512_load_si512(L.idx[lv][j][1]);
+        w[j] = add_round(VF{_mm512_permutex2var_ps(w[2 * j].raw, ie, w[2 * j + 1].raw)},
+                         VF{_mm512_permutex2var_ps(w[2 * j].raw, io, w[2 * j + 1].raw)});
+      }
+    hn::StoreU(w[0], d, out + g);
+    if (big || (kSat && _mm512_cmp_ps_mask(w[0].raw, w[0].raw, _CMP_UNORD_Q) != 0)) general(g);
+  };
+  for (size_t g = 0; g < nblk; g += N) {
+    VF v[E];
+    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<true, kLoad>(d, in, p, r0, g * E + j * N);
+    VF s[8];
+    for (unsigned j = 0; j < 8; ++j)
+      s[j] = hn::Add(VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0x88)},
+                     VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0xDD)});
+    // imm 0x0B: the larger magnitude, sign cleared.
+    const auto mx = [](VF a, VF b) { return VF{_mm512_range_ps(a.raw, b.raw, 0x0B)}; };
+    const VF m = mx(mx(mx(s[0], s[1]), mx(s[2], s[3])), mx(mx(s[4], s[5]), mx(s[6], s[7])));
+    const bool big = _mm512_cmp_ps_mask(m.raw, lim.raw, _CMP_GT_OQ) != 0;
+    for (unsigned j = 0; j < 8; ++j) {
+      const VF gj = hn::Mul(s[j], c);
+      v[j] = hn::Sub(gj, hn::Sub(gj, s[j]));
+    }
+    for (unsigned j = 0; j < 4; ++j)
+      v[j] = add_round(VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0x88)},
+                       VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0xDD)});
+    if (g > 0) finish(pend, g - N, pend_big);
+    std::copy(v, v + 4, pend);
+    pend_big = big;
+  }
+  if (nblk > 0) finish(pend, nblk - N, pend_big);
+}
 #endif
 
 template <int kOp, bool kHalf, bool kSat, int kLoad>
@@ -326,8 +389,11 @@ void tree_groups(const void* in, float* out, size_t nblk, const Plan* p = nullpt
   const DF d;
   const size_t N = hn::Lanes(d);
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  if (const Layout& L = layout<E>(); L.ok)
+  if (const Layout& L = layout<E>(); L.ok) {
+    if constexpr (kOp == int(ReduceOp::Sum) && kHalf && kLoad != 0)
+      return tree_groups_bounded<kSat, kLoad>(L, in, out, nblk, p, r0);
     return tree_groups_x<kOp, kHalf, kSat, kLoad>(L, in, out, nblk, p, r0);
+  }
 #endif
   for (size_t g = 0; g < nblk; g += N) {
     VF v[E];

@@ -194,3 +194,45 @@ TEST(SimdTree, EveryHalfCodeNodeRounding) {
 }
 
 }  // namespace
+
+// Half SUM groups of small values take the bounded tree (no clamp: every level-1 sum within
+// 65504 / 8 = 8188); a group with a NaN, ±Inf or a larger sum is recomputed with the general
+// nodes. Small random data with one such value dropped into some groups, on the contiguous and
+// the block-by-block paths, saturating and not; plus the two blocks at the bound.
+TEST(SimdTree, BoundedHalfGroupsAndTheirFallbacks) {
+  const auto h = [](float f) { return fm::f32_to_f16(f); };
+  const uint16_t odd[] = {0x7E00, 0xFE00, 0x7C00, 0xFC00, 0x7BFF, 0xFBFF, h(-4094.0f), h(4096.0f),
+                          h(-8192.0f)};
+  std::mt19937_64 g(7);
+  for (const bool sat : {true, false})
+    for (auto [blk, rep] : {std::pair<int64_t, int64_t>{1, 8}, {2, 16}}) {
+      constexpr int64_t kRepeats = 255;
+      const int64_t nsrc_blocks = (kRepeats - 1) * rep + 7 * blk + 1;
+      std::vector<uint8_t> src(size_t(nsrc_blocks) * 32);
+      for (size_t i = 0; i < src.size() / 2; ++i) {
+        const uint16_t c = uint16_t(g() % 0x7000) | uint16_t(g() % 2 ? 0x8000 : 0);  // |x| < 4096
+        std::memcpy(&src[i * 2], &c, 2);
+      }
+      const auto put = [&](size_t blockno, unsigned e, uint16_t c) {
+        const size_t r = blockno / 8, b = blockno % 8;
+        std::memcpy(&src[size_t(int64_t(r) * rep + int64_t(b) * blk) * 32 + e * 2], &c, 2);
+      };
+      for (size_t grp = 0; grp < size_t(kRepeats) * 8 / 16; ++grp)
+        if (g() % 3 == 0) put(grp * 16 + g() % 16, unsigned(g() % 16), odd[g() % 9]);
+      // Block 40: 16 x 4094 (bounded: level-1 sums 8188, result exactly 65504); block 100 (in a
+      // group of ones): 4094, 4096, ... (level-1 sums 8190, just over the bound, round to 8192;
+      // the last level is 65536: Inf, or 65504 when saturating).
+      for (unsigned e = 0; e < 16; ++e) put(40, e, h(4094.0f));
+      for (size_t b = 96; b < 112; ++b)
+        for (unsigned e = 0; e < 16; ++e) put(b, e, b != 100 ? h(1.0f) : h(e % 2 ? 4096.0f : 4094.0f));
+      std::vector<uint8_t> fast, ref;
+      run(ts::ReduceOp::Sum, ts::Elem::f16, sat, kRepeats, blk, rep, src, fast, ts::Path::Fast);
+      run(ts::ReduceOp::Sum, ts::Elem::f16, sat, kRepeats, blk, rep, src, ref, ts::Path::Reference);
+      ASSERT_EQ(fast, ref) << "sat " << sat << ", strides " << blk << "/" << rep;
+      uint16_t b40, b100;
+      std::memcpy(&b40, &fast[40 * 2], 2);
+      std::memcpy(&b100, &fast[100 * 2], 2);
+      EXPECT_EQ(b40, 0x7BFF);
+      EXPECT_EQ(b100, sat ? 0x7BFF : 0x7C00);
+    }
+}
