@@ -532,16 +532,24 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
           if (!((act >> b) & 1)) stage[size_t(r - r0) * 8 + b] = c.fill;
     }
   // Encode: canonical NaN, then to T's bits (values are exact in T, so the conversion is exact).
+  // Exactly nblk results are written: `bits` may be the destination itself (see run).
   const hn::RebindToUnsigned<DF> du;
   const VF qnan = hn::Set(d, formats::bits_to_f32(0x7FC00000u));
-  for (size_t i = 0; i < padded; i += N) {
+  const auto encode = [&](size_t i, uint8_t* to) {
     VF v = hn::LoadU(d, stage + i);
     v = hn::IfThenElse(hn::IsNaN(v), qnan, v);
     if constexpr (kHalf) {
-      store_half(d, v, bits + i * 2);
+      store_half(d, v, to);
     } else {
-      hn::StoreU(hn::BitCast(du, v), du, reinterpret_cast<uint32_t*>(bits) + i);
+      hn::StoreU(hn::BitCast(du, v), du, reinterpret_cast<uint32_t*>(to));
     }
+  };
+  size_t i = 0;
+  for (; i + N <= nblk; i += N) encode(i, bits + i * sz);
+  if (i < nblk) {
+    alignas(64) uint8_t tmp[hn::MaxLanes(DF()) * 4];
+    encode(i, tmp);
+    std::memcpy(bits + i * sz, tmp, (nblk - i) * sz);
   }
 }
 
@@ -556,6 +564,13 @@ void run(const Ctx& c) {
   bits.resize((size_t(S) * 8 + 64) * sz);
   uint8_t* const B = bits.data();
   const bool all_written = c.has_fill || (c.act_body == 0xFF && c.act_last == 0xFF);
+  // Every result written, one after the other, and no source byte under them: the chunks encode
+  // straight into dst instead of a copy of B. With dst over the source (legal in-place use),
+  // threaded chunks could write under reads of another chunk still running, so B stays.
+  const uintptr_t src0 = reinterpret_cast<uintptr_t>(p.src), dst0 = reinterpret_cast<uintptr_t>(p.dst);
+  const uintptr_t src_end = src0 + ((R - 1) * p.src_rep + 7 * p.src_blk + 1) * E * sz;
+  const bool direct =
+      all_written && p.dst_rep == 1 && (dst0 + R * 8 * sz <= src0 || dst0 >= src_end);
   // Threads only pay off for many elements; small calls stay on the calling thread.
   const size_t grain = R * 8 * E >= (size_t{1} << 16) ? 1 : size_t(-1) / 2;
   for (uint64_t s0 = 0; s0 < R; s0 += kSuper) {
@@ -566,9 +581,11 @@ void run(const Ctx& c) {
       stage.resize(size_t(kChunk) * 8 * E + 64 * E);
       for (size_t ch = cb; ch < ce; ++ch) {
         const uint64_t r0 = s0 + ch * kChunk, r1 = std::min(s1, r0 + kChunk);
-        compute_chunk<kOp, kHalf, kSat>(c, r0, r1, stage.data(), B + (r0 - s0) * 8 * sz);
+        uint8_t* const to = direct ? p.dst + p.dst_index(r0, 0) * sz : B + (r0 - s0) * 8 * sz;
+        compute_chunk<kOp, kHalf, kSat>(c, r0, r1, stage.data(), to);
       }
     });
+    if (direct) continue;
     // Writes, in repeat order (dstRepStride 0: the last write wins).
     if (all_written && p.dst_rep == 1) {
       std::memcpy(p.dst + p.dst_index(s0, 0) * sz, B, size_t(s1 - s0) * 8 * sz);
