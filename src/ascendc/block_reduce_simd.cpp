@@ -246,27 +246,55 @@ const Layout& layout() {
 // 2 = fully active datablocks anywhere, each vector loaded from its block's address (needs
 // N <= E, so a vector never spans two blocks, or float with N = 2E: two blocks per vector).
 // The result of group g goes to out[g, g + N), below every input not yet loaded when out == in.
+// kLoad 2's source: block k of the stream (counted from block k0 of the repeat at base) is at
+// base + ((k0 + k) / 8) * rep_bytes + boff[(k0 + k) % 8].
+struct BlockSrc {
+  const uint8_t* base;
+  size_t rep_bytes;
+  size_t boff[8];
+  size_t k0 = 0;  // 0 when N >= 8: then the offsets are constants in the unrolled group loop
+};
+
+// The input of the group starting at block g (a multiple of N): what load_vec reads with
+// offsets from the group's first element.
 template <bool kHalf, int kLoad>
-HWY_INLINE VF load_vec(DF d, const void* in, const Plan* p, uint64_t r0, size_t off) {
+HWY_INLINE const void* group_in(const void* in, size_t g, BlockSrc& tmp) {
   constexpr unsigned E = kHalf ? 16 : 8;
   if constexpr (kLoad == 0) {
-    return hn::LoadU(d, static_cast<const float*>(in) + off);
+    return static_cast<const float*>(in) + g * E;
+  } else if constexpr (kLoad == 1) {
+    return static_cast<const uint8_t*>(in) + g * E * (kHalf ? 2 : 4);
+  } else {
+    tmp = *static_cast<const BlockSrc*>(in);
+    tmp.base += (tmp.k0 + g) / 8 * tmp.rep_bytes;
+    tmp.k0 = (tmp.k0 + g) % 8;
+    return &tmp;
+  }
+}
+
+template <bool kHalf, int kLoad>
+HWY_INLINE VF load_vec(DF d, const void* gin, size_t off) {
+  constexpr unsigned E = kHalf ? 16 : 8;
+  if constexpr (kLoad == 0) {
+    return hn::LoadU(d, static_cast<const float*>(gin) + off);
   } else {
     const uint8_t* a;
     if constexpr (kLoad == 1) {
-      a = static_cast<const uint8_t*>(in) + off * (kHalf ? 2 : 4);
+      a = static_cast<const uint8_t*>(gin) + off * (kHalf ? 2 : 4);
     } else {
-      const size_t q = off / E;
+      const BlockSrc& b = *static_cast<const BlockSrc*>(gin);
+      const auto blk = [&](size_t k) {
+        k += b.k0;
+        return b.base + k / 8 * b.rep_bytes + b.boff[k % 8];
+      };
+      const size_t q = off / E;  // off is a constant once the group loop is unrolled
       if (!kHalf && hn::Lanes(d) == 2 * E) {
         // A vector holds two whole float datablocks (off is a multiple of E): two half loads.
         const hn::Half<DF> dh;
-        const auto blk = [&](size_t k) {
-          return reinterpret_cast<const float*>(p->src) +
-                 p->src_block(r0 + k / 8, unsigned(k % 8));
-        };
-        return hn::Combine(d, hn::LoadU(dh, blk(q + 1)), hn::LoadU(dh, blk(q)));
+        return hn::Combine(d, hn::LoadU(dh, reinterpret_cast<const float*>(blk(q + 1))),
+                           hn::LoadU(dh, reinterpret_cast<const float*>(blk(q))));
       }
-      a = p->src + (p->src_block(r0 + q / 8, unsigned(q % 8)) + off % E) * (kHalf ? 2 : 4);
+      a = blk(q) + off % E * (kHalf ? 2 : 4);
     }
     if constexpr (kHalf)
       return load_half(d, a);
@@ -281,8 +309,7 @@ HWY_INLINE VF load_vec(DF d, const void* in, const Plan* p, uint64_t r0, size_t 
 // group g run after levels 1-2 of group g+1, so their long dependency chain (permute, add, clamp,
 // fp16 round trip per level) overlaps independent work. Same nodes, same order per node.
 template <int kOp, bool kHalf, bool kSat, int kLoad>
-void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk, const Plan* p,
-                   uint64_t r0) {
+void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk) {
   constexpr unsigned E = kHalf ? 16 : 8;
   const DF d;
   constexpr size_t N = 16;
@@ -301,7 +328,9 @@ void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk, con
   };
   for (size_t g = 0; g < nblk; g += N) {
     VF v[E];
-    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<kHalf, kLoad>(d, in, p, r0, g * E + j * N);
+    BlockSrc tmp;
+    const void* gin = group_in<kHalf, kLoad>(in, g, tmp);
+    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<kHalf, kLoad>(d, gin, j * N);
     for (unsigned j = 0; j < E / 2; ++j)
       v[j] = node<kOp, kHalf, kSat, true>(
           d, VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0x88)},
@@ -328,8 +357,7 @@ void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk, con
 // the general nodes; without, NaN is the right result. A group that fails the bound (which
 // includes ±Inf inputs) is recomputed the same way, after its fast result was stored.
 template <bool kSat, int kLoad>
-void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nblk, const Plan* p,
-                         uint64_t r0) {
+void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nblk) {
   constexpr unsigned E = 16;
   constexpr size_t N = 16;
   const DF d;
@@ -339,9 +367,9 @@ void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nbl
     return hn::Sub(g, hn::Sub(g, s));
   };
   const auto general = [&](size_t g) {  // group g again with the saturating/IEEE nodes
-    const void* gin = kLoad == 1 ? static_cast<const void*>(static_cast<const uint8_t*>(in) + g * E * 2)
-                                 : in;
-    tree_groups_x<int(ReduceOp::Sum), true, kSat, kLoad>(L, gin, out + g, N, p, r0 + g / 8);
+    BlockSrc tmp;
+    tree_groups_x<int(ReduceOp::Sum), true, kSat, kLoad>(L, group_in<true, kLoad>(in, g, tmp),
+                                                         out + g, N);
   };
   VF pend[4];
   bool pend_big = false;
@@ -358,7 +386,9 @@ void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nbl
   };
   for (size_t g = 0; g < nblk; g += N) {
     VF v[E];
-    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<true, kLoad>(d, in, p, r0, g * E + j * N);
+    BlockSrc tmp;
+    const void* gin = group_in<true, kLoad>(in, g, tmp);
+    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<true, kLoad>(d, gin, j * N);
     VF s[8];
     for (unsigned j = 0; j < 8; ++j)
       s[j] = hn::Add(VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0x88)},
@@ -383,21 +413,22 @@ void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nbl
 #endif
 
 template <int kOp, bool kHalf, bool kSat, int kLoad>
-void tree_groups(const void* in, float* out, size_t nblk, const Plan* p = nullptr,
-                 uint64_t r0 = 0) {
+void tree_groups(const void* in, float* out, size_t nblk) {
   constexpr unsigned E = kHalf ? 16 : 8;
   const DF d;
   const size_t N = hn::Lanes(d);
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
   if (const Layout& L = layout<E>(); L.ok) {
     if constexpr (kOp == int(ReduceOp::Sum) && kHalf && kLoad != 0)
-      return tree_groups_bounded<kSat, kLoad>(L, in, out, nblk, p, r0);
-    return tree_groups_x<kOp, kHalf, kSat, kLoad>(L, in, out, nblk, p, r0);
+      return tree_groups_bounded<kSat, kLoad>(L, in, out, nblk);
+    return tree_groups_x<kOp, kHalf, kSat, kLoad>(L, in, out, nblk);
   }
 #endif
   for (size_t g = 0; g < nblk; g += N) {
     VF v[E];
-    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<kHalf, kLoad>(d, in, p, r0, g * E + j * N);
+    BlockSrc tmp;
+    const void* gin = group_in<kHalf, kLoad>(in, g, tmp);
+    for (unsigned j = 0; j < E; ++j) v[j] = load_vec<kHalf, kLoad>(d, gin, j * N);
     for (unsigned j = 0; j < E / 2; ++j)
       v[j] = node<kOp, kHalf, kSat, true>(d, hn::ConcatEven(d, v[2 * j + 1], v[2 * j]),
                                           hn::ConcatOdd(d, v[2 * j + 1], v[2 * j]));
@@ -479,8 +510,11 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
     const size_t whole = nblk / N * N;
     if (contiguous)
       tree_groups<kOp, kHalf, kSat, 1>(p.src + p.src_block(r0, 0) * sz, stage, whole);
-    else
-      tree_groups<kOp, kHalf, kSat, 2>(nullptr, stage, whole, &p, r0);
+    else {
+      BlockSrc b{p.src + p.src_block(r0, 0) * sz, size_t(p.src_rep) * E * sz, {}, 0};
+      for (unsigned k = 0; k < 8; ++k) b.boff[k] = size_t(p.src_blk) * k * E * sz;
+      tree_groups<kOp, kHalf, kSat, 2>(&b, stage, whole);
+    }
     if (whole < nblk) {  // the last partial group goes through a small staging area
       float* tail = stage + kChunkBlocks * E;
       for (size_t b = whole; b < nblk; ++b)

@@ -180,3 +180,15 @@ TEST(LinxAsm, ErrorOtherMalformedLines) {
   EXPECT_HAS(asm_error("BSTOP $"), "f.s:1:7: unexpected character '$'");
   EXPECT_HAS(asm_error("123"), "f.s:1:1: expected a mnemonic");
 }
+TEST(LinxAsm, ErrorTrailingOperand) {
+  // A token after a complete operand is named as such, at its own column (not "bad destination").
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP32>, T#1, U#1, ->ACC<1KB> extra"),
+             "f.s:1:59: TMATMUL: unexpected operand 'extra'");
+  EXPECT_HAS(asm_error("B.IOT T#1, last, ->ACC<1KB> junk"), "f.s:1:29: B.IOT: unexpected operand 'junk'");
+  EXPECT_HAS(asm_error("TMATMUL <LB0:1, LB1:1, LB2:1, FP32>, T#1 x, U#1, ->ACC<1KB>"),
+             "f.s:1:42: TMATMUL: unexpected operand 'x'");
+  EXPECT_HAS(asm_error("B.DIM a0, 1, ->LB0 zz"), "f.s:1:20: B.DIM: unexpected operand 'zz'");
+  EXPECT_HAS(asm_error("B.IOD 1, 2, 3, ->4 5"), "f.s:1:20: B.IOD: unexpected operand '5'");
+  EXPECT_HAS(asm_error("TMATMUL.ACC <LB0:1, LB1:1, LB2:1, FP32>, T#1, U#1, ACC y, ->ACC<1KB>"),
+             "f.s:1:56: TMATMUL.ACC: unexpected operand 'y'");
+}

@@ -186,7 +186,15 @@ TEST(LinxMachine, RegistersAndLaneBounds) {
 
 TEST(LinxMachine, BstopEndsAndOtherClassesFault) {
   Machine m;
-  m.run(std::vector<uint32_t>{0x00000001});
+  std::mt19937 rng(6);
+  push_ab(m, DType::fp16, DType::fp16, 16, 16, 16, rng);
+  const Snapshot before(m);
+  // BSTOP, then a VPAR block (would fault) and a TMATMUL (would write ACC, release T#1 and U#1).
+  std::vector<uint32_t> w = assemble("BSTOP\nBSTART.VPAR 3\nTMATMUL <M:16, N:16, K:16, FP16>, T#1, U#1, ->ACC<1KB>");
+  ASSERT_EQ(w.size(), 8u);
+  m.run(w);
+  EXPECT_FALSE(m.acc().valid);
+  EXPECT_TRUE(Snapshot(m) == before) << "a word after BSTOP was executed";
   const auto msg = expect_fault(m, "BSTART.VPAR 3\nBSTOP", "unsupported", 0);
   EXPECT_HAS(msg, "BSTART.VPAR: fault (unsupported) at word 0: block class is not executed");
 }

@@ -199,3 +199,126 @@ def test_words_must_be_32_bit_integers(bad):
 def test_numpy_words_accepted():
     w = np.array(linx.assemble("BSTOP"), dtype=np.uint32)
     assert linx.disassemble(w) == "BSTOP\n"
+
+
+# ---- review fixes (spec 60 §2, §4, §5; spec 30 §1) ----
+
+@pytest.mark.parametrize("np_dtype, canonical, nbytes", [
+    (np.float16, "fp16", 512), (np.float32, "fp32", 1024), (np.float64, "fp64", 2048),
+    (np.int8, "s8", 512), (np.uint8, "u8", 512), (np.int16, "s16", 512), (np.uint16, "u16", 512),
+    (np.int32, "s32", 1024), (np.uint32, "u32", 1024), (np.int64, "s64", 2048), (np.uint64, "u64", 2048)])
+def test_push_tile_dtype_from_array(np_dtype, canonical, nbytes):
+    # spec 60 §2: an omitted dtype comes from the array's NumPy dtype (the bytes are those of
+    # the explicit call, so nothing was rounded through another format)
+    a = (np.arange(16 * 16) % 5).reshape(16, 16).astype(np_dtype)
+    if np.issubdtype(np_dtype, np.signedinteger):
+        a = a - 2  # negative values: only a signed format takes them
+    for layout in ("nz", "zn"):
+        m, ref = linx.Machine(), linx.Machine()
+        m.push_tile("T", a, layout=layout)
+        ref.push_raw("T", linx.pack(a, canonical, layout).tobytes())
+        assert m.tiles()["T"] == [(1, nbytes, True)]
+        assert m.tiles() == ref.tiles()
+
+
+def test_push_tile_float32_not_rounded_to_fp16():
+    # the reviewer's repro: 1.0001 is not an fp16 value; taken as fp32 it survives exactly
+    m = linx.Machine()
+    x = np.full((16, 16), 1.0001, np.float32)
+    m.push_tile("T", x)
+    assert m.tiles()["T"] == [(1, 1024, True)]
+    m.push_tile("U", np.eye(16, dtype=np.float32), layout="zn")
+    m.run("TMATMUL <M:16, N:16, K:16, FP32>, T#1, U#1, ->ACC<1KB>")
+    assert np.array_equal(m.acc(), x)
+
+
+@pytest.mark.parametrize("arr", [np.zeros((2, 2), bool), np.zeros((2, 2), np.complex64),
+                                 np.array([["a", "b"]]), np.zeros((2, 2), object)])
+def test_push_tile_dtype_without_format(arr):
+    with pytest.raises(tilesim.Error) as e:
+        linx.Machine().push_tile("T", arr)
+    msg = str(e.value)
+    assert "tilesim.linx.Machine.push_tile" in msg and "dtype" in msg and str(arr.dtype) in msg, msg
+
+
+@pytest.mark.parametrize("call, fn, arg", [
+    (lambda m, a: linx.pack(a, "fp16", None), "tilesim.linx.pack", "layout"),
+    (lambda m, a: linx.pack(a, "fp16", 3), "tilesim.linx.pack", "layout"),
+    (lambda m, a: linx.pack(a, 16, "nz"), "tilesim.linx.pack", "dtype"),
+    (lambda m, a: linx.pack(5, "fp16", "nz"), "tilesim.linx.pack", "matrix"),
+    (lambda m, a: linx.pack([[1, 2], [3]], "fp16", "nz"), "tilesim.linx.pack", "matrix"),
+    (lambda m, a: linx.unpack(b"\0" * 512, (16, 16), "fp16", None), "tilesim.linx.unpack", "layout"),
+    (lambda m, a: linx.Machine(5), "tilesim.linx.Machine", "profile"),
+    (lambda m, a: linx.Machine(None), "tilesim.linx.Machine", "profile"),
+    (lambda m, a: m.set_reg(5, 1), "tilesim.linx.Machine.set_reg", "reg"),
+    (lambda m, a: linx.assemble(5), "tilesim.linx.assemble", "text"),
+    (lambda m, a: linx.assemble(b"BSTOP"), "tilesim.linx.assemble", "text"),
+    (lambda m, a: m.push_tile(5, a), "tilesim.linx.Machine.push_tile", "queue"),
+    (lambda m, a: m.push_tile("T", a, layout=None), "tilesim.linx.Machine.push_tile", "layout"),
+    (lambda m, a: m.push_tile("T", "abc"), "tilesim.linx.Machine.push_tile", "matrix"),
+    (lambda m, a: m.push_raw(None, b"\0"), "tilesim.linx.Machine.push_raw", "queue"),
+    (lambda m, a: linx.disassemble([1], fold="x"), "tilesim.linx.disassemble", "fold"),
+    (lambda m, a: linx.disassemble([1], fold=None), "tilesim.linx.disassemble", "fold"),
+])
+def test_every_rejection_is_tilesim_error(call, fn, arg):
+    # spec 60 §4: "Every rejection raises tilesim.Error", naming function, argument and value
+    m = linx.Machine()
+    with pytest.raises(tilesim.Error) as e:
+        call(m, np.zeros((16, 16), np.float16))
+    msg = str(e.value)
+    assert fn in msg and arg in msg and "[spec 60 §4]" in msg, msg
+    assert e.value.code == "Constraint"
+
+
+def test_array_likes_accepted():
+    # a plain list is converted with np.asarray, then read like that array
+    assert np.array_equal(linx.pack([[1, 2]], "fp16", "nd"), linx.pack(np.array([[1, 2]]), "fp16", "nd"))
+    assert np.array_equal(linx.pack([[1.5, 2]], "fp16", "nz"), linx.pack(np.array([[1.5, 2]]), "fp16", "nz"))
+    m = linx.Machine()
+    m.push_tile("T", [[1.0] * 16] * 16)  # float64 from the list
+    assert m.tiles()["T"] == [(1, 2048, True)]
+    assert linx.disassemble([1], fold=np.bool_(True)) == "BSTOP\n"
+    assert linx.pack(np.zeros((2, 2), np.float16), np.dtype("float16"), "nd").size == 8
+
+
+def test_fault_attributes():
+    m = linx.Machine()
+    m.push_tile("T", np.zeros((16, 16), np.float16))
+    with pytest.raises(linx.Fault) as e:
+        m.run("TMATMUL <M:16, N:16, K:16, FP16>, T#1, U#1.reuse, ->ACC<1KB>")
+    f = e.value
+    assert isinstance(f, tilesim.Error) and f.code == "Fault"
+    assert f.kind == "tile never written"
+    assert f.word_index == 0
+    assert f.block_text == "TMATMUL <LB0:16, LB1:16, LB2:16, FP16>, T#1, U#1.reuse, ->ACC<1KB>"
+    m.push_tile("U", np.zeros((16, 16), np.float16), layout="zn")
+    with pytest.raises(linx.Fault) as e:
+        m.run("TMATMUL <M:16, N:16, K:16, FP16>, T#1.reuse, U#1.reuse, ->ACC<1KB>\nBSTART.VPAR 3")
+    assert (e.value.kind, e.value.word_index, e.value.block_text) == ("unsupported", 6, "BSTART.VPAR 3")
+    # a host-side push fault has no block
+    big = bytes(256 * 1024)
+    m.push_raw("M", big)
+    m.push_raw("N", big)
+    with pytest.raises(linx.Fault) as e:
+        m.push_raw("M", b"\0")
+    assert e.value.kind == "capacity" and e.value.word_index is None and e.value.block_text is None
+    # raised from Python code too, the attributes default to None
+    g = linx.Fault("x")
+    assert (g.code, g.kind, g.word_index, g.block_text) == ("Fault", None, None, None)
+
+
+def test_cli_asm_hex_with_output(tmp_path):
+    # spec 60 §5: with -o and --hex, the file gets the words and stdout the hex listing
+    src = tmp_path / "seed.s"
+    src.write_text(SEED + "\n")
+    binf = tmp_path / "seed.bin"
+    r = cli("asm", str(src), "--hex", "-o", str(binf))
+    assert r.returncode == 0, r.stderr
+    assert np.fromfile(binf, dtype="<u4").tolist() == SEED_WORDS
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(SEED_WORDS)
+    assert lines[0] == "0x08131181  BSTART.CUBE TMATMUL.BIAS, FP32"
+    assert [int(l.split()[0], 16) for l in lines] == SEED_WORDS
+    # -o without --hex writes the file and prints nothing
+    r = cli("asm", str(src), "-o", str(tmp_path / "b2.bin"))
+    assert r.returncode == 0 and r.stdout == ""
