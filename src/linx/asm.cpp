@@ -128,6 +128,12 @@ struct Parser {
     return static_cast<uint32_t>(v);
   }
 
+  // A token after a complete operand is named at its own column ("->ACC<1KB> extra" is not a
+  // bad destination but an extra operand).
+  void no_trailing(const Group& g, size_t n) const {
+    if (g.size() > n) fail(g[n].col, "unexpected operand '" + g[n].text + "'");
+  }
+
   static bool is_number(const Tok& t) { return std::isdigit(static_cast<unsigned char>(t.up[0])) != 0; }
 
   unsigned reg(const Tok& t) const {
@@ -161,7 +167,6 @@ struct Parser {
 
   // T#n[.reuse] -> (code, reuse)
   std::pair<unsigned, unsigned> tile(const Group& g) const {
-    if (g.size() != 1) fail(g[0].col, "bad tile operand: expected Q#n[.reuse]");
     std::string u = g[0].up;
     unsigned reuse = 0;
     if (u.size() > 6 && u.substr(u.size() - 6) == ".REUSE") {
@@ -172,12 +177,13 @@ struct Parser {
     bool oor;
     if (!enc::parse_tile(u, code, oor)) fail(g[0].col, "bad tile operand '" + g[0].text + "' (expected T#n, U#n, M#n or N#n)");
     if (oor) fail(g[0].col, "tile index in '" + g[0].text + "' out of range 1..16");
+    no_trailing(g, 1);
     return {code, reuse};
   }
 
   // ->DST<Size>
   std::pair<unsigned, unsigned> dest(const Group& g, bool acc_only) const {
-    if (g.size() != 5 || g[0].up != "->" || g[2].up != "<" || g[4].up != ">")
+    if (g.size() < 5 || g[0].up != "->" || g[2].up != "<" || g[4].up != ">")
       fail(g[0].col, acc_only ? "bad destination: expected ->ACC<Size>" : "bad destination: expected ->DST<Size>");
     unsigned d;
     if (!enc::parse_dst(g[1].up, d) || (acc_only && d != enc::kDstAcc))
@@ -188,6 +194,7 @@ struct Parser {
       fail(g[3].col, "Size '" + g[3].text + "' is not a legal value (0B 32B 64B ... 512KB, powers of two)");
     if (imm4 == 0)  // spec 30 §5: "0B ... legal only where no destination is allocated"
       fail(g[3].col, "Size 0B allocates nothing: a destination needs 32B ... 512KB (0B only where there is no destination)");
+    no_trailing(g, 5);
     return {d, imm4};
   }
 
@@ -264,7 +271,10 @@ void tmpl(Parser& p, std::vector<uint32_t>& out) {
   const auto b = p.tile(gs[1]);
   std::pair<unsigned, unsigned> bias{0, 0};
   if (fn == 1) bias = p.tile(gs[2]);
-  if (fn == 2 && !(gs[2].size() == 1 && gs[2][0].up == "ACC")) p.fail(gs[2][0].col, "third operand of TMATMUL.ACC must be ACC");
+  if (fn == 2) {
+    if (gs[2][0].up != "ACC") p.fail(gs[2][0].col, "third operand of TMATMUL.ACC must be ACC");
+    p.no_trailing(gs[2], 1);
+  }
   const size_t col = L.toks[0].col;
   // Expansion order of spec 30 §5.
   enc::Word w;
@@ -372,9 +382,10 @@ void raw(Parser& p, std::vector<uint32_t>& out) {
     w[F::reg] = p.reg(single(gs[0], "register"));
     w[F::uimm] = p.number(single(gs[1], "imm"), (1u << 17) - 1, "imm");
     const Group& g = gs[2];
-    if (g.size() != 2 || g[0].up != "->" || g[1].up.size() != 3 || g[1].up.substr(0, 2) != "LB" || g[1].up[2] < '0' ||
+    if (g.size() < 2 || g[0].up != "->" || g[1].up.size() != 3 || g[1].up.substr(0, 2) != "LB" || g[1].up[2] < '0' ||
         g[1].up[2] > '2')
       p.fail(g[0].col, "expected ->LB0, ->LB1 or ->LB2");
+    p.no_trailing(g, 2);
     w[F::lb] = static_cast<uint32_t>(g[1].up[2] - '0');
   } else if (mn == "B.IOT") {
     std::vector<std::pair<unsigned, unsigned>> srcs;
@@ -404,8 +415,9 @@ void raw(Parser& p, std::vector<uint32_t>& out) {
     w[F::d1] = p.number(single(gs[1], "number"), 31, "d1");
     w[F::d2] = p.number(single(gs[2], "number"), 31, "d2");
     const Group& g = gs[3];
-    if (g.size() != 2 || g[0].up != "->") p.fail(g[0].col, "expected ->dd");
+    if (g.size() < 2 || g[0].up != "->") p.fail(g[0].col, "expected ->dd");
     w[F::dd] = p.number(g[1], 31, "dd");
+    p.no_trailing(g, 2);
   } else if (mn == "BSTOP") {
     w.op = Op::bstop;
     p.no_more(gs, 0);

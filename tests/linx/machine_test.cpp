@@ -191,7 +191,7 @@ TEST(LinxMachine, BstopEndsAndOtherClassesFault) {
   const Snapshot before(m);
   // BSTOP, then a VPAR block (would fault) and a TMATMUL (would write ACC, release T#1 and U#1).
   std::vector<uint32_t> w = assemble("BSTOP\nBSTART.VPAR 3\nTMATMUL <M:16, N:16, K:16, FP16>, T#1, U#1, ->ACC<1KB>");
-  ASSERT_EQ(w.size(), 8u);
+  ASSERT_EQ(w.size(), 7u);
   m.run(w);
   EXPECT_FALSE(m.acc().valid);
   EXPECT_TRUE(Snapshot(m) == before) << "a word after BSTOP was executed";
