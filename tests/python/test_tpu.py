@@ -7,6 +7,10 @@ import tilesim
 from tilesim import tpu
 
 
+def _f32_bits(values):
+    return np.array(values, dtype=np.float32).view(np.uint32)
+
+
 def test_greater_select_matches_numpy_where():
     rng = np.random.default_rng(1)
     a = rng.standard_normal((2, 70, 3, 5)).astype(np.float32)
@@ -46,13 +50,13 @@ def test_vector_by_npu_on_bm1688():
 def test_extremum_values_and_indices_ties():
     a = np.array([3, 5, 5, 0, np.nan], dtype=np.float32).reshape(1, 1, 1, 5)
     b = np.array([4, 5, 2, -0.0, 1], dtype=np.float32).reshape(1, 1, 1, 5)
+    # values compared as bits: assert_array_equal takes -0 == 0, the ties must give src1's -0
     v, i = tpu.maximum_greater_select(a, b, np.int32(0), np.int32(1))
-    np.testing.assert_array_equal(v.reshape(-1), [4, 5, 5, 0, 1])
-    assert np.signbit(v.reshape(-1)[3])  # tie: src1's -0 bits
+    np.testing.assert_array_equal(v.reshape(-1).view(np.uint32), _f32_bits([4, 5, 5, -0.0, 1]))
     np.testing.assert_array_equal(i.reshape(-1), [1, 1, 0, 1, 1])
     v, i = tpu.minimum_less_select(a, b, np.int32(0), np.int32(1), src_dtype="fp32",
                                    dst_dtype="s32")
-    np.testing.assert_array_equal(v.reshape(-1), [3, 5, 2, -0.0, 1])
+    np.testing.assert_array_equal(v.reshape(-1).view(np.uint32), _f32_bits([3, 5, 2, -0.0, 1]))
     np.testing.assert_array_equal(i.reshape(-1), [0, 1, 1, 1, 1])
 
 

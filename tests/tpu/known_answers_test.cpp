@@ -218,7 +218,7 @@ TEST(TpuKnownAnswers, InPlaceAndOverlap) {
   const variable_t v0 = tensor(A0), zero = scalar_f32(0.f);
   // relu in place: dst = src0 > 0 ? src0 : 0
   d.greater_select(A0, &v0, &zero, &v0, &zero, &s, DT_FP32, DT_FP32);
-  EXPECT_EQ(get<float>(d, A0, s, DT_FP32), (std::vector<float>{1, 0, 3, 0}));
+  EXPECT_EQ(get<uint32_t>(d, A0, s, DT_FP32), f32_codes({1, 0, 3, 0}));  // +0 from the SCALAR
   // int8 source at A2, int32 dst at the same address: every source byte is read first.
   const dim4 s2 = shape4(1, 1, 1, 8);
   put(d, A2, s2, std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8}, DT_INT8);
@@ -240,8 +240,10 @@ TEST(TpuKnownAnswers, MaskedMaxIndices) {
   put(d, A1, s, std::vector<float>{2, 8, 3, 4, 0, -0.f, 1, -1, -2, 6, 6, -8}, DT_FP32);
   const variable_t v0 = tensor(A0), v1 = tensor(A1), i0 = scalar_bits(0), i1 = scalar_bits(1);
   d.maximum_greater_select(D0, D1, &v0, &v1, &i0, &i1, &s, DT_FP32, DT_INT32);
-  EXPECT_EQ(get<float>(d, D0, s, DT_FP32),
-            (std::vector<float>{2, 9, 3, 4, 0, 0, 1, 0, -1, 6, 7, -8}));
+  // Bits, not floats: the 0 vs -0 tie (element 5) goes to src1's -0 (spec 50 §3), which a float
+  // comparison could not tell from +0.
+  EXPECT_EQ(get<uint32_t>(d, D0, s, DT_FP32),
+            f32_codes({2, 9, 3, 4, 0, -0.f, 1, 0, -1, 6, 7, -8}));
   EXPECT_EQ(get<int32_t>(d, D1, s, DT_INT32),
             (std::vector<int32_t>{1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1}));
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,12 @@ inline uint32_t f32_bits(float f) {
   uint32_t b;
   std::memcpy(&b, &f, 4);
   return b;
+}
+// Expected fp32 results as codes: tests compare bits, so -0 and NaN payloads count (spec 00).
+inline std::vector<uint32_t> f32_codes(std::initializer_list<float> v) {
+  std::vector<uint32_t> out;
+  for (float f : v) out.push_back(f32_bits(f));
+  return out;
 }
 inline float bits_f32(uint32_t b) {
   float f;
