@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "linx/gemm_core.hpp"
+#include "linx/machine_state.hpp"
 #include "tilesim/error.hpp"
 
 namespace tilesim::linx {
@@ -46,8 +47,10 @@ void gemm(const Matrix& a, const Matrix& b, const void* bias, void* acc, const G
   const auto identity = [](DType x) { return x == DType::fp32 || x == DType::s32 || x == DType::u32; };
   const void* A = identity(t.a) ? a.data : decode_matrix(a, t.a, 0);
   const void* B = identity(t.b) ? b.data : decode_matrix(b, t.b, 1);
-  core::run(core::domain_of(t.a), A, B, bias,
-            t.accumulate ? acc : nullptr, acc, a.rows, b.cols, a.cols, t.engine);
+  // The direct entry computes what a TMATMUL under the default profile computes (spec 30 §4).
+  const LinxProfile& p = default_linx_profile();
+  core::run(core::domain_of(t.a), A, B, bias, t.accumulate ? acc : nullptr, acc, a.rows, b.cols, a.cols, t.engine,
+            /*b_col_major=*/false, core::Rules{p.float_order, p.int_overflow});
 }
 
 }  // namespace tilesim::linx

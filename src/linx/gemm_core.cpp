@@ -140,8 +140,26 @@ void chain_i32_reference(const int32_t* A, const int32_t* B, BStride bs, int32_t
     }
 }
 
+std::string unsupported(const Rules& r, Domain d) {
+  // No default in the switches: a new rule value must be given its chain here (-Wswitch).
+  if (d == Domain::f32) {
+    switch (r.float_order) {
+      case FloatOrder::sequential_fma: return {};
+    }
+    return "floating accumulation order " + std::to_string(static_cast<unsigned>(r.float_order)) +
+           " is not implemented (the GEMM core has 0 = sequential fma, spec 30 §3)";
+  }
+  switch (r.int_overflow) {
+    case IntOverflow::wrap32: return {};
+  }
+  return "integer overflow rule " + std::to_string(static_cast<unsigned>(r.int_overflow)) +
+         " is not implemented (the GEMM core has 0 = 32-bit wrap, spec 30 §3)";
+}
+
 void run(Domain d, const void* A, const void* B, const void* bias, const void* start, void* out, size_t M,
-         size_t N, size_t K, Engine e, bool b_col_major) {
+         size_t N, size_t K, Engine e, bool b_col_major, const Rules& rules) {
+  if (const std::string why = unsupported(rules, d); !why.empty())
+    raise(ErrorCode::Unsupported, "linx GEMM core", why, "30 §1");
   const size_t mn = M * N;
   const BStride bs = b_col_major ? BStride{1, K} : BStride{N, 1};
   // The fast engine starts the chain from +0 itself (no separate zeroing pass).
@@ -155,10 +173,14 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
     float* C = static_cast<float*>(out);
     const auto* a = static_cast<const float*>(A);
     const auto* b = static_cast<const float*>(B);
-    if (e == Engine::reference)
-      chain_f32_reference(a, b, bs, C, M, N, K);
-    else
-      chain_f32_fast(a, b, bs, C, M, N, K, zero_start);
+    switch (rules.float_order) {  // the chains the profile's order names (checked above)
+      case FloatOrder::sequential_fma:
+        if (e == Engine::reference)
+          chain_f32_reference(a, b, bs, C, M, N, K);
+        else
+          chain_f32_fast(a, b, bs, C, M, N, K, zero_start);
+        break;
+    }
     const auto* bs = static_cast<const float*>(bias);
     if (e == Engine::fast) {
       epilogue_f32_fast(C, bs, M, N);
@@ -176,10 +198,14 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
   int32_t* C = static_cast<int32_t*>(out);
   const auto* a = static_cast<const int32_t*>(A);
   const auto* b = static_cast<const int32_t*>(B);
-  if (e == Engine::reference)
-    chain_i32_reference(a, b, bs, C, M, N, K);
-  else
-    chain_i32_fast(a, b, bs, C, M, N, K, zero_start);
+  switch (rules.int_overflow) {
+    case IntOverflow::wrap32:
+      if (e == Engine::reference)
+        chain_i32_reference(a, b, bs, C, M, N, K);
+      else
+        chain_i32_fast(a, b, bs, C, M, N, K, zero_start);
+      break;
+  }
   if (const auto* bs = static_cast<const uint32_t*>(bias))
     for (size_t i = 0; i < M; ++i)
       for (size_t j = 0; j < N; ++j)

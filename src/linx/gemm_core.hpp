@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "tilesim/linx.hpp"
 
@@ -10,6 +11,17 @@ namespace tilesim::linx::core {
 
 enum class Domain : uint8_t { f32, i32 };
 Domain domain_of(DType t) noexcept;
+
+// The accumulation rules a LinxISA target profile chooses (spec 30 §1 "Profile", §3): kept as
+// values so a hardware-specific order can be added next to the one the seed defines.
+enum class FloatOrder : uint8_t { sequential_fma };  // k = 0..K-1 in order, one fp32 fma per step
+enum class IntOverflow : uint8_t { wrap32 };         // 32-bit two's-complement wrap at every step
+struct Rules {
+  FloatOrder float_order;
+  IntOverflow int_overflow;
+};
+// Empty when the core implements the rule that governs domain d; else what it lacks.
+std::string unsupported(const Rules& r, Domain d);
 
 // Decodes n storage elements of t (element `first` on) into the core's number domain: floats
 // exactly to fp32 (fp64 rounded RNE, tf32/hf32 low bits masked), integers sign/zero-extended to
@@ -34,9 +46,10 @@ void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, 
 void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N);
 
 // The whole TMATMUL / .BIAS / .ACC result on decoded operands: C = start (zeros when start is
-// null), the chain, then + bias (one fp32 / wrapping add) and default NaN. `out` M x N.
+// null), the chain under `rules`, then + bias (one fp32 / wrapping add) and default NaN. `out` M x N.
 // b_col_major: B is stored K-contiguous per column (N x K row-major), as a ZN tile's lines are.
+// Error(Unsupported), before anything is written, when unsupported(rules, d) is not empty.
 void run(Domain d, const void* A, const void* B, const void* bias, const void* start, void* out, size_t M,
-         size_t N, size_t K, Engine e, bool b_col_major = false);
+         size_t N, size_t K, Engine e, bool b_col_major, const Rules& rules);
 
 }  // namespace tilesim::linx::core

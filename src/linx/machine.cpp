@@ -10,14 +10,26 @@
 namespace tilesim::linx {
 namespace {
 constexpr LinxProfile kProfiles[] = {
-    {"linx_v056", LinxProfile::Order::sequential_fma, LinxProfile::IntOverflow::wrap32, 16, 256, 256 * 1024,
-     512 * 1024},
+    {"linx_v056", core::FloatOrder::sequential_fma, core::IntOverflow::wrap32, 16, 256, 256 * 1024, 512 * 1024},
 };
+
+// "256 B", "256 KB": the profile's sizes as the spec writes them.
+std::string size_text(size_t b) {
+  return b >= 1024 && b % 1024 == 0 ? std::to_string(b / 1024) + " KB" : std::to_string(b) + " B";
+}
+size_t live_of(const Machine::State& s) {
+  size_t n = 0;
+  for (const auto& q : s.queues)
+    for (const auto& t : q)
+      if (t.live) n += t.size;
+  return n;
+}
 }  // namespace
 
 const LinxProfile& linx_profile(std::string_view name) {
   return find_profile<LinxProfile>(kProfiles, "LinxISA profile", name);
 }
+const LinxProfile& default_linx_profile() { return kProfiles[0]; }
 
 int queue_index(char q) {
   switch (q) {
@@ -70,21 +82,17 @@ void Machine::set_reg(std::string_view name, uint64_t value) {
 }
 uint64_t Machine::reg(unsigned i) const { return i < 24 ? s_->regs[i] : 0; }
 
-size_t Machine::live_bytes() const {
-  size_t n = 0;
-  for (const auto& q : s_->queues)
-    for (const auto& t : q)
-      if (t.live) n += t.size;
-  return n;
-}
+size_t Machine::live_bytes() const { return live_of(*s_); }
 
-void Machine::push_raw(char queue, std::span<const uint8_t> raw, size_t size) {
+void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_t size) {
   const int q = queue_index(queue);
-  const LinxProfile& p = *s_->profile;
+  const LinxProfile& p = *s.profile;
   if (q < 0) raise(ErrorCode::Constraint, "linx push", std::string("unknown tile queue '") + queue + "' (T, U, M, N)", "30 §1");
   if (raw.size() > p.max_tile)
     raise(ErrorCode::Constraint, "linx push",
-          "tile data of " + std::to_string(raw.size()) + " bytes exceeds the largest tile (256 KB)", "30 §1");
+          "tile data of " + std::to_string(raw.size()) + " bytes exceeds the largest tile (" + size_text(p.max_tile) +
+              ") of profile " + p.name,
+          "30 §1");
   if (size == 0) {
     size = p.min_tile;
     while (size < raw.size()) size *= 2;
@@ -92,14 +100,16 @@ void Machine::push_raw(char queue, std::span<const uint8_t> raw, size_t size) {
   bool pow2 = size >= p.min_tile && size <= p.max_tile && (size & (size - 1)) == 0;
   if (!pow2)
     raise(ErrorCode::Constraint, "linx push",
-          "tile size " + std::to_string(size) + " is not 256 B x 2^k in 256 B..256 KB", "30 §1");
+          "tile size " + std::to_string(size) + " is not " + size_text(p.min_tile) + " x 2^k in " +
+              size_text(p.min_tile) + ".." + size_text(p.max_tile) + " (profile " + p.name + ")",
+          "30 §1");
   if (size < raw.size())
     raise(ErrorCode::Constraint, "linx push",
           "tile size " + std::to_string(size) + " is smaller than its " + std::to_string(raw.size()) + " bytes of data",
           "30 §1");
-  auto& dq = s_->queues[static_cast<size_t>(q)];
+  auto& dq = s.queues[static_cast<size_t>(q)];
   // The 17th-oldest leaves the window (released) as this one enters (spec 30 §1).
-  size_t live = live_bytes();
+  size_t live = live_of(s);
   if (dq.size() == p.queue_depth && dq.back().live) live -= dq.back().size;
   if (live + size > p.live_capacity)
     fault(std::string("push ") + queue_name(q), "capacity", -1, "",
@@ -111,6 +121,8 @@ void Machine::push_raw(char queue, std::span<const uint8_t> raw, size_t size) {
   if (dq.size() == p.queue_depth) dq.pop_back();
   dq.push_front(TileSlot{std::move(bytes), size, true});
 }
+
+void Machine::push_raw(char queue, std::span<const uint8_t> raw, size_t size) { linx::push_raw(*s_, queue, raw, size); }
 
 void Machine::push_tile(char queue, const void* elems, size_t rows, size_t cols, DType t, Layout l, size_t size) {
   const std::vector<uint8_t> raw = pack(elems, rows, cols, t, l);

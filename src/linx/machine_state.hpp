@@ -8,20 +8,23 @@
 #include <vector>
 
 #include "linx/encoding_table.hpp"
+#include "linx/gemm_core.hpp"
 #include "tilesim/linx.hpp"
 
 namespace tilesim::linx {
 
 // Target profile (spec 30 §1 "Profile"): choices another implementation could make differently.
+// Every field is read: the rules by exec_cube (through the GEMM core), the sizes by push_raw.
 struct LinxProfile {
   const char* name;
-  enum class Order : uint8_t { sequential_fma } float_order;  // spec 30 §3
-  enum class IntOverflow : uint8_t { wrap32 } int_overflow;   // spec 30 §3
+  core::FloatOrder float_order;   // spec 30 §3
+  core::IntOverflow int_overflow;  // spec 30 §3
   size_t queue_depth;     // 16 entries per queue
   size_t min_tile, max_tile;
   size_t live_capacity;   // 512 KB
 };
 const LinxProfile& linx_profile(std::string_view name);
+const LinxProfile& default_linx_profile();  // linx_v056, also the rules of the direct gemm()
 
 struct TileSlot {
   std::shared_ptr<const std::vector<uint8_t>> bytes;  // `size` bytes
@@ -50,5 +53,8 @@ struct Commit {
 };
 // Validates and computes one CUBE block (commit word first) without touching the state.
 Commit exec_cube(const Machine::State& s, std::span<const enc::Word> block, long word_index);
+
+// Machine::push_raw on the state, with its profile's sizes and capacity (spec 30 §1).
+void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_t size);
 
 }  // namespace tilesim::linx

@@ -154,6 +154,11 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
                " are in different classes (floating / signed / unsigned); a mix must stay within one class",
            "30 §3");
   const DType tacc = acc_type(ta);
+  // ---- the profile's accumulation rule for this class (spec 30 §1 "Profile", §3) ----
+  const LinxProfile& prof = *s.profile;
+  const core::Rules rules{prof.float_order, prof.int_overflow};
+  if (const std::string why = core::unsupported(rules, core::domain_of(ta)); !why.empty())
+    c.fail("unsupported", std::string("profile ") + prof.name + ": " + why, "30 §1");
   // ---- dimensions and ACC capacity (spec 30 §1) ----
   const size_t M = lb[0], N = lb[1], K = lb[2];
   if (!M || !N || !K)
@@ -195,7 +200,8 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
   out.acc.type = tacc;
   out.acc.data.resize(M * N);
   core::run(core::domain_of(ta), A.data(), B.data(), bias ? sbias->slot->bytes->data() : nullptr,
-            fn == 2 ? s.acc.data.data() : nullptr, out.acc.data.data(), M, N, K, Engine::fast, /*b_col_major=*/true);
+            fn == 2 ? s.acc.data.data() : nullptr, out.acc.data.data(), M, N, K, Engine::fast, /*b_col_major=*/true,
+            rules);
   // Sources without .reuse are released when the block commits (spec 30 §1 "Reuse").
   for (const Source* src : std::initializer_list<const Source*>{&sa, &sb, sbias ? &*sbias : nullptr})
     if (src && !src->reuse) out.release.emplace_back(src->queue, src->pos);

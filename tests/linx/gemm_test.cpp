@@ -17,6 +17,7 @@ const DType kFloat[] = {DType::fp64, DType::fp32, DType::tf32, DType::hf32, DTyp
                         DType::e5m2, DType::e2m3, DType::e3m2, DType::e2m1, DType::e1m2};
 const DType kSigned[] = {DType::s64, DType::s32, DType::s16, DType::s8, DType::s4};
 const DType kUnsigned[] = {DType::u64, DType::u32, DType::u16, DType::u8, DType::u4};
+const core::Rules kRules{core::FloatOrder::sequential_fma, core::IntOverflow::wrap32};  // linx_v056 (spec 30 §3)
 
 std::vector<uint32_t> run_gemm(const std::vector<uint8_t>& A, DType ta, const std::vector<uint8_t>& B, DType tb, size_t M,
                                size_t N, size_t K, const uint32_t* bias, const uint32_t* start, Engine e) {
@@ -206,13 +207,40 @@ TEST(LinxGemm, CoreColumnMajorBMatchesRowMajor) {
     for (Engine e : {Engine::reference, Engine::fast})
       for (const float* st : {static_cast<const float*>(nullptr), static_cast<const float*>(start.data())}) {
         std::vector<float> r(M * N), c(M * N);
-        core::run(core::Domain::f32, A.data(), B.data(), nullptr, st, r.data(), M, N, K, Engine::reference, false);
-        core::run(core::Domain::f32, A.data(), Bt.data(), nullptr, st, c.data(), M, N, K, e, true);
+        core::run(core::Domain::f32, A.data(), B.data(), nullptr, st, r.data(), M, N, K, Engine::reference, false, kRules);
+        core::run(core::Domain::f32, A.data(), Bt.data(), nullptr, st, c.data(), M, N, K, e, true, kRules);
         ASSERT_EQ(std::memcmp(r.data(), c.data(), r.size() * 4), 0) << M << "x" << N << "x" << K;
         std::vector<int32_t> ri(M * N), ci(M * N);
-        core::run(core::Domain::i32, Ai.data(), Bi.data(), nullptr, nullptr, ri.data(), M, N, K, Engine::reference, false);
-        core::run(core::Domain::i32, Ai.data(), Bti.data(), nullptr, nullptr, ci.data(), M, N, K, e, true);
+        core::run(core::Domain::i32, Ai.data(), Bi.data(), nullptr, nullptr, ri.data(), M, N, K, Engine::reference, false, kRules);
+        core::run(core::Domain::i32, Ai.data(), Bti.data(), nullptr, nullptr, ci.data(), M, N, K, e, true, kRules);
         ASSERT_EQ(ri, ci);
       }
   }
+}
+
+// A rule the core does not implement is Error(Unsupported) before anything is written; only the
+// rule of the domain being computed matters (spec 30 §1 "Profile", §3).
+TEST(LinxGemm, CoreRejectsUnimplementedRulesBeforeWriting) {
+  const float A[1] = {2.0f}, B[1] = {3.0f};
+  const int32_t Ai[1] = {2}, Bi[1] = {3};
+  core::Rules bad_float = kRules, bad_int = kRules;
+  bad_float.float_order = static_cast<core::FloatOrder>(3);
+  bad_int.int_overflow = static_cast<core::IntOverflow>(4);
+  float out = -1.0f;
+  try {
+    core::run(core::Domain::f32, A, B, nullptr, nullptr, &out, 1, 1, 1, Engine::fast, false, bad_float);
+    ADD_FAILURE() << "accepted";
+  } catch (const tilesim::Error& e) {
+    EXPECT_EQ(e.code(), tilesim::ErrorCode::Unsupported);
+    EXPECT_NE(std::string(e.what()).find("floating accumulation order 3 is not implemented"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(out, -1.0f);
+  int32_t outi = -1;
+  EXPECT_THROW(core::run(core::Domain::i32, Ai, Bi, nullptr, nullptr, &outi, 1, 1, 1, Engine::reference, false, bad_int),
+               tilesim::Error);
+  EXPECT_EQ(outi, -1);
+  core::run(core::Domain::f32, A, B, nullptr, nullptr, &out, 1, 1, 1, Engine::fast, false, bad_int);
+  EXPECT_EQ(out, 6.0f);
+  core::run(core::Domain::i32, Ai, Bi, nullptr, nullptr, &outi, 1, 1, 1, Engine::fast, false, bad_float);
+  EXPECT_EQ(outi, 6);
 }
