@@ -92,7 +92,16 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
       dev.select(op, 0, 0, &s, &s, &s, &s, &shape, dtype_a, dtype_b);
     }
   const int64_t N = shape.n, C = shape.c, H = shape.h, W = shape.w;
-  const size_t total = static_cast<size_t>(N * C * H * W);
+  // 65535^4 elements overflow int64: multiply checked, never into signed overflow (spec 00).
+  int64_t elems = 0;
+  if (__builtin_mul_overflow(N, C, &elems) || __builtin_mul_overflow(elems, H, &elems) ||
+      __builtin_mul_overflow(elems, W, &elems))
+    raise(ErrorCode::Bounds, what,
+          fmt::format("shape [{}, {}, {}, {}] has more than 2^63 - 1 elements (N*C*H*W "
+                      "overflows int64); no operand of it fits LOCAL_MEM_SIZE {} ({})",
+                      N, C, H, W, dev.local_mem_size(), dev.profile().name),
+          "50 §1");
+  const size_t total = static_cast<size_t>(elems);
   const int A = dev.align_bytes(), NPU = dev.npu_num();
   int64_t cursor = 0;
   auto place_tensor = [&](int e) {
