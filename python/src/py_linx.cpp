@@ -121,7 +121,57 @@ Codes to_codes(const py::array& arr, fm::DType t, const char* what) {
   return c;
 }
 
-fm::DType dtype_of(const py::object& d) { return fm::parse_dtype(py::str(d).cast<std::string>(), "tilesim.linx dtype"); }
+std::string shown(const py::handle& h) { return py::repr(h).cast<std::string>(); }
+
+// A str argument; anything else is tilesim.Error naming function, argument, value and what is
+// expected (spec 60 §4: every rejection, never TypeError).
+std::string str_arg(const py::handle& h, const std::string& fn, const char* name, const char* expected) {
+  if (!py::isinstance<py::str>(h)) bad(fn, std::string(name) + " must be " + expected + ", got " + shown(h));
+  return h.cast<std::string>();
+}
+
+// Python bool or numpy.bool_ (not 0/1 or 'x').
+bool bool_arg(const py::handle& h, const std::string& fn, const char* name) {
+  if (py::isinstance<py::bool_>(h) || py::isinstance(h, py::module_::import("numpy").attr("bool_")))
+    return PyObject_IsTrue(h.ptr()) == 1;
+  bad(fn, std::string(name) + " must be True or False, got " + shown(h));
+}
+
+// A matrix argument: an array, or any array-like NumPy can convert (a nested list).
+py::array matrix_arg(const py::handle& h, const std::string& fn) {
+  if (py::isinstance<py::array>(h)) return py::reinterpret_borrow<py::array>(h);
+  if (py::isinstance<py::str>(h) || py::isinstance<py::bytes>(h))
+    bad(fn, "matrix must be a NumPy array or array-like of numbers, got " + shown(h));
+  try {
+    return py::module_::import("numpy").attr("asarray")(h).cast<py::array>();
+  } catch (py::error_already_set& e) {  // e.g. a ragged list
+    bad(fn, "matrix must be a NumPy array or array-like of numbers, got " + shown(h) + " (" + e.what() + ")");
+  }
+}
+
+// A dtype argument: a name or alias of spec 60 §2 (or a numpy.dtype, by its name). None takes it
+// from the array's NumPy dtype (spec 60 §2 "Where a dtype argument is omitted").
+// arr null: the call has no array to take it from (unpack), so the dtype is required.
+fm::DType dtype_arg(const py::handle& d, const py::array* arr, const std::string& fn) {
+  if (d.is_none() && !arr) bad(fn, "dtype must be a dtype name such as 'fp16' (spec 60 §2), got None");
+  if (d.is_none()) {
+    const py::dtype dt = arr->dtype();
+    const char kind = dt.kind();
+    fm::DType t;
+    if ((kind == 'f' || kind == 'i' || kind == 'u') && fm::try_parse_dtype(dt.attr("name").cast<std::string>(), t))
+      return t;
+    bad(fn, "dtype omitted and the array's NumPy dtype " + py::str(py::handle(dt)).cast<std::string>() +
+                " maps to no format (float16/32/64 and [u]int8..64 do; bit-carried formats need dtype=, spec 60 §2)");
+  }
+  if (py::isinstance<py::str>(d)) return fm::parse_dtype(d.cast<std::string>(), fn + " dtype");
+  if (py::isinstance(d, py::module_::import("numpy").attr("dtype")))
+    return fm::parse_dtype(d.attr("name").cast<std::string>(), fn + " dtype");
+  bad(fn, "dtype must be a dtype name such as 'fp16' (spec 60 §2) or None, got " + shown(d));
+}
+
+lx::Layout layout_arg(const py::handle& h, const std::string& fn) {
+  return lx::parse_layout(str_arg(h, fn, "layout", "one of 'nz', 'zn', 'nd'"));
+}
 
 std::vector<uint8_t> raw_bytes(const py::object& o) {
   if (py::isinstance<py::bytes>(o) || py::isinstance<py::bytearray>(o)) {
@@ -154,22 +204,53 @@ std::vector<uint32_t> words_of(const py::object& o) {
   return w;
 }
 
-char queue_of(const std::string& q) {
-  if (q.size() != 1) bad("tilesim.linx", "queue must be one of 'T', 'U', 'M', 'N', got '" + q + "'");
+char queue_of(const py::handle& h, const std::string& fn) {
+  const std::string q = str_arg(h, fn, "queue", "one of 'T', 'U', 'M', 'N'");
+  if (q.size() != 1) bad(fn, "queue must be one of 'T', 'U', 'M', 'N', got '" + q + "'");
   return q[0];
+}
+
+// lx::Fault -> tilesim.linx.Fault with its kind, commit-word index and block text (spec 30 §1);
+// a host-side push has no block: word_index and block_text are None. Registered after the
+// module's generic translator, so it is tried first.
+void translate_fault(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const lx::Fault& f) {
+    const py::object cls = py::module_::import("tilesim._errors").attr("Fault");
+    const bool host = f.word_index() < 0;
+    const py::object inst = cls(f.what(), tilesim::to_string(f.code()), f.kind(),
+                                host ? py::object(py::none()) : py::object(py::int_(f.word_index())),
+                                host ? py::object(py::none()) : py::object(py::str(f.block_text())));
+    PyErr_SetObject(cls.ptr(), inst.ptr());
+  }
 }
 
 void init_linx(py::module_&, py::module_& m) {
   m.doc() = "LinxISA tile blocks: TMATMUL, TMATMUL.BIAS, TMATMUL.ACC (spec 30)";
-  m.def("assemble", [](const std::string& text) { return lx::assemble(text); }, py::arg("text"));
-  m.def("disassemble", [](const py::object& words, bool fold) { return lx::disassemble(words_of(words), fold); },
-        py::arg("words"), py::arg("fold") = false);
+  py::register_exception_translator(&translate_fault);
+  m.def(
+      "assemble",
+      [](const py::object& text) {
+        return lx::assemble(str_arg(text, "tilesim.linx.assemble", "text", "LinxISA assembly text (a str)"));
+      },
+      py::arg("text"));
+  m.def(
+      "disassemble",
+      [](const py::object& words, const py::object& fold) {
+        const bool f = bool_arg(fold, "tilesim.linx.disassemble", "fold");
+        return lx::disassemble(words_of(words), f);
+      },
+      py::arg("words"), py::arg("fold") = false);
   m.def(
       "pack",
-      [](const py::array& matrix, const py::object& dtype, const std::string& layout) {
-        const fm::DType t = dtype_of(dtype);
-        const Codes c = to_codes(matrix, t, "tilesim.linx.pack");
-        const auto raw = lx::pack(c.bytes.data(), c.rows, c.cols, t, lx::parse_layout(layout));
+      [](const py::object& matrix, const py::object& dtype, const py::object& layout) {
+        const std::string fn = "tilesim.linx.pack";
+        const py::array arr = matrix_arg(matrix, fn);
+        const fm::DType t = dtype_arg(dtype, &arr, fn);
+        const lx::Layout l = layout_arg(layout, fn);
+        const Codes c = to_codes(arr, t, fn.c_str());
+        const auto raw = lx::pack(c.bytes.data(), c.rows, c.cols, t, l);
         py::array_t<uint8_t> out(static_cast<py::ssize_t>(raw.size()));
         std::memcpy(out.mutable_data(), raw.data(), raw.size());
         return out;
@@ -177,11 +258,12 @@ void init_linx(py::module_&, py::module_& m) {
       py::arg("matrix"), py::arg("dtype"), py::arg("layout"));
   m.def(
       "unpack",
-      [](const py::object& raw, const py::object& shape, const py::object& dtype, const std::string& layout) {
-        const fm::DType t = dtype_of(dtype);
+      [](const py::object& raw, const py::object& shape, const py::object& dtype, const py::object& layout) {
+        const std::string what = "tilesim.linx.unpack";
+        const fm::DType t = dtype_arg(dtype, nullptr, what);
+        const lx::Layout l = layout_arg(layout, what);
         size_t rows = 1, cols;
         bool one_d = false;
-        const std::string what = "tilesim.linx.unpack";
         if (PyIndex_Check(shape.ptr())) {
           cols = int_arg(shape, what, "shape", 0, kSizeMax);
           one_d = true;
@@ -194,7 +276,7 @@ void init_linx(py::module_&, py::module_& m) {
           else bad(what, "shape must be (rows, cols) or (n,)");
         }
         const auto bytes = raw_bytes(raw);
-        const auto el = lx::unpack(bytes, rows, cols, t, lx::parse_layout(layout));
+        const auto el = lx::unpack(bytes, rows, cols, t, l);
         std::vector<py::ssize_t> dims = one_d ? std::vector<py::ssize_t>{static_cast<py::ssize_t>(cols)}
                                               : std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows),
                                                                          static_cast<py::ssize_t>(cols)};
@@ -205,31 +287,40 @@ void init_linx(py::module_&, py::module_& m) {
       py::arg("raw"), py::arg("shape"), py::arg("dtype"), py::arg("layout"));
 
   py::class_<lx::Machine>(m, "Machine")
-      .def(py::init<const std::string&>(), py::arg("profile") = "linx_v056")
+      .def(py::init([](const py::object& profile) {
+             return lx::Machine(str_arg(profile, "tilesim.linx.Machine", "profile", "a profile name such as 'linx_v056'"));
+           }),
+           py::arg("profile") = "linx_v056")
       .def("set_reg",
-           [](lx::Machine& self, const std::string& reg, const py::object& v) {
+           [](lx::Machine& self, const py::object& reg, const py::object& v) {
+             const std::string fn = "tilesim.linx.Machine.set_reg";
+             const std::string r = str_arg(reg, fn, "reg", "a register name such as 'a0' or 'R2'");
              // 64-bit registers; a negative value is its two's complement, as `tilesim run --reg`
-             self.set_reg(reg, int_arg(v, "tilesim.linx.Machine.set_reg", "value", -9223372036854775808.0L,
-                                       18446744073709551615.0L));
+             self.set_reg(r, int_arg(v, fn, "value", -9223372036854775808.0L, 18446744073709551615.0L));
            },
            py::arg("reg"), py::arg("value"))
       .def(
           "push_tile",
-          [](lx::Machine& self, const std::string& q, const py::array& matrix, const py::object& dtype,
-             const std::string& layout, const py::object& size) {
-            const fm::DType t = dtype_of(dtype);
-            const Codes c = to_codes(matrix, t, "tilesim.linx.Machine.push_tile");
-            self.push_tile(queue_of(q), c.bytes.data(), c.rows, c.cols, t, lx::parse_layout(layout),
-                           size.is_none() ? 0 : int_arg(size, "tilesim.linx.Machine.push_tile", "size", 0, kSizeMax));
+          [](lx::Machine& self, const py::object& q, const py::object& matrix, const py::object& dtype,
+             const py::object& layout, const py::object& size) {
+            const std::string fn = "tilesim.linx.Machine.push_tile";
+            const char queue = queue_of(q, fn);
+            const py::array arr = matrix_arg(matrix, fn);
+            const fm::DType t = dtype_arg(dtype, &arr, fn);
+            const lx::Layout l = layout_arg(layout, fn);
+            const size_t sz = size.is_none() ? 0 : int_arg(size, fn, "size", 0, kSizeMax);
+            const Codes c = to_codes(arr, t, fn.c_str());
+            self.push_tile(queue, c.bytes.data(), c.rows, c.cols, t, l, sz);
           },
-          py::arg("queue"), py::arg("matrix"), py::arg("dtype") = "fp16", py::arg("layout") = "nz",
+          py::arg("queue"), py::arg("matrix"), py::arg("dtype") = py::none(), py::arg("layout") = "nz",
           py::arg("size") = py::none())
       .def(
           "push_raw",
-          [](lx::Machine& self, const std::string& q, const py::object& raw, const py::object& size) {
+          [](lx::Machine& self, const py::object& q, const py::object& raw, const py::object& size) {
+            const std::string fn = "tilesim.linx.Machine.push_raw";
+            const char queue = queue_of(q, fn);
             const auto b = raw_bytes(raw);
-            self.push_raw(queue_of(q), b,
-                          size.is_none() ? 0 : int_arg(size, "tilesim.linx.Machine.push_raw", "size", 0, kSizeMax));
+            self.push_raw(queue, b, size.is_none() ? 0 : int_arg(size, fn, "size", 0, kSizeMax));
           },
           py::arg("queue"), py::arg("raw_bytes"), py::arg("size") = py::none())
       .def(

@@ -11,7 +11,14 @@ class Error(Exception):
 
 
 class Fault(Error):
-    """A LinxISA machine fault (spec 30 §1); raised as tilesim.linx.Fault."""
+    """A LinxISA machine fault (spec 30 §1); raised as tilesim.linx.Fault.
 
-    def __init__(self, message, code="Fault"):
+    ``kind`` is the fault kind ("capacity", "tile released", ...), ``word_index`` the index of
+    the faulting block's commit word and ``block_text`` the block as text; both are None for a
+    fault of a host-side tile push, which has no block."""
+
+    def __init__(self, message, code="Fault", kind=None, word_index=None, block_text=None):
         super().__init__(message, code)
+        self.kind = kind
+        self.word_index = word_index
+        self.block_text = block_text
