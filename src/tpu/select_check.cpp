@@ -80,6 +80,63 @@ bool overlaps(const Hull& a, const Hull& b) {
   return a.lo < b.hi && b.lo < a.hi;
 }
 
+// An aligned-layout tensor of the call's shape at in-NPU offset r (spec 50 §1).
+struct Placed {
+  uint32_t r;
+  int e;
+  const Strides* s;
+};
+// Two elements' rows, one of each tensor, that share a byte: the NPU, each row's (n, c) and its
+// in-NPU bytes.
+struct Clash {
+  int64_t npu, n[2], c[2];
+  Hull bytes[2];
+};
+
+// The first byte two tensors of the same shape and start NPU q both touch, found exactly: hulls
+// are not enough, because with q > 0 and C wrapping past NPU_NUM one tensor's rows can sit in the
+// gaps of the other's (spec 50 §3 forbids shared bytes, not interleaving). Each NPU holds
+// contiguous runs of H*W elements, one per (n, slot), and NPU k holds slots [lo, hi] where
+// c = slot * NPU_NUM + k - q is in [0, C). In (n, slot) order the runs are at increasing
+// addresses (stride_n >= slots * stride_c, stride_c >= H*W), so the two lists are merged.
+// NPUs holding the same slots have the same byte pattern: each is walked once. Bounds are
+// already checked, so each list has at most LOCAL_MEM_SIZE / ALIGN_BYTES runs.
+bool first_shared_byte(const Placed (&t)[2], int64_t q, int64_t N, int64_t C, int64_t HW,
+                       int npu_num, Clash& out) {
+  int64_t done_lo = -1, done_hi = -1;
+  for (int64_t k = 0; k < npu_num; ++k) {
+    const int64_t lo = k < q ? 1 : 0;
+    if (C - 1 + q - k < 0) continue;  // no channel on this NPU
+    const int64_t hi = (C - 1 + q - k) / npu_num;
+    if (lo > hi || (lo == done_lo && hi == done_hi)) continue;
+    done_lo = lo;
+    done_hi = hi;
+    const int64_t runs = N * (hi - lo + 1);
+    auto run = [&](int which, int64_t i) {
+      const Placed& p = t[which];
+      const int64_t n = i / (hi - lo + 1), slot = lo + i % (hi - lo + 1);
+      const int64_t b = p.r + (n * p.s->n + slot * p.s->c) * p.e;
+      return Hull{b, b + HW * p.e};
+    };
+    for (int64_t i = 0, j = 0; i < runs && j < runs;) {
+      const Hull a = run(0, i), b = run(1, j);
+      if (a.hi <= b.lo) {
+        ++i;
+      } else if (b.hi <= a.lo) {
+        ++j;
+      } else {
+        const int64_t slots = hi - lo + 1;
+        out = {k,
+               {i / slots, j / slots},
+               {(lo + i % slots) * npu_num + k - q, (lo + j % slots) * npu_num + k - q},
+               {a, b}};
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, local_addr_t dst1,
@@ -227,12 +284,19 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
     check_bounds(src_hull[i], fmt::format("{} ({})", kSrcName[i], kind_name(s.kind)));
   }
 
-  // dst0 and dst1 must not overlap (spec 50 §3); judged on the in-NPU byte hulls.
-  if (p.extremum && overlaps(dst_hull[0], dst_hull[1]))
+  // dst0 and dst1 must not overlap (spec 50 §3): no byte of one may be a byte of the other.
+  // Disjoint hulls settle it; otherwise the rows are compared exactly.
+  Clash clash{};
+  if (p.extremum && overlaps(dst_hull[0], dst_hull[1]) &&
+      first_shared_byte({{p.dst_r[0], dst_e[0], &p.cmp_s}, {p.dst_r[1], dst_e[1], &p.val_s}}, q,
+                        p.N, p.C, p.H * p.W, chip.npu_num, clash))
     ck.fail(ErrorCode::Constraint,
-            fmt::format("dst0 (in-NPU bytes [0x{:x}, 0x{:x})) and dst1 ([0x{:x}, 0x{:x})) must not "
-                        "overlap",
-                        dst_hull[0].lo, dst_hull[0].hi, dst_hull[1].lo, dst_hull[1].hi),
+            fmt::format("dst0 and dst1 must not overlap: on NPU {}, dst0 (n {}, c {}) in-NPU bytes "
+                        "[0x{:x}, 0x{:x}) and dst1 (n {}, c {}) bytes [0x{:x}, 0x{:x}) share "
+                        "bytes (shape [{}, {}, {}, {}] starting on NPU {})",
+                        clash.npu, clash.n[0], clash.c[0], clash.bytes[0].lo, clash.bytes[0].hi,
+                        clash.n[1], clash.c[1], clash.bytes[1].lo, clash.bytes[1].hi, p.N, p.C, p.H,
+                        p.W, q),
             "50 §3");
 
   // Reads before writes (spec 50 §3): writing in place is only streamed when a destination

@@ -1,9 +1,10 @@
 // Array-level compare-select (src/tpu/arrays.cpp, the engine side of spec 60 §4
 // tilesim.tpu.greater_select): placement, shape arithmetic and scalar codes.
+#include "tpu/arrays.hpp"
+
 #include <cmath>
 #include <limits>
 
-#include "tpu/arrays.hpp"
 #include "tpu_test_util.hpp"
 
 using namespace tpu_test;

@@ -1,5 +1,7 @@
 // One test per rejection of spec 50 §4 / §5: the error code, the message (instruction, operand,
 // rule, values, spec section) and unchanged local memory.
+#include <algorithm>
+
 #include "tpu_test_util.hpp"
 
 using namespace tpu_test;
@@ -183,9 +185,116 @@ TEST_F(Fixture, UnsupportedDtypes) {
 TEST_F(Fixture, Dst0Dst1Overlap) {
   expect_rejected(
       d, ErrorCode::Constraint,
-      {"dst0 (in-NPU bytes [0x4000, 0x4040)) and dst1 ([0x4000, 0x4040)) must not overlap",
+      {"tpu_bdc_maximum_greater_select: dst0 and dst1 must not overlap: on NPU 0, dst0 "
+       "(n 0, c 0) in-NPU bytes [0x4000, 0x4040) and dst1 (n 0, c 0) bytes [0x4000, "
+       "0x4040) share bytes",
        "[spec 50 §3]"},
       [&] { d.maximum_greater_select(16384, 16384, &t0, &t1, &t2, &t3, &s, DT_FP32, DT_FP32); });
+  // Partial overlap: dst1 starts half-way into dst0's only row.
+  const dim4 row = shape4(1, 1, 1, 32);
+  expect_rejected(d, ErrorCode::Constraint,
+                  {"dst0 (n 0, c 0) in-NPU bytes [0x4000, 0x4080) and dst1 (n 0, c 0) bytes "
+                   "[0x4040, 0x40c0) share bytes"},
+                  [&] {
+                    d.minimum_less_select(16384, 16384 + 64, &t0, &t1, &t2, &t3, &row, DT_FP32,
+                                          DT_INT32);
+                  });
+}
+
+// Start NPU 1 with C = 64 wraps channel 63 to slot 1 of NPU 0, so each NPU's byte hull of a
+// [2, 64, 1, 1] fp32 tensor is [r, r + 196) with rows only at r + {0, 128} (NPUs 1..63) or
+// r + {64, 192} (NPU 0). dst1 = dst0 + 64 puts every row of dst1 in a gap of dst0: no shared
+// byte, so legal (spec 50 §3 forbids overlap, not interleaving) and computed correctly;
+// dst1 = dst0 + 128 shares dst0's n = 1 rows and is rejected (NPU 0 is reported first).
+TEST_F(Fixture, Dst0Dst1InterleavedWithoutOverlap) {
+  const local_addr_t L = d.local_mem_size();  // NPU 1, offset 0
+  const dim4 sh = shape4(2, 64, 1, 1);
+  std::vector<float> a(128), b(128);
+  for (int i = 0; i < 128; ++i) {
+    a[size_t(i)] = float(i % 7) - 3;
+    b[size_t(i)] = float(i % 5) - 2;
+  }
+  a[3] = 0.f;
+  b[3] = -0.f;  // tie: dst0 takes src1's -0
+  const variable_t x = tensor(L + 4096), y = tensor(L + 8192), i0 = scalar_bits(0),
+                   i1 = scalar_bits(1);
+  for (bool ref : {false, true}) {
+    d.set_reference(ref);
+    put(d, L + 4096, sh, a, DT_FP32);
+    put(d, L + 8192, sh, b, DT_FP32);
+    d.maximum_greater_select(L, L + 64, &x, &y, &i0, &i1, &sh, DT_FP32, DT_INT32);
+    const auto v = get<uint32_t>(d, L, sh, DT_FP32);
+    const auto idx = get<int32_t>(d, L + 64, sh, DT_INT32);
+    for (size_t i = 0; i < 128; ++i) {
+      const bool g = a[i] > b[i];
+      EXPECT_EQ(v[i], f32_bits(g ? a[i] : b[i])) << "element " << i << " ref " << ref;
+      EXPECT_EQ(idx[i], g ? 0 : 1) << "element " << i << " ref " << ref;
+    }
+  }
+  expect_rejected(
+      d, ErrorCode::Constraint,
+      {"on NPU 0, dst0 (n 1, c 63) in-NPU bytes [0xc0, 0xc4) and dst1 (n 0, c 63) "
+       "bytes [0xc0, 0xc4) share bytes",
+       "shape [2, 64, 1, 1] starting on NPU 1", "[spec 50 §3]"},
+      [&] { d.maximum_greater_select(L, L + 128, &x, &y, &i0, &i1, &sh, DT_FP32, DT_INT32); });
+}
+
+// The overlap rule against brute force: every byte of both destinations marked from the layout
+// formula of spec 50 §1, over random shapes, start NPUs, widths and offsets on bm1688.
+TEST(TpuChecks, Dst0Dst1OverlapMatchesByteMarking) {
+  Device m("bm1688");
+  const int npu = m.npu_num();
+  const int64_t span = 16384;  // every placement below stays under this in-NPU offset
+  std::vector<uint8_t> mark(size_t(npu) * span);
+  uint64_t seed = 12345;
+  auto rnd = [&](int64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return int64_t((seed >> 33) % uint64_t(n));
+  };
+  const data_type_t dts[3][2] = {{DT_INT8, DT_UINT8}, {DT_FP16, DT_INT16}, {DT_FP32, DT_INT32}};
+  int accepted = 0, rejected = 0, interleaved = 0;
+  for (int iter = 0; iter < 2000; ++iter) {
+    const int64_t q = rnd(npu), N = 1 + rnd(3), C = 1 + rnd(80), H = 1 + rnd(3), W = 1 + rnd(9);
+    const int wi = int(rnd(3)), e = 1 << wi;
+    const int64_t eu = m.align_bytes() / e, cs = (H * W + eu - 1) / eu * eu;
+    const int64_t ns = (q + C + npu - 1) / npu * cs;
+    // Half the placements put dst1 just after dst0, where interleaving happens.
+    const int64_t r0 = rnd(256) * 16;
+    const int64_t r[2] = {r0, iter % 2 ? r0 + rnd(24) * 16 : rnd(256) * 16};
+    const int64_t extent = (N - 1) * ns * e + (q + C - 1) / npu * cs * e + H * W * e;
+    if (extent + std::max(r[0], r[1]) > span) continue;
+    std::fill(mark.begin(), mark.end(), 0);
+    bool shared = false;
+    for (int t = 0; t < 2; ++t)
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+          for (int64_t b = 0; b < H * W * e; ++b) {
+            const int64_t k = (q + c) % npu, slot = (q + c) / npu;
+            uint8_t& cell = mark[size_t(k * span + r[t] + (n * ns + slot * cs) * e + b)];
+            if (t == 1 && cell) shared = true;
+            cell = 1;
+          }
+    const variable_t sc = scalar_bits(0);
+    const dim4 sh = shape4(int(N), int(C), int(H), int(W));
+    const local_addr_t base = local_addr_t(q) * m.local_mem_size();
+    try {
+      m.maximum_greater_select(base + local_addr_t(r[0]), base + local_addr_t(r[1]), &sc, &sc, &sc,
+                               &sc, &sh, dts[wi][0], dts[wi][1]);
+      EXPECT_FALSE(shared) << "accepted overlapping dst0/dst1: q " << q << " shape " << N << "x"
+                           << C << "x" << H << "x" << W << " e " << e << " r " << r[0] << ", "
+                           << r[1];
+      ++accepted;
+      if (std::abs(r[0] - r[1]) < extent) ++interleaved;  // hulls overlap, bytes do not
+    } catch (const tilesim::Error& err) {
+      EXPECT_TRUE(shared) << err.what();
+      EXPECT_NE(std::string(err.what()).find("must not overlap"), std::string::npos) << err.what();
+      ++rejected;
+    }
+  }
+  // Both outcomes were exercised, interleaved placements included.
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(rejected, 100);
+  EXPECT_GT(interleaved, 20);
 }
 
 TEST_F(Fixture, UnknownChip) {
