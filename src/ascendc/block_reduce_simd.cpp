@@ -109,7 +109,7 @@ HWY_INLINE void store_half(D d, hn::Vec<D> v, uint8_t* p) {
 // Needs -ffp-contract=off (the build's setting): a fused g - x would break the split.
 HWY_INLINE VF round_sat_node(DF d, VF x) {
   const VF g = hn::Mul(x, hn::Set(d, 8193.0f));
-  return hn::Sub(g, hn::Sub(g, x));
+  return hn::Sub(g, hn::MulAdd(x, hn::Set(d, -1.0f), g));  // g - x on the FMA pipes
 }
 
 // Clamps to [-65504, 65504] keeping the sign (and -0): one VRANGEPS (min of magnitudes, sign of
@@ -361,10 +361,10 @@ void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nbl
   constexpr unsigned E = 16;
   constexpr size_t N = 16;
   const DF d;
-  const VF c = hn::Set(d, 8193.0f), lim = hn::Set(d, 8188.0f);
+  const VF c = hn::Set(d, 8193.0f), lim = hn::Set(d, 8188.0f), neg1 = hn::Set(d, -1.0f);
   const auto add_round = [&](VF a, VF b) {
     const VF s = hn::Add(a, b), g = hn::Mul(s, c);
-    return hn::Sub(g, hn::Sub(g, s));
+    return hn::Sub(g, hn::MulAdd(s, neg1, g));
   };
   const auto general = [&](size_t g) {  // group g again with the saturating/IEEE nodes
     BlockSrc tmp;
@@ -399,7 +399,7 @@ void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nbl
     const bool big = _mm512_cmp_ps_mask(m.raw, lim.raw, _CMP_GT_OQ) != 0;
     for (unsigned j = 0; j < 8; ++j) {
       const VF gj = hn::Mul(s[j], c);
-      v[j] = hn::Sub(gj, hn::Sub(gj, s[j]));
+      v[j] = hn::Sub(gj, hn::MulAdd(s[j], neg1, gj));
     }
     for (unsigned j = 0; j < 4; ++j)
       v[j] = add_round(VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0x88)},
