@@ -288,7 +288,8 @@ void init_linx(py::module_&, py::module_& m) {
 
   py::class_<lx::Machine>(m, "Machine")
       .def(py::init([](const py::object& profile) {
-             return lx::Machine(str_arg(profile, "tilesim.linx.Machine", "profile", "a profile name such as 'linx_v056'"));
+             const char* want = "a profile name such as 'linx_v056'";
+             return lx::Machine(str_arg(profile, "tilesim.linx.Machine", "profile", want));
            }),
            py::arg("profile") = "linx_v056")
       .def("set_reg",
