@@ -14,14 +14,15 @@
 
 namespace tilesim::tpu {
 
-// One row per chip (spec 50 §1, §2; spec 00 "Target profiles").
+// One row per chip (spec 50 §1, §2; spec 00 "Target profiles"). The float compare rule (IEEE:
+// a NaN makes >, <, == false, +0 == -0) is not a column: spec 50 §3 defines that one rule only,
+// for every chip, so there is no other behaviour a profile could select.
 struct ChipProfile {
   const char* name;
   int npu_num;
   uint32_t local_mem_size;  // bytes per NPU
   int align_bytes;          // ALIGN_BYTES = EU bytes
   uint64_t select_dtypes;   // bit d set: data_type_t d accepted by the select instructions
-  bool ieee_compare;        // floats compare by IEEE rules: NaN false, +0 == -0 (tilesim decision)
 };
 
 std::span<const ChipProfile> chips() noexcept;

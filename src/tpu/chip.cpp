@@ -23,30 +23,29 @@ constexpr uint64_t kSelectFp8 = bit(DT_FP8E4M3) | bit(DT_FP8E5M2);
 
 // spec 50 §1: name, NPU_NUM, LOCAL_MEM_SIZE, ALIGN_BYTES.
 constexpr ChipProfile kChips[] = {
-    {"bm1684x", 64, 256 * 1024, 64, kSelectBase, true},
-    {"bm1688", 32, 128 * 1024, 16, kSelectBase, true},
-    {"bm1690", 64, 256 * 1024, 64, kSelectBase | kSelectFp8, true},
+    {"bm1684x", 64, 256 * 1024, 64, kSelectBase},
+    {"bm1688", 32, 128 * 1024, 16, kSelectBase},
+    {"bm1690", 64, 256 * 1024, 64, kSelectBase | kSelectFp8},
 };
 
-// spec 50 §2 values; float NaN rule per spec 10 §1 (IEEE formats: exponent all ones and
-// mantissa != 0; e4m3: only S.1111.111).
+// spec 50 §2 values.
 constexpr DTypeInfo kDTypes[] = {
-    {DT_UINT8, "DT_UINT8", DType::u8, 8, CmpKind::Unsigned, 0, 0},
-    {DT_INT8, "DT_INT8", DType::s8, 8, CmpKind::Signed, 0, 0},
-    {DT_FP16, "DT_FP16", DType::fp16, 16, CmpKind::Float, 0x7FFF, 0x7C00},
-    {DT_FP32, "DT_FP32", DType::fp32, 32, CmpKind::Float, 0x7FFFFFFF, 0x7F800000},
-    {DT_UINT16, "DT_UINT16", DType::u16, 16, CmpKind::Unsigned, 0, 0},
-    {DT_INT16, "DT_INT16", DType::s16, 16, CmpKind::Signed, 0, 0},
-    {DT_UINT32, "DT_UINT32", DType::u32, 32, CmpKind::Unsigned, 0, 0},
-    {DT_INT32, "DT_INT32", DType::s32, 32, CmpKind::Signed, 0, 0},
-    {DT_BFP16, "DT_BFP16", DType::bf16, 16, CmpKind::Float, 0x7FFF, 0x7F80},
-    {DT_UINT4, "DT_UINT4", DType::u4, 4, CmpKind::Unsigned, 0, 0},
-    {DT_INT4, "DT_INT4", DType::s4, 4, CmpKind::Signed, 0, 0},
-    {DT_FP8E5M2, "DT_FP8E5M2", DType::e5m2, 8, CmpKind::Float, 0x7F, 0x7C},
+    {DT_UINT8, "DT_UINT8", DType::u8, 8, CmpKind::Unsigned},
+    {DT_INT8, "DT_INT8", DType::s8, 8, CmpKind::Signed},
+    {DT_FP16, "DT_FP16", DType::fp16, 16, CmpKind::Float},
+    {DT_FP32, "DT_FP32", DType::fp32, 32, CmpKind::Float},
+    {DT_UINT16, "DT_UINT16", DType::u16, 16, CmpKind::Unsigned},
+    {DT_INT16, "DT_INT16", DType::s16, 16, CmpKind::Signed},
+    {DT_UINT32, "DT_UINT32", DType::u32, 32, CmpKind::Unsigned},
+    {DT_INT32, "DT_INT32", DType::s32, 32, CmpKind::Signed},
+    {DT_BFP16, "DT_BFP16", DType::bf16, 16, CmpKind::Float},
+    {DT_UINT4, "DT_UINT4", DType::u4, 4, CmpKind::Unsigned},
+    {DT_INT4, "DT_INT4", DType::s4, 4, CmpKind::Signed},
+    {DT_FP8E5M2, "DT_FP8E5M2", DType::e5m2, 8, CmpKind::Float},
     // FP20 has no tilesim format; it is only ever named in a rejection.
-    {DT_FP20, "DT_FP20", DType::fp32, 20, CmpKind::Float, 0, 0},
-    {DT_TF32, "DT_TF32", DType::tf32, 32, CmpKind::Float, 0x7FFFFFFF, 0x7F800000},
-    {DT_FP8E4M3, "DT_FP8E4M3", DType::e4m3, 8, CmpKind::Float, 0x7F, 0x7E},
+    {DT_FP20, "DT_FP20", DType::fp32, 20, CmpKind::Float},
+    {DT_TF32, "DT_TF32", DType::tf32, 32, CmpKind::Float},
+    {DT_FP8E4M3, "DT_FP8E4M3", DType::e4m3, 8, CmpKind::Float},
 };
 
 }  // namespace
@@ -57,6 +56,22 @@ std::span<const ChipProfile> chips() noexcept {
 
 const ChipProfile& find_chip(std::string_view name) {
   return find_profile<ChipProfile>(kChips, "TPU chip", name);
+}
+
+NanRule nan_rule(const DTypeInfo& d) noexcept {
+  if (d.kind != CmpKind::Float) return {0, 0};
+  // From the format's row (spec 10 §1): the magnitude is the code without its sign bit; the
+  // largest non-NaN magnitude is Inf's (IEEE NaN: exponent all ones, mantissa != 0), all ones
+  // but one (e4m3: only S.1111.111 is NaN) or all ones (no NaN code). Container bits below the
+  // mantissa (tf32's man_shift) are not part of the value.
+  const formats::FormatInfo& f = formats::info(d.fmt);
+  const uint64_t mag = (uint64_t{1} << (f.code_bits - 1)) - 1;
+  const unsigned man_pos = f.man_bits + f.man_shift;
+  const uint64_t exp_all = ((uint64_t{1} << f.exp_bits) - 1) << man_pos;
+  uint64_t above = mag;
+  if (f.nan == formats::NanKind::Ieee) above = exp_all | ((uint64_t{1} << f.man_shift) - 1);
+  if (f.nan == formats::NanKind::AllOnes) above = mag - 1;
+  return {static_cast<uint32_t>(mag), static_cast<uint32_t>(above)};
 }
 
 const DTypeInfo* dtype_info(int dt) noexcept {

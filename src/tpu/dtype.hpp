@@ -17,10 +17,14 @@ struct DTypeInfo {
   formats::DType fmt;  // tilesim format (spec 10)
   uint8_t bits;        // 4, 8, 16, 20 or 32
   CmpKind kind;
-  // Floats: magnitude mask and the largest non-NaN magnitude code (NaN iff |code| > nan_above).
-  uint32_t mag_mask;
-  uint32_t nan_above;
 };
+
+// Floats: a code is NaN iff (code & mag_mask) > nan_above, the largest non-NaN magnitude; derived
+// from the formats table so the NaN rule has one definition (spec 10 §1). {0, 0} for integers.
+struct NanRule {
+  uint32_t mag_mask, nan_above;
+};
+NanRule nan_rule(const DTypeInfo& d) noexcept;
 
 // The stored value of a C enum argument, read without an enum-typed load: a C caller may pass any
 // int in a data_type_t / var_type_t, which would be out of the C++ enum's range (no UB, spec 00).

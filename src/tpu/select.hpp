@@ -23,6 +23,7 @@ struct SelectPlan {
   uint32_t lms;
   const DTypeInfo* cmp;  // src0/src1 dtype (and dst0 for the extremum functions)
   const DTypeInfo* val;  // src2/src3/dst (dst1) dtype
+  NanRule cmp_nan;       // NaN test on cmp codes (fast path's integer key)
   bool extremum;         // maximum_greater / minimum_less: two destinations
   uint32_t dst_r[2];     // [0] dst or dst0 (cmp width for the extremum), [1] dst1 (val width)
   PlanSource src[4];

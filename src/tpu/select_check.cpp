@@ -169,6 +169,7 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
   const int dt_a = dtype_a, dt_b = dtype_b;
   p.cmp = ck.dtype(dt_a, name_a);
   p.val = ck.dtype(dt_b, name_b);
+  p.cmp_nan = nan_rule(*p.cmp);
 
   // Shape ranges.
   ck.dim("n", shape->n);

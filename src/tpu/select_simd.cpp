@@ -235,8 +235,8 @@ void select_fast(uint8_t* mem, const SelectPlan& p) {
       a.ext_swapped = swap;
       a.eq = p.op == SelectOp::Equal;
       a.kind = static_cast<uint8_t>(p.cmp->kind);
-      a.mag = p.cmp->mag_mask;
-      a.nan_above = p.cmp->nan_above;
+      a.mag = p.cmp_nan.mag_mask;
+      a.nan_above = p.cmp_nan.nan_above;
       a.n = static_cast<size_t>(HW);
       if (p.extremum) {
         a.d_ext = dst_ptr(0, n, c);
