@@ -94,8 +94,19 @@ void init_tpu(py::module_&, py::module_& m) {
         [](const std::string& s) { return static_cast<int>(tp::parse_data_type(s)); });
   m.def("carrier", &carrier);
   m.def("dtype_bytes", [](int dt) { return tp::data_type_bytes(to_dt(dt)); });
-  m.def("scalar_code", [](double value, int dt, const std::string& what) {
-    return tp::scalar_code(value, to_dt(dt), what);
+  m.def("scalar_code",
+        [](double value, int dt, const std::string& what, const std::string& operand) {
+          return tp::scalar_code(value, to_dt(dt), what, operand);
+        });
+  // Codes of a list of numbers given to tilesim.tpu.vector, in the operand's dtype (spec 60 §4).
+  m.def("value_codes", [](py::array_t<double, py::array::c_style | py::array::forcecast> values,
+                          int dt, const std::string& what, const std::string& operand) {
+    py::array_t<uint32_t> out(values.size());
+    const double* v = values.data();
+    uint32_t* o = out.mutable_data();
+    for (py::ssize_t i = 0; i < values.size(); ++i)
+      o[i] = tp::scalar_code(v[i], to_dt(dt), what, operand, static_cast<int64_t>(i));
+    return out;
   });
   m.def("chips", [] {
     std::vector<std::string> r;

@@ -27,12 +27,21 @@ _BIT_CARRIED = {"bf16", "e4m3", "e5m2", "tf32"}
 
 class vector:
     """A VECTOR operand of the array-level functions: C values, of which channel c reads
-    value c mod NPU_NUM (seed 001); len(values) >= min(C, NPU_NUM)."""
+    value c mod NPU_NUM (seed 001); len(values) >= min(C, NPU_NUM).
+
+    A NumPy array carries its dtype (codes for bit-carried dtypes, as a TENSOR); a list of
+    Python numbers is values in the operand's dtype, encoded exactly like a SCALAR (1.0 in bf16
+    is 0x3F80), and a value the dtype cannot hold exactly is an error."""
 
     def __init__(self, values):
-        # A NumPy array carries its dtype; a list of Python numbers takes the operand's dtype.
         self.typed = isinstance(values, _np.ndarray)
-        self.values = _np.asarray(values).reshape(-1)
+        if self.typed:
+            self.values = values.reshape(-1)
+            return
+        try:  # dtype=object keeps each number as given (a NumPy float16 keeps its bits)
+            self.values = _np.asarray(values, dtype=object).reshape(-1).tolist()
+        except ValueError as e:
+            _fail("tilesim.tpu.vector", "values must be a flat sequence of numbers (%s)" % e)
 
     def __repr__(self):
         return "tilesim.tpu.vector(%r)" % (self.values,)
@@ -49,12 +58,12 @@ class _AddrOperand:
 
 def tensor(addr):
     """A TENSOR operand at local address ``addr`` (64-byte aligned layout)."""
-    return _AddrOperand(_TENSOR, addr=int(addr))
+    return _AddrOperand(_TENSOR, addr=_integer("tilesim.tpu.tensor", "addr", addr))
 
 
 def vector_at(addr):
     """A VECTOR operand at local address ``addr``: channel c reads NPU (q + c) % NPU_NUM."""
-    return _AddrOperand(_VECTOR, addr=int(addr))
+    return _AddrOperand(_VECTOR, addr=_integer("tilesim.tpu.vector_at", "addr", addr))
 
 
 def scalar(value):
@@ -63,8 +72,50 @@ def scalar(value):
     return _AddrOperand(_SCALAR, value=value)
 
 
-def _fail(where, msg, code="Constraint"):
-    raise Error("%s: %s [spec 60 §4]" % (where, msg), code)
+def _fail(where, msg, code="Constraint", spec="60 §4"):
+    raise Error("%s: %s [spec %s]" % (where, msg, spec), code)
+
+
+# The engine takes C types: local_addr_t is a 32-bit unsigned, dim4 holds ints. A Python integer
+# outside them cannot be passed on, so it is rejected here with the rule it breaks (spec 60 §4:
+# every rejection is a tilesim.Error); values inside are checked by the engine itself.
+_ADDR_END = 1 << 32
+_INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _integer(where, what, value):
+    if isinstance(value, (bool, _np.bool_)) or not isinstance(value, numbers.Integral):
+        _fail(where, "%s must be an integer, got %r" % (what, value))
+    return int(value)
+
+
+def _address(where, what, value, dev):
+    a = _integer(where, what + " address", value)
+    if not 0 <= a < _ADDR_END:
+        total = dev.npu_num * dev.local_mem_size
+        _fail(where, "%s address %d is outside local memory (NPU_NUM %d x LOCAL_MEM_SIZE %d = %d "
+              "bytes)" % (what, a, dev.npu_num, dev.local_mem_size, total), "Bounds", "50 §1")
+    return a
+
+
+def _dim4(where, what, values, stride=False):
+    """Four ints for a dim4: shape->n..w (rule of spec 50 §4) or a stride (spec 50 §5)."""
+    try:
+        vals = list(values)
+    except TypeError:
+        vals = None
+    if vals is None or len(vals) != 4:
+        _fail(where, "%s must have 4 entries (n, c, h, w), got %r" % (what, values))
+    out = []
+    for field, v in zip("nchw", vals):
+        x = _integer(where, "%s->%s" % (what, field), v)
+        if not _INT_MIN <= x <= _INT_MAX:
+            if stride:
+                _fail(where, "%s->%s must be a non-negative int (dim4 holds C ints), got %d"
+                      % (what, field, x), spec="50 §5")
+            _fail(where, "%s->%s must be in [1, 65535], got %d" % (what, field, x), spec="50 §4")
+        out.append(x)
+    return out
 
 
 def _dt(name):
@@ -81,7 +132,11 @@ def _bit_carried_codes():
     return codes
 
 
-def _scalar_bits(value, dt_name, where):
+def _code_dtype(width):
+    return _np.dtype("u%d" % width)
+
+
+def _scalar_bits(value, dt_name, where, operand):
     """The code of a SCALAR value in dtype ``dt_name``."""
     dt = _dt(dt_name)
     # decided on the resolved data_type_t, so every alias and DT_ name means the same (spec 60 §2)
@@ -89,11 +144,47 @@ def _scalar_bits(value, dt_name, where):
     if isinstance(value, _np.unsignedinteger) and is_code_dtype:
         code = int(value)
         if code < 0 or code >= 1 << (8 * _impl.dtype_bytes(dt)):
-            _fail(where, "code %d does not fit %s" % (code, dt_name))
+            _fail(where, "%s code %d does not fit %s" % (operand, code, dt_name))
         return code
-    if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (numbers.Real, _np.generic)):
-        _fail(where, "a SCALAR must be a number, got %r" % (value,))
-    return _impl.scalar_code(float(value), dt, where)
+    if isinstance(value, (bool, _np.bool_)) or not isinstance(value, numbers.Real):
+        _fail(where, "%s must be a number, got %r" % (operand, value))
+    carrier = _np.dtype(_impl.carrier(dt))
+    if isinstance(value, _np.floating) and value.dtype == carrier:
+        # A float16/float32 of the operand's own format is its code: a select moves bits, NaN
+        # payload and sign included (spec 00 Numerics), so nothing goes through float().
+        return int(_np.asarray(value).view(_code_dtype(carrier.itemsize)))
+    try:
+        v = float(value)
+    except OverflowError:
+        _fail(where, "%s %s is not exactly representable in %s" % (operand, value, dt_name))
+    return _impl.scalar_code(v, dt, where, operand)
+
+
+def _vector_list(values, dt, dt_name, where, operand):
+    """A list given to tpu.vector: each number encoded in dtype ``dt`` like a SCALAR, as an
+    array in the dtype's carrier."""
+    carrier = _np.dtype(_impl.carrier(dt))
+    for k, v in enumerate(values):
+        if isinstance(v, (bool, _np.bool_)) or not isinstance(v, numbers.Real):
+            _fail(where, "%s %r (element %d) is not a number" % (operand, v, k))
+    if not values:
+        return _np.zeros(0, carrier)
+    codes = []
+    for k, v in enumerate(values):
+        if isinstance(v, _np.floating) and v.dtype == carrier:
+            codes.append(None)  # own format: its bits, below
+            continue
+        try:
+            codes.append(float(v))
+        except OverflowError:
+            _fail(where, "%s %s (element %d) is not exactly representable in %s"
+                  % (operand, v, k, dt_name))
+    nums = _np.array([0.0 if c is None else c for c in codes], dtype=_np.float64)
+    out = _impl.value_codes(nums, dt, where, operand).astype(_code_dtype(carrier.itemsize))
+    for k, c in enumerate(codes):
+        if c is None:
+            out[k] = _np.asarray(values[k]).view(out.dtype)
+    return out.view(carrier)
 
 
 def _infer(ops, given, what, where):
@@ -125,15 +216,16 @@ def _array_call(opname, src, dtype_a, dtype_b, shape, chip, names):
     a = _infer(src[:2], dtype_a, names[0], where)
     b = _infer(src[2:], dtype_b, names[1], where)
     dta, dtb = _dt(a), _dt(b)
-    shp = None if shape is None else tuple(int(x) for x in shape)
+    shp = None if shape is None else _dim4(where, "shape", shape)
     for op in src:
         if isinstance(op, _np.ndarray):
             if op.ndim != 4:
                 _fail(where, "a TENSOR operand must be a 4-D NCHW array, got shape %s" % (op.shape,))
             if shp is None:
-                shp = tuple(op.shape)
-            elif tuple(op.shape) != shp:
-                _fail(where, "TENSOR shape %s differs from the result shape %s" % (op.shape, shp))
+                shp = _dim4(where, "shape", op.shape)
+            elif list(op.shape) != shp:
+                _fail(where, "TENSOR shape %s differs from the result shape %s"
+                      % (op.shape, tuple(shp)))
     if shp is None:
         _fail(where, "shape=(n, c, h, w) is required when no operand is a TENSOR")
     kinds, arrays, bits = [], [], []
@@ -143,10 +235,7 @@ def _array_call(opname, src, dtype_a, dtype_b, shape, chip, names):
         if isinstance(op, (vector, _np.ndarray)):
             arr = op.values if isinstance(op, vector) else op
             if isinstance(op, vector) and not op.typed:
-                conv = _np.asarray(arr, dtype=carrier) if arr.size else _np.zeros(0, carrier)
-                if arr.size and not _np.array_equal(conv.astype(_np.float64), arr.astype(_np.float64)):
-                    _fail(where, "src%d vector values are not exactly representable as %s" % (i, carrier))
-                arr = conv
+                arr = _vector_list(arr, dt, dname, where, "src%d vector value" % i)
             if arr.dtype != carrier:
                 if not _np.can_cast(arr.dtype, carrier, "safe"):
                     _fail(where, "src%d is %s; dtype %s needs %s" % (i, arr.dtype, dname, carrier))
@@ -157,8 +246,8 @@ def _array_call(opname, src, dtype_a, dtype_b, shape, chip, names):
         else:
             kinds.append(_SCALAR)
             arrays.append(None)
-            bits.append(_scalar_bits(op, dname, where))
-    return _impl.select_arrays(opname, kinds, arrays, bits, list(shp), dta, dtb, chip)
+            bits.append(_scalar_bits(op, dname, where, "src%d scalar" % i))
+    return _impl.select_arrays(opname, kinds, arrays, bits, shp, dta, dtb, str(chip))
 
 
 def greater_select(src0, src1, src2, src3, *, src_dtype=None, dst_dtype=None, shape=None,
@@ -213,7 +302,7 @@ class Device:
     """Address-level API: one chip's local memory; operands where the caller places them."""
 
     def __init__(self, chip="bm1684x"):
-        self._d = _impl.Device(chip)
+        self._d = _impl.Device(str(chip))
 
     npu_num = property(lambda self: self._d.npu_num)
     local_mem_size = property(lambda self: self._d.local_mem_size)
@@ -226,23 +315,27 @@ class Device:
 
     def s2l(self, local_addr, array, dtype, stride=None):
         """tpu_gdma_cpy_S2L of an NCHW array (fewer dims are padded with leading 1s)."""
+        where = "tilesim.tpu.Device.s2l"
         dt = _dt(dtype)
         carrier = _np.dtype(_impl.carrier(dt))
+        addr = _address(where, "dst", local_addr, self)
         arr = _np.asarray(array)
         if arr.dtype != carrier:
             if not _np.can_cast(arr.dtype, carrier, "safe"):
-                _fail("tilesim.tpu.Device.s2l", "array is %s; dtype %s needs %s" % (arr.dtype, dtype, carrier))
+                _fail(where, "array is %s; dtype %s needs %s" % (arr.dtype, dtype, carrier))
             arr = arr.astype(carrier)
         if arr.ndim > 4:
-            _fail("tilesim.tpu.Device.s2l", "array must have at most 4 dims, got %d" % arr.ndim)
-        shp = (1,) * (4 - arr.ndim) + tuple(arr.shape)
-        self._d._s2l(int(local_addr), _np.ascontiguousarray(arr), list(shp), dt,
-                     None if stride is None else [int(x) for x in stride])
+            _fail(where, "array must have at most 4 dims, got %d" % arr.ndim)
+        shp = _dim4(where, "shape", (1,) * (4 - arr.ndim) + tuple(arr.shape))
+        self._d._s2l(addr, _np.ascontiguousarray(arr), shp, dt,
+                     None if stride is None else _dim4(where, "stride", stride, stride=True))
 
     def l2s(self, local_addr, shape, dtype, stride=None):
         """tpu_gdma_cpy_L2S into a new NCHW array in the dtype's carrier."""
-        return self._d._l2s(int(local_addr), [int(x) for x in shape], _dt(dtype),
-                            None if stride is None else [int(x) for x in stride])
+        where = "tilesim.tpu.Device.l2s"
+        return self._d._l2s(_address(where, "src", local_addr, self), _dim4(where, "shape", shape),
+                            _dt(dtype),
+                            None if stride is None else _dim4(where, "stride", stride, stride=True))
 
     def _ops(self, ops, a, b, where):
         out = []
@@ -250,24 +343,32 @@ class Device:
             if not isinstance(op, _AddrOperand):
                 _fail(where, "src%d must be tilesim.tpu.tensor/vector_at/scalar, got %r" % (i, op))
             if op.kind == _SCALAR:
-                out.append((_SCALAR, _scalar_bits(op.value, a if i < 2 else b, where)))
+                out.append((_SCALAR, _scalar_bits(op.value, a if i < 2 else b, where,
+                                                  "src%d scalar" % i)))
             else:
-                out.append((op.kind, op.addr))
+                kind = "TENSOR" if op.kind == _TENSOR else "VECTOR"
+                out.append((op.kind, _address(where, "src%d (%s)" % (i, kind), op.addr, self)))
         return out
 
     def _sel(self, name, dst0, dst1, src, shape, a, b):
         where = "tilesim.tpu.Device.%s_select" % name
-        self._d._select(name, int(dst0), int(dst1), self._ops(src, a, b, where),
-                        [int(x) for x in shape], _dt(a), _dt(b))
+        two = dst1 is not None
+        d0 = _address(where, "dst0" if two else "dst", dst0, self)
+        d1 = _address(where, "dst1", dst1, self) if two else 0
+        self._d._select(name, d0, d1, self._ops(src, a, b, where), _dim4(where, "shape", shape),
+                        _dt(a), _dt(b))
 
     def greater_select(self, dst_addr, src0, src1, src2, src3, shape, src_dtype, dst_dtype):
-        self._sel("greater", dst_addr, 0, (src0, src1, src2, src3), shape, src_dtype, dst_dtype)
+        self._sel("greater", dst_addr, None, (src0, src1, src2, src3), shape, src_dtype,
+                  dst_dtype)
 
     def less_select(self, dst_addr, src0, src1, src2, src3, shape, src_dtype, dst_dtype):
-        self._sel("less", dst_addr, 0, (src0, src1, src2, src3), shape, src_dtype, dst_dtype)
+        self._sel("less", dst_addr, None, (src0, src1, src2, src3), shape, src_dtype,
+                  dst_dtype)
 
     def equal_select(self, dst_addr, src0, src1, src2, src3, shape, src_dtype, dst_dtype):
-        self._sel("equal", dst_addr, 0, (src0, src1, src2, src3), shape, src_dtype, dst_dtype)
+        self._sel("equal", dst_addr, None, (src0, src1, src2, src3), shape, src_dtype,
+                  dst_dtype)
 
     def maximum_greater_select(self, dst0_addr, dst1_addr, src0, src1, src2, src3, shape,
                                dst0_dtype, dst1_dtype):

@@ -59,20 +59,28 @@ data_type_t parse_data_type(std::string_view name) {
         "50 §2");
 }
 
-uint32_t scalar_code(double value, data_type_t dt, std::string_view what) {
+uint32_t scalar_code(double value, data_type_t dt, std::string_view what, std::string_view operand,
+                     int64_t index) {
   const DTypeInfo* d = dtype_info(raw_enum(dt));
   if (!d || !dtype_bytes(*d))
     raise(ErrorCode::Unsupported, what,
           fmt::format("dtype {} has no scalar form", dtype_label(raw_enum(dt))), "50 §2");
-  if (std::isnan(value) && d->kind == CmpKind::Float)
-    return static_cast<uint32_t>(formats::info(d->fmt).canonical_nan);
+  const formats::FormatInfo& f = formats::info(d->fmt);
+  // A NaN given as a number of another format has no exact image; it becomes the destination
+  // format's canonical quiet NaN (spec 00 Numerics) and keeps its sign, the one NaN bit every
+  // format has. A NaN in the operand's own format arrives as bits and never comes here.
+  if (std::isnan(value) && d->kind == CmpKind::Float && f.nan != formats::NanKind::None) {
+    const uint64_t sign = std::signbit(value) ? uint64_t{1} << (f.code_bits - 1) : 0;
+    return static_cast<uint32_t>(f.canonical_nan | sign);
+  }
   const uint64_t code = formats::encode(value, d->fmt);
   const double back = formats::decode(code, d->fmt);
   const bool exact =
       back == value && (d->kind != CmpKind::Float || std::signbit(back) == std::signbit(value));
   if (!exact)
     raise(ErrorCode::Constraint, what,
-          fmt::format("scalar {} is not exactly representable in {}", value,
+          fmt::format("{} {}{} is not exactly representable in {}", operand, value,
+                      index < 0 ? std::string() : fmt::format(" (element {})", index),
                       dtype_label(raw_enum(dt))),
           "60 §4");
   return static_cast<uint32_t>(code);

@@ -3,6 +3,7 @@
 // results copied out. Used by the Python front end and the CLI report.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "tilesim/tpu.hpp"
@@ -27,7 +28,9 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
 data_type_t parse_data_type(std::string_view name);
 // Size in bytes of a dtype's elements (0 for 4-bit and 20-bit types).
 int data_type_bytes(data_type_t dt);
-// The code of `value` in dtype `dt`, exactly (Error(Constraint) when not representable).
-uint32_t scalar_code(double value, data_type_t dt, std::string_view what);
+// The code of `value` in dtype `dt`, exactly (Error(Constraint) naming `operand`, and `index`
+// when >= 0, when not representable). A float NaN gives the canonical NaN with its sign.
+uint32_t scalar_code(double value, data_type_t dt, std::string_view what,
+                     std::string_view operand = "scalar", int64_t index = -1);
 
 }  // namespace tilesim::tpu

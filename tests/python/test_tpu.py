@@ -203,3 +203,113 @@ def test_huge_shape_is_an_error_not_an_allocation():
         tpu.greater_select(np.float32(1), np.float32(2), np.float32(3), np.float32(4),
                            shape=(1, 0, 1, 1))
     assert "shape->c must be in [1, 65535], got 0" in str(ei.value)
+
+
+def test_vector_list_takes_the_operands_dtype():
+    # bf16: the list holds values, encoded like a SCALAR (1.0 -> 0x3F80), not raw codes
+    x = np.array([0x3F80, 0x4000], dtype=np.uint16).reshape(1, 2, 1, 1)
+    by_vector = tpu.greater_select(x, tpu.vector([1.0, 1.0]), np.uint16(1), np.uint16(0),
+                                   src_dtype="bf16", dst_dtype="u16")
+    by_scalar = tpu.greater_select(x, 1.0, np.uint16(1), np.uint16(0), src_dtype="bf16",
+                                   dst_dtype="u16")
+    np.testing.assert_array_equal(by_vector.reshape(-1), [0, 1])
+    np.testing.assert_array_equal(by_vector, by_scalar)
+    # as selected values: bf16 codes of 1.5 and -2 (0x3FC0, 0xC000), and e4m3 on bm1690
+    out = tpu.less_select(x, tpu.vector([2.0, 2.0]), tpu.vector([1.5, -2]), np.uint16(7),
+                          src_dtype="bf16", dst_dtype="bf16")
+    np.testing.assert_array_equal(out.reshape(-1), [0x3FC0, 7])
+    e = np.array([0x38], dtype=np.uint8).reshape(1, 1, 1, 1)  # e4m3 1.0
+    out = tpu.equal_select(e, tpu.vector([1.0]), np.uint8(9), np.uint8(8), src_dtype="e4m3",
+                           dst_dtype="u8", chip="bm1690")
+    np.testing.assert_array_equal(out.reshape(-1), [9])
+    # a value the format cannot hold exactly is an error naming the operand, element and dtype
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, tpu.vector([1.0, 1.001]), np.uint16(1), np.uint16(0),
+                           src_dtype="bf16", dst_dtype="u16")
+    msg = str(ei.value)
+    assert ei.value.code == "Constraint" and msg.startswith("tilesim.tpu.greater_select: ")
+    assert "src1 vector value 1.001 (element 1) is not exactly representable in DT_BFP16" in msg
+    with pytest.raises(tilesim.Error) as ei:
+        tpu.greater_select(x, tpu.vector([1.0, "a"]), np.uint16(1), np.uint16(0),
+                           src_dtype="bf16", dst_dtype="u16")
+    assert "src1 vector value 'a' (element 1) is not a number" in str(ei.value)
+
+
+def test_nan_scalars_keep_their_bits():
+    # selects move bits (spec 00 Numerics): a NumPy float of the operand's format is its code
+    x = np.zeros((1, 1, 1, 1), np.float16)
+    nan16 = np.array([0x7D01], np.uint16).view(np.float16)[0]  # signalling payload
+    out = tpu.greater_select(x, x, x, nan16)
+    assert out.view(np.uint16).reshape(-1)[0] == 0x7D01
+    neg = np.array([0xFE01], np.uint16).view(np.float16)[0]
+    out = tpu.greater_select(x, x, x, tpu.vector([neg]))
+    assert out.view(np.uint16).reshape(-1)[0] == 0xFE01
+    y = np.zeros((1, 1, 1, 1), np.float32)
+    nan32 = np.array([0xFFA00001], np.uint32).view(np.float32)[0]
+    out = tpu.less_select(y, y, y, nan32)
+    assert out.view(np.uint32).reshape(-1)[0] == 0xFFA00001
+    # a bits value of a bit-carried dtype is kept too
+    out = tpu.equal_select(np.zeros((1, 1, 1, 1), np.uint16), np.uint16(0), np.uint16(0x7FC1),
+                           np.uint16(0), src_dtype="bf16", dst_dtype="bf16")
+    assert out.reshape(-1)[0] == 0x7FC1
+    # a NaN of another format has no exact image: the canonical NaN with its sign
+    out = tpu.greater_select(x, x, x, float("nan"))
+    assert out.view(np.uint16).reshape(-1)[0] == 0x7E00
+    out = tpu.greater_select(x, x, x, -float("nan"))
+    assert out.view(np.uint16).reshape(-1)[0] == 0xFE00
+    # the address-level SCALAR keeps bits the same way
+    d = tpu.Device()
+    d.greater_select(0, tpu.scalar(np.float16(0)), tpu.scalar(np.float16(0)),
+                     tpu.scalar(np.float16(0)), tpu.scalar(nan16), (1, 1, 1, 1), "fp16", "fp16")
+    assert d.l2s(0, (1, 1, 1, 1), "fp16").view(np.uint16).reshape(-1)[0] == 0x7D01
+
+
+def test_out_of_range_integers_are_tilesim_errors():
+    # every rejection is a tilesim.Error naming the function, operand, value and rule (spec 60 §4)
+    d = tpu.Device()
+    t = tpu.tensor(0)
+    shp = (1, 1, 1, 1)
+    cases = [
+        (lambda: d.greater_select(-64, t, t, t, t, shp, "fp32", "fp32"), "Bounds",
+         ["tilesim.tpu.Device.greater_select: dst address -64 is outside local memory",
+          "[spec 50 §1]"]),
+        (lambda: d.greater_select(1 << 32, t, t, t, t, shp, "fp32", "fp32"), "Bounds",
+         ["dst address 4294967296 is outside local memory (NPU_NUM 64 x LOCAL_MEM_SIZE 262144"]),
+        (lambda: d.maximum_greater_select(0, -1, t, t, t, t, shp, "fp32", "s32"), "Bounds",
+         ["tilesim.tpu.Device.maximum_greater_select: dst1 address -1 is outside"]),
+        (lambda: d.less_select(0, t, tpu.vector_at(1 << 40), t, t, shp, "fp32", "fp32"),
+         "Bounds", ["src1 (VECTOR) address 1099511627776 is outside local memory"]),
+        (lambda: d.s2l(-4, np.zeros(4, np.float32), "fp32"), "Bounds",
+         ["tilesim.tpu.Device.s2l: dst address -4 is outside local memory"]),
+        (lambda: d.l2s(1 << 33, shp, "fp32"), "Bounds",
+         ["tilesim.tpu.Device.l2s: src address 8589934592 is outside"]),
+        (lambda: d.greater_select(0, t, t, t, t, (1, 2**31, 1, 1), "fp32", "fp32"), "Constraint",
+         ["tilesim.tpu.Device.greater_select: shape->c must be in [1, 65535], got 2147483648",
+          "[spec 50 §4]"]),
+        (lambda: d.l2s(0, (1, 1, -2**40, 1), "fp32"), "Constraint",
+         ["tilesim.tpu.Device.l2s: shape->h must be in [1, 65535], got -1099511627776"]),
+        (lambda: d.s2l(0, np.zeros(4, np.float32), "fp32", stride=(2**31, 1, 1, 1)), "Constraint",
+         ["tilesim.tpu.Device.s2l: stride->n must be a non-negative int", "got 2147483648",
+          "[spec 50 §5]"]),
+        (lambda: tpu.greater_select(np.float32(1), np.float32(1), np.float32(1), np.float32(1),
+                                    shape=(1, 2**31, 1, 1)), "Constraint",
+         ["tilesim.tpu.greater_select: shape->c must be in [1, 65535], got 2147483648"]),
+        (lambda: tpu.greater_select(np.float32(1), np.float32(1), np.float32(1), np.float32(1),
+                                    shape=(1, 1.5, 1, 1)), "Constraint",
+         ["shape->c must be an integer, got 1.5"]),
+        (lambda: tpu.greater_select(np.float32(1), np.float32(1), np.float32(1), np.float32(1),
+                                    shape=(1, 1, 1)), "Constraint",
+         ["shape must have 4 entries (n, c, h, w)"]),
+        (lambda: tpu.tensor("x"), "Constraint", ["tilesim.tpu.tensor: addr must be an integer"]),
+        (lambda: tpu.greater_select(np.zeros((1, 1, 1, 1), np.int32), 10**400, np.int32(0),
+                                    np.int32(1)), "Constraint",
+         ["src1 scalar 1000", "is not exactly representable in s32"]),
+    ]
+    before = d.memory().copy()
+    for fn, code, needles in cases:
+        with pytest.raises(tilesim.Error) as ei:
+            fn()
+        for n in needles:
+            assert n in str(ei.value), str(ei.value)
+        assert ei.value.code == code, str(ei.value)
+    np.testing.assert_array_equal(before, d.memory())

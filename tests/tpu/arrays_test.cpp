@@ -53,3 +53,28 @@ TEST(TpuArrays, HugeShapeElementCountIsChecked) {
         "N*C*H*W overflows int64", "LOCAL_MEM_SIZE 262144 (bm1684x)", "[spec 50 §1]"})
     EXPECT_NE(m.find(needle), std::string::npos) << m;
 }
+
+// scalar_code: exact encodings; a NaN number becomes the canonical quiet NaN of the operand's
+// format with its sign (its payload has no exact image in another format).
+TEST(TpuArrays, ScalarCodes) {
+  using tilesim::tpu::scalar_code;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(scalar_code(1.0, DT_BFP16, "t"), 0x3F80u);
+  EXPECT_EQ(scalar_code(-0.0, DT_FP16, "t"), 0x8000u);
+  EXPECT_EQ(scalar_code(-1.0, DT_INT8, "t"), 0xFFu);
+  EXPECT_EQ(scalar_code(nan, DT_FP16, "t"), 0x7E00u);
+  EXPECT_EQ(scalar_code(-nan, DT_FP16, "t"), 0xFE00u);
+  EXPECT_EQ(scalar_code(-nan, DT_BFP16, "t"), 0xFFC0u);
+  EXPECT_EQ(scalar_code(-nan, DT_FP32, "t"), 0xFFC00000u);
+  EXPECT_EQ(scalar_code(nan, DT_FP8E4M3, "t"), 0x7Fu);
+  EXPECT_EQ(scalar_code(-nan, DT_FP8E5M2, "t"), 0xFEu);
+  try {
+    scalar_code(0.1, DT_BFP16, "tilesim.tpu.less_select", "src1 vector value", 3);
+    ADD_FAILURE() << "0.1 is not a bf16 value";
+  } catch (const tilesim::Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Constraint);
+    EXPECT_STREQ(e.what(),
+                 "tilesim.tpu.less_select: src1 vector value 0.1 (element 3) is not exactly "
+                 "representable in DT_BFP16 (bf16) [spec 60 §4]");
+  }
+}
