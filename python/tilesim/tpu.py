@@ -164,26 +164,23 @@ def _vector_list(values, dt, dt_name, where, operand):
     """A list given to tpu.vector: each number encoded in dtype ``dt`` like a SCALAR, as an
     array in the dtype's carrier."""
     carrier = _np.dtype(_impl.carrier(dt))
+    nums, own = [], []  # own: elements already in the operand's format, taken as bits below
     for k, v in enumerate(values):
         if isinstance(v, (bool, _np.bool_)) or not isinstance(v, numbers.Real):
             _fail(where, "%s %r (element %d) is not a number" % (operand, v, k))
-    if not values:
-        return _np.zeros(0, carrier)
-    codes = []
-    for k, v in enumerate(values):
         if isinstance(v, _np.floating) and v.dtype == carrier:
-            codes.append(None)  # own format: its bits, below
+            own.append(k)
+            nums.append(0.0)
             continue
         try:
-            codes.append(float(v))
+            nums.append(float(v))
         except OverflowError:
             _fail(where, "%s %s (element %d) is not exactly representable in %s"
                   % (operand, v, k, dt_name))
-    nums = _np.array([0.0 if c is None else c for c in codes], dtype=_np.float64)
-    out = _impl.value_codes(nums, dt, where, operand).astype(_code_dtype(carrier.itemsize))
-    for k, c in enumerate(codes):
-        if c is None:
-            out[k] = _np.asarray(values[k]).view(out.dtype)
+    codes = _impl.value_codes(_np.array(nums, dtype=_np.float64), dt, where, operand)
+    out = codes.astype(_code_dtype(carrier.itemsize))
+    for k in own:
+        out[k] = _np.asarray(values[k]).view(out.dtype)
     return out.view(carrier)
 
 
