@@ -14,15 +14,19 @@
 
 namespace tilesim::tpu {
 
-// One row per chip (spec 50 §1, §2; spec 00 "Target profiles"). The float compare rule (IEEE:
-// a NaN makes >, <, == false, +0 == -0) is not a column: spec 50 §3 defines that one rule only,
-// for every chip, so there is no other behaviour a profile could select.
+// How the selects compare floats. The vendor documents no NaN or signed-zero rule; spec 50 §3's
+// decision (IEEE: a NaN makes >, <, == false, +0 == -0) is kept in the chip profile, so a chip
+// found to differ is one row plus one implementation, not a search through the code.
+enum class FloatCompare : uint8_t { ieee };
+
+// One row per chip (spec 50 §1, §2; spec 00 "Target profiles").
 struct ChipProfile {
   const char* name;
   int npu_num;
   uint32_t local_mem_size;  // bytes per NPU
   int align_bytes;          // ALIGN_BYTES = EU bytes
   uint64_t select_dtypes;   // bit d set: data_type_t d accepted by the select instructions
+  FloatCompare float_compare = FloatCompare::ieee;  // spec 50 §3
 };
 
 std::span<const ChipProfile> chips() noexcept;

@@ -21,11 +21,12 @@ constexpr uint64_t kSelectBase = bit(DT_INT8) | bit(DT_UINT8) | bit(DT_INT16) | 
 // ... and fp8 on bm1690 only.
 constexpr uint64_t kSelectFp8 = bit(DT_FP8E4M3) | bit(DT_FP8E5M2);
 
-// spec 50 §1: name, NPU_NUM, LOCAL_MEM_SIZE, ALIGN_BYTES.
+// spec 50 §1: name, NPU_NUM, LOCAL_MEM_SIZE, ALIGN_BYTES; the select dtypes (§2), the float
+// compare rule (§3).
 constexpr ChipProfile kChips[] = {
-    {"bm1684x", 64, 256 * 1024, 64, kSelectBase},
-    {"bm1688", 32, 128 * 1024, 16, kSelectBase},
-    {"bm1690", 64, 256 * 1024, 64, kSelectBase | kSelectFp8},
+    {"bm1684x", 64, 256 * 1024, 64, kSelectBase, FloatCompare::ieee},
+    {"bm1688", 32, 128 * 1024, 16, kSelectBase, FloatCompare::ieee},
+    {"bm1690", 64, 256 * 1024, 64, kSelectBase | kSelectFp8, FloatCompare::ieee},
 };
 
 // spec 50 §2 values.

@@ -170,6 +170,12 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
   p.cmp = ck.dtype(dt_a, name_a);
   p.val = ck.dtype(dt_b, name_b);
   p.cmp_nan = nan_rule(*p.cmp);
+  // The compare rule the profile names; the kernels implement IEEE (spec 50 §3). No default:
+  // a new FloatCompare value does not compile here until it is implemented or rejected.
+  if (p.cmp->kind == CmpKind::Float) switch (chip.float_compare) {
+      case FloatCompare::ieee:
+        break;
+    }
 
   // Shape ranges.
   ck.dim("n", shape->n);

@@ -38,3 +38,10 @@ TEST(TpuDType, NanRuleMatchesFormatsOnEveryCode) {
   EXPECT_EQ(tilesim::tpu::nan_rule(*dtype_info(DT_FP8E5M2)).nan_above, 0x7Cu);
   EXPECT_EQ(tilesim::tpu::nan_rule(*dtype_info(DT_INT32)).mag_mask, 0u);
 }
+
+// Spec 50 §3: the float compare rule (IEEE) is a chip-profile decision; every chip holds it.
+TEST(TpuDType, EveryChipProfileNamesTheIeeeCompare) {
+  for (const tilesim::tpu::ChipProfile& c : tilesim::tpu::chips())
+    EXPECT_EQ(c.float_compare, tilesim::tpu::FloatCompare::ieee) << c.name;
+  EXPECT_EQ(tilesim::tpu::chips().size(), 3u);
+}
