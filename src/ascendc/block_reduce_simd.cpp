@@ -246,28 +246,35 @@ const Layout& layout() {
 // 2 = fully active datablocks anywhere, each vector loaded from its block's address (needs
 // N <= E, so a vector never spans two blocks, or float with N = 2E: two blocks per vector).
 // The result of group g goes to out[g, g + N), below every input not yet loaded when out == in.
-// kLoad 2's source: block k of the stream (counted from block k0 of the repeat at base) is at
-// base + ((k0 + k) / 8) * rep_bytes + boff[(k0 + k) % 8].
+// kLoad 2's source: block k of the stream (counted from the first block of the repeat at base)
+// is at base + (k / 8) * rep_bytes + boff[k % 8].
 struct BlockSrc {
   const uint8_t* base;
   size_t rep_bytes;
   size_t boff[8];
-  size_t k0 = 0;  // 0 when N >= 8: then the offsets are constants in the unrolled group loop
+};
+
+// One group's view of a BlockSrc: small (no array), so it stays in registers; k0 = the group's
+// first block within its repeat (0 when N >= 8: the offsets are then constants once the group
+// loop is unrolled).
+struct GroupSrc {
+  const BlockSrc* b;
+  const uint8_t* base;
+  size_t k0;
 };
 
 // The input of the group starting at block g (a multiple of N): what load_vec reads with
 // offsets from the group's first element.
 template <bool kHalf, int kLoad>
-HWY_INLINE const void* group_in(const void* in, size_t g, BlockSrc& tmp) {
+HWY_INLINE const void* group_in(const void* in, size_t g, GroupSrc& tmp) {
   constexpr unsigned E = kHalf ? 16 : 8;
   if constexpr (kLoad == 0) {
     return static_cast<const float*>(in) + g * E;
   } else if constexpr (kLoad == 1) {
     return static_cast<const uint8_t*>(in) + g * E * (kHalf ? 2 : 4);
   } else {
-    tmp = *static_cast<const BlockSrc*>(in);
-    tmp.base += (tmp.k0 + g) / 8 * tmp.rep_bytes;
-    tmp.k0 = (tmp.k0 + g) % 8;
+    const BlockSrc* b = static_cast<const BlockSrc*>(in);
+    tmp = GroupSrc{b, b->base + g / 8 * b->rep_bytes, g % 8};
     return &tmp;
   }
 }
@@ -282,10 +289,10 @@ HWY_INLINE VF load_vec(DF d, const void* gin, size_t off) {
     if constexpr (kLoad == 1) {
       a = static_cast<const uint8_t*>(gin) + off * (kHalf ? 2 : 4);
     } else {
-      const BlockSrc& b = *static_cast<const BlockSrc*>(gin);
+      const GroupSrc& gs = *static_cast<const GroupSrc*>(gin);
       const auto blk = [&](size_t k) {
-        k += b.k0;
-        return b.base + k / 8 * b.rep_bytes + b.boff[k % 8];
+        k += gs.k0;
+        return gs.base + k / 8 * gs.b->rep_bytes + gs.b->boff[k % 8];
       };
       const size_t q = off / E;  // off is a constant once the group loop is unrolled
       if (!kHalf && hn::Lanes(d) == 2 * E) {
@@ -307,9 +314,10 @@ HWY_INLINE VF load_vec(DF d, const void* gin, size_t off) {
 // The AVX-512 tree with `layout`: levels 1 and 2 pair lanes with in-lane SHUFPS, the later
 // levels with two-source permutes from the index tables. Software-pipelined: the last levels of
 // group g run after levels 1-2 of group g+1, so their long dependency chain (permute, add, clamp,
-// fp16 round trip per level) overlaps independent work. Same nodes, same order per node.
+// fp16 round trip per level) overlaps independent work. Same nodes, same order per node. Groups
+// start at block g0 (the bounded tree below recomputes single groups with it).
 template <int kOp, bool kHalf, bool kSat, int kLoad>
-void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk) {
+void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk, size_t g0 = 0) {
   constexpr unsigned E = kHalf ? 16 : 8;
   const DF d;
   constexpr size_t N = 16;
@@ -326,9 +334,9 @@ void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk) {
       }
     hn::StoreU(w[0], d, out + g);
   };
-  for (size_t g = 0; g < nblk; g += N) {
+  for (size_t g = g0; g < nblk; g += N) {
     VF v[E];
-    BlockSrc tmp;
+    GroupSrc tmp;
     const void* gin = group_in<kHalf, kLoad>(in, g, tmp);
     for (unsigned j = 0; j < E; ++j) v[j] = load_vec<kHalf, kLoad>(d, gin, j * N);
     for (unsigned j = 0; j < E / 2; ++j)
@@ -341,11 +349,12 @@ void tree_groups_x(const Layout& L, const void* in, float* out, size_t nblk) {
           VF{_mm512_shuffle_ps(v[2 * j].raw, v[2 * j + 1].raw, 0xDD)});
     // The previous group's output may be where this group was read from (out == in, kLoad 0):
     // out[g - N, g) lies below this group's input, which is already loaded.
-    if (g > 0) finish(pend, g - N);
+    if (g > g0) finish(pend, g - N);
     std::copy(v, v + E / 4, pend);
   }
-  if (nblk > 0) finish(pend, nblk - N);
+  if (nblk > g0) finish(pend, nblk - N);
 }
+
 // Half SUM over source data (kLoad 1, 2) when a group's values are small: if every level-1 sum
 // has |s| <= 8188 = 65504 / 8, no node of the group can exceed 65504 (by induction a node over
 // 2^k leaves is at most 2^(k-1) * 8188, exactly representable in fp16, and RN16 is monotonic), so
@@ -367,9 +376,7 @@ void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nbl
     return hn::Sub(g, hn::MulAdd(s, neg1, g));
   };
   const auto general = [&](size_t g) {  // group g again with the saturating/IEEE nodes
-    BlockSrc tmp;
-    tree_groups_x<int(ReduceOp::Sum), true, kSat, kLoad>(L, group_in<true, kLoad>(in, g, tmp),
-                                                         out + g, N);
+    tree_groups_x<int(ReduceOp::Sum), true, kSat, kLoad>(L, in, out, g + N, g);
   };
   VF pend[4];
   bool pend_big = false;
@@ -386,7 +393,7 @@ void tree_groups_bounded(const Layout& L, const void* in, float* out, size_t nbl
   };
   for (size_t g = 0; g < nblk; g += N) {
     VF v[E];
-    BlockSrc tmp;
+    GroupSrc tmp;
     const void* gin = group_in<true, kLoad>(in, g, tmp);
     for (unsigned j = 0; j < E; ++j) v[j] = load_vec<true, kLoad>(d, gin, j * N);
     VF s[8];
@@ -426,7 +433,7 @@ void tree_groups(const void* in, float* out, size_t nblk) {
 #endif
   for (size_t g = 0; g < nblk; g += N) {
     VF v[E];
-    BlockSrc tmp;
+    GroupSrc tmp;
     const void* gin = group_in<kHalf, kLoad>(in, g, tmp);
     for (unsigned j = 0; j < E; ++j) v[j] = load_vec<kHalf, kLoad>(d, gin, j * N);
     for (unsigned j = 0; j < E / 2; ++j)
@@ -511,7 +518,7 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
     if (contiguous)
       tree_groups<kOp, kHalf, kSat, 1>(p.src + p.src_block(r0, 0) * sz, stage, whole);
     else {
-      BlockSrc b{p.src + p.src_block(r0, 0) * sz, size_t(p.src_rep) * E * sz, {}, 0};
+      BlockSrc b{p.src + p.src_block(r0, 0) * sz, size_t(p.src_rep) * E * sz, {}};
       for (unsigned k = 0; k < 8; ++k) b.boff[k] = size_t(p.src_blk) * k * E * sz;
       tree_groups<kOp, kHalf, kSat, 2>(&b, stage, whole);
     }
