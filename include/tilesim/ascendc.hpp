@@ -51,7 +51,8 @@ inline void PipeBarrier() {}  // the twin executes in program order
 namespace detail {
 namespace ts = tilesim::ascendc;
 // Host pointer of UB bytes [addr, addr + bytes), bounds-checked against the current UB.
-uint8_t* ub_ptr(uint64_t addr, uint64_t bytes, const char* what);
+uint8_t* ub_ptr(uint64_t addr, uint64_t bytes, const char* what, const char* operand = nullptr);
+[[noreturn]] void count_error(const char* what, int64_t count, uint64_t size);
 [[noreturn]] void index_error(const char* what, uint64_t index, uint64_t size);
 void data_copy(void* dst, uint64_t dst_elems, const void* src, uint64_t src_elems, uint64_t count,
                unsigned elem_size);
@@ -300,8 +301,7 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst, const T& value, const int32_t count) {
   if (count < 0 || static_cast<uint64_t>(count) > dst.GetSize())
-    detail::index_error("Duplicate: count",
-                        static_cast<uint64_t>(count < 0 ? -int64_t{count} : count), dst.GetSize());
+    detail::count_error("Duplicate", count, dst.GetSize());
   if (count == 0) return;
   uint8_t* p = detail::ub_ptr(dst.address(), uint64_t(count) * sizeof(T), "Duplicate");
   for (int32_t i = 0; i < count; ++i) std::memcpy(p + uint64_t(i) * sizeof(T), &value, sizeof(T));

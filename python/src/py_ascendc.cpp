@@ -29,6 +29,12 @@ ts::Elem elem_of(const py::array& a, const char* instr, const char* what) {
 }
 
 int64_t as_int(const py::handle& h, const char* instr, const char* what) {
+  // bool is an int subclass in Python; mask=True meaning "1 element" would hide a caller's mistake.
+  if (PyBool_Check(h.ptr()))
+    tilesim::raise(ErrorCode::Constraint, instr,
+                   std::string(what) + " must be an integer, got a bool (" +
+                       py::repr(h).cast<std::string>() + ")",
+                   "60 §4");
   try {
     return py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr())).cast<int64_t>();
   } catch (const std::exception&) {
@@ -41,6 +47,11 @@ int64_t as_int(const py::handle& h, const char* instr, const char* what) {
 }
 
 uint64_t as_word(const py::handle& h, const char* instr) {
+  if (PyBool_Check(h.ptr()))
+    tilesim::raise(ErrorCode::Constraint, instr,
+                   "bit-mode mask words must be integers, got a bool (" +
+                       py::repr(h).cast<std::string>() + ")",
+                   "60 §4");
   py::object idx = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
   if (!idx) {
     PyErr_Clear();

@@ -70,8 +70,9 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
                product.title + ")",
            "40 §5");
 
-  // repeatTime and strides (§3 rule 2).
-  c.range("repeatTime", call.repeat, 0, 255, "40 §3");
+  // repeatTime and strides (§3 rule 2). In counter mode (isSetMask = false) repeatTime is
+  // ignored (§1: the count decides the repeats), so any value is accepted there.
+  if (!(reg.counter && !call.mask.set_mask)) c.range("repeatTime", call.repeat, 0, 255, "40 §3");
   c.range("dstRepStride", call.dst_rep_stride, 0, 65535, "40 §3");
   c.range("srcBlkStride", call.src_blk_stride, 0, 65535, "40 §3");
   c.range("srcRepStride", call.src_rep_stride, 0, 65535, "40 §3");

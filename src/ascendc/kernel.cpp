@@ -13,14 +13,22 @@ using std::to_string;
 using tilesim::ErrorCode;
 using tilesim::raise;
 
-uint8_t* ub_ptr(uint64_t addr, uint64_t bytes, const char* what) {
+uint8_t* ub_ptr(uint64_t addr, uint64_t bytes, const char* what, const char* operand) {
   auto& ub = ts::core().ub;
   if (bytes > ub.size() || addr > ub.size() - bytes)
     raise(ErrorCode::Bounds, what,
-          "UB bytes [" + to_string(addr) + ", " + to_string(addr + bytes) + ") are outside the " +
+          std::string(operand ? operand : "") + (operand ? ": " : "") + "UB bytes [" +
+              to_string(addr) + ", " + to_string(addr + bytes) + ") are outside the " +
               to_string(ub.size()) + "-byte UB of " + ts::core().product->name,
           "40 §1");
   return ub.data() + addr;
+}
+
+void count_error(const char* what, int64_t count, uint64_t size) {
+  raise(ErrorCode::Bounds, what,
+        "count must be in [0, " + to_string(size) + "] (dst's elements), got " +
+            std::to_string(count),
+        "40 §1");
 }
 
 void index_error(const char* what, uint64_t index, uint64_t size) {
@@ -52,8 +60,8 @@ void reduce(ts::ReduceOp op, ts::Elem t, uint64_t dst_addr, uint64_t dst_size, u
             int32_t src_blk, int32_t src_rep) {
   ts::Core& c = ts::core();
   const unsigned sz = ts::elem_bytes(t);
-  ts::Operand d{ub_ptr(dst_addr, dst_size * sz, ts::name(op)), dst_addr, dst_size};
-  ts::Operand s{ub_ptr(src_addr, src_size * sz, ts::name(op)), src_addr, src_size};
+  ts::Operand d{ub_ptr(dst_addr, dst_size * sz, ts::name(op), "dst"), dst_addr, dst_size};
+  ts::Operand s{ub_ptr(src_addr, src_size * sz, ts::name(op), "src"), src_addr, src_size};
   ts::ReduceCall call{op, t, repeat, mask, dst_rep, src_blk, src_rep};
   ts::block_reduce(*c.product, c.half_saturation(), c.mask, d, s, call);
 }

@@ -323,6 +323,19 @@ TEST_F(KnownAnswers, CounterMode) {
   EXPECT_EQ(f.dst.GetValue(37), 10.0f);                                   // 1+2+3+4
   EXPECT_EQ(f.dst.GetValue(38), -7.0f);  // fully masked: not written
   EXPECT_EQ(f.dst.GetValue(39), -7.0f);
+  // repeatTime is ignored in counter mode (spec 40 §1), also outside [0, 255]: same results.
+  for (const int32_t rt : {300, -1, 0}) {
+    Bufs<float> g(320, 40, -7.0f);
+    for (int i = 0; i < 320; ++i) g.src.SetValue(i, float(i % 8 + 1));
+    SetMaskCount();
+    SetVectorMask<float, MaskMode::COUNTER>(0, 300);
+    BlockReduceSum<float, false>(g.dst, g.src, rt, MASK_PLACEHOLDER, 1, 1, 8);
+    SetMaskNorm();
+    ResetMask();
+    EXPECT_EQ(g.dst.GetValue(36), 36.0f) << "repeatTime " << rt;
+    EXPECT_EQ(g.dst.GetValue(37), 10.0f) << "repeatTime " << rt;
+    EXPECT_EQ(g.dst.GetValue(38), -7.0f) << "repeatTime " << rt;
+  }
   // Count 0 does nothing.
   SetMaskCount();
   SetVectorMask<float, MaskMode::COUNTER>(0);

@@ -163,6 +163,15 @@ TEST_F(Rejections, SetMaskInCounterMode) {
   SetMaskNorm();
 }
 
+// A LocalTensor outside the UB (its constructor is public): the message says which operand.
+TEST_F(Rejections, OperandOutsideTheUbIsNamed) {
+  const LocalTensor<half> far(ts::core().ub.size() - 64, 256, TPosition::VECCALC);
+  expect_reject([&] { BlockReduceSum<half>(far, h, 1, 128, 1, 1, 8); }, ErrorCode::Bounds,
+                "BlockReduceSum: dst: UB bytes [");
+  expect_reject([&] { BlockReduceSum<half>(h, far, 1, 128, 1, 1, 8); }, ErrorCode::Bounds,
+                "BlockReduceSum: src: UB bytes [");
+}
+
 TEST_F(Rejections, CounterRegisterInvalid) {
   SetMaskCount();
   ResetMask();  // all ones: not a count
@@ -243,7 +252,10 @@ TEST_F(Rejections, ScaffoldingErrors) {
   expect_reject([&] { h.GetValue(1024); }, ErrorCode::Bounds,
                 "LocalTensor::GetValue: index 1024 out of range for 1024 elements");
   expect_reject([&] { h.SetValue(4096, half(1)); }, ErrorCode::Bounds, "index 4096 out of range");
-  expect_reject([&] { Duplicate(h, half(1), 1025); }, ErrorCode::Bounds, "Duplicate: count");
+  expect_reject([&] { Duplicate(h, half(1), 1025); }, ErrorCode::Bounds,
+                "Duplicate: count must be in [0, 1024] (dst's elements), got 1025 [spec 40 §1]");
+  expect_reject([&] { Duplicate(h, half(1), -5); }, ErrorCode::Bounds,
+                "Duplicate: count must be in [0, 1024] (dst's elements), got -5 [spec 40 §1]");
   TBuf<TPosition::VECCALC> big;
   expect_reject([&] { pipe->InitBuffer(big, 192 * 1024); }, ErrorCode::Bounds,
                 "TPipe::InitBuffer: allocation of 196608 bytes at UB offset 2048 exceeds the "
