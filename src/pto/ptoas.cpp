@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -310,14 +311,24 @@ class Parser {
     }
     bool have_shape = false, have_rows = false, have_cols = false, have_dtype = false,
          have_loc = false;
+    // Each property may be given once: a repeated key, or a key restating what the compact shape
+    // or location already gave, is an error rather than a silent override.
+    std::vector<std::string> given;
+    const auto claim = [&](const std::string& what, int col, const std::string& item) {
+      if (std::find(given.begin(), given.end(), what) != given.end())
+        error_at(col, item, "!pto.tile_buf gives " + what + " twice");
+      given.push_back(what);
+    };
     for (const auto& [item, col] : items) {
       const size_t eq = item.find('=');
       if (eq == std::string::npos) {
         if (item.empty()) error_at(col, s, "empty item in !pto.tile_buf");
         if (!have_loc && item.find('x') == std::string::npos) {
+          claim("loc", col, item);
           t.loc = location(item, col, s);
           have_loc = true;
         } else {
+          for (const char* w : {"rows", "cols", "dtype"}) claim(w, col, item);
           parse_shape(item, col, item, t, true);
           have_shape = true;
         }
@@ -327,6 +338,12 @@ class Parser {
       while (!key.empty() && key.back() == ' ') key.pop_back();
       while (!val.empty() && val.front() == ' ') val.erase(0, 1);
       const int vcol = col + int(eq) + 1;
+      if (key == "valid") {
+        claim("v_row", col, item);
+        claim("v_col", col, item);
+      } else {
+        claim(key, col, item);
+      }
       if (key == "loc")
         t.loc = location(val, vcol, item), have_loc = true;
       else if (key == "dtype")
@@ -632,10 +649,16 @@ class Machine {
     const auto vit = opts_.valid.find(v.name);
     if (vit != opts_.valid.end()) {
       const auto [vr, vc] = vit->second;
-      if ((v.type.vr >= 0 && v.type.vr != vr) || (v.type.vc >= 0 && v.type.vc != vc))
+      // Only '?' dimensions take the caller's valid shape (spec 20 §6); a static one (given, or
+      // absent: the full extent) must agree with it.
+      const int svr = v.type.vr == kAbsent ? v.d.rows : v.type.vr;
+      const int svc = v.type.vc == kAbsent ? v.d.cols : v.type.vc;
+      if ((v.type.vr != kDyn && svr != vr) || (v.type.vc != kDyn && svc != vc))
         fail(st.result.pos, "%" + v.name,
-             fmt::format("caller valid shape {}x{} contradicts the declared static valid shape", vr,
-                         vc),
+             fmt::format("caller valid shape {}x{} contradicts the declared static valid shape "
+                         "{}x{} (only '?' dimensions take the caller's)",
+                         vr, vc, v.type.vr == kDyn ? "?" : std::to_string(svr),
+                         v.type.vc == kDyn ? "?" : std::to_string(svc)),
              ErrorCode::Constraint);
       if (vr < 0 || vr > v.d.rows || vc < 0 || vc > v.d.cols)
         fail(st.result.pos, "%" + v.name,
@@ -765,13 +788,19 @@ std::vector<Output> run(std::string_view text, std::string_view filename,
   const Target& t = !options.target.empty() ? find_target(options.target)
                     : !target.empty()       ? find_target(target)
                                             : default_target();
-  for (const auto& [name, arr] : options.inputs) {
-    bool declared = false;
-    for (const Stmt& s : prog) declared |= s.kind == Kind::Arg && s.result.name == name;
-    if (!declared)
+  const auto declared = [&](const std::string& name) {
+    for (const Stmt& s : prog)
+      if (s.kind == Kind::Arg && s.result.name == name) return true;
+    return false;
+  };
+  for (const auto& [name, arr] : options.inputs)
+    if (!declared(name))
       raise(ErrorCode::Constraint, std::string(filename),
             "input '" + name + "' is not an .arg of the program", "20 §6");
-  }
+  for (const auto& [name, shape] : options.valid)
+    if (!declared(name))
+      raise(ErrorCode::Constraint, std::string(filename),
+            "valid shape given for '" + name + "', which is not an .arg of the program", "20 §6");
   Machine m(std::string(filename), t, options);
   for (const Stmt& s : prog) m.exec(s);
   return m.outputs();

@@ -117,6 +117,33 @@ pto.trowexpandadd ins(%x, %s : !pto.tile_buf<vec, 8x16xf32, valid=?x?>, !pto.til
   EXPECT_EQ(at(d, 2, 0), 0.0f);
 }
 
+// Only '?' dimensions take the caller's valid shape; a valid shape for a name that is no .arg is an
+// error, as an input for one is (spec 20 §6).
+TEST(PtoAs, CallerValidShapeOnlyForDynamicArgs) {
+  const std::string prog = ".arg %x : !pto.tile<16x8xf32>\n";
+  as::RunOptions o;
+  o.valid["zz"] = {1, 1};
+  EXPECT_NE(error_of(prog, o).find("valid shape given for 'zz', which is not an .arg of the "
+                                   "program [spec 20 §6]"),
+            std::string::npos)
+      << error_of(prog, o);
+  as::RunOptions p;
+  p.valid["x"] = {1, 1};
+  EXPECT_NE(error_of(prog, p).find("caller valid shape 1x1 contradicts the declared static valid "
+                                   "shape 16x8 (only '?' dimensions take the caller's)"),
+            std::string::npos)
+      << error_of(prog, p);
+  p.valid["x"] = {16, 8};  // agreeing with the static shape: accepted
+  EXPECT_EQ(error_of(prog, p), "(no error)");
+  as::RunOptions q;
+  q.valid["x"] = {4, 8};  // ?x8: the row count comes from the caller
+  EXPECT_EQ(error_of(".arg %x : !pto.tile_buf<vec, 16x8xf32, valid=?x8>\n", q), "(no error)");
+  q.valid["x"] = {4, 7};
+  EXPECT_NE(error_of(".arg %x : !pto.tile_buf<vec, 16x8xf32, valid=?x8>\n", q)
+                .find("contradicts the declared static valid shape ?x8"),
+            std::string::npos);
+}
+
 TEST(PtoAs, TmpInIns) {
   const std::string prog = R"(
 .arg %x : !pto.tile<16x8xf32>
@@ -157,6 +184,12 @@ TEST(PtoAs, ParseErrorsCarryFileLineColumnAndToken) {
       {"pto.trowexpandadd ins(%x, %y : !pto.tile<16x8xf32>, !pto.tile<16x1xf32>) outs(%d)",
        "t.pto:1:81: expected ':', at ')'"},
       {".arg %x : !pto.tile<16x8xf32> extra", "t.pto:1:31: unexpected trailing text, at 'extra'"},
+      // A property given twice (a repeated key, or a key restating the compact shape/location).
+      {".arg %x : !pto.tile_buf<vec, 16x128xf32, rows=8>",
+       "t.pto:1:42: !pto.tile_buf gives rows twice, at 'rows=8'"},
+      {".arg %x : !pto.tile_buf<vec, 16x8xf32, v_row=4, v_row=2>", "gives v_row twice"},
+      {".arg %x : !pto.tile_buf<vec, 16x8xf32, v_col=4, valid=2x4>", "gives v_col twice"},
+      {".arg %x : !pto.tile_buf<vec, 16x8xf32, loc=vec>", "gives loc twice"},
       {"$", "t.pto:1:1: unexpected character, at '$'"},
   };
   for (const Row& r : rows) {
