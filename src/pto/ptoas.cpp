@@ -723,6 +723,12 @@ class Machine {
                         v.d.row_major ? "row_major" : "col_major");
     else if (ty.is_buf && ty.loc != v.d.loc)
       why = "tile location differs";
+    else if (ty.is_buf && (ty.slayout != v.d.slayout || ty.fractal != v.d.fractal ||
+                           ty.pad != v.d.pad)) {
+      static constexpr const char* kSl[] = {"none_box", "row_major", "col_major"};
+      why = fmt::format("slayout/fractal/pad {}/{}/{} vs tile's {}/{}/{}", kSl[ty.slayout % 3],
+                        ty.fractal, ty.pad, kSl[v.d.slayout % 3], v.d.fractal, v.d.pad);
+    }
     else if (ty.is_buf &&
              ((ty.vr >= 0 && ty.vr != v.d.valid_row) || (ty.vc >= 0 && ty.vc != v.d.valid_col)))
       why = fmt::format("valid shape {}x{} vs tile's {}x{}", ty.vr, ty.vc, v.d.valid_row,

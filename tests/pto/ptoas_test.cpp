@@ -217,6 +217,13 @@ TEST(PtoAs, SemanticErrors) {
                "%a = pto.trowexpandadd %x, %s : !pto.tile<16x8xf32>, !pto.tile_buf<vec, 16x1xf32> "
                "-> !pto.tile<16x8xf32>");
   EXPECT_NE(e.find("layout row_major vs tile's col_major"), std::string::npos) << e;
+  // The box layout, fractal and pad of a !pto.tile_buf annotation are compared too.
+  e = error_of(".arg %x : !pto.tile_buf<vec, 16x8xf32>\n.arg %s : !pto.tile<16x1xf32>\n"
+               "%a = pto.trowexpandadd %x, %s : !pto.tile_buf<vec, 16x8xf32, slayout=row_major>, "
+               "!pto.tile<16x1xf32> -> !pto.tile<16x8xf32>");
+  EXPECT_NE(e.find("slayout/fractal/pad row_major/512/0 vs tile's none_box/512/0"),
+            std::string::npos)
+      << e;
   e = error_of(".arg %x : !pto.tile<16x12xf32>");
   EXPECT_NE(e.find("t.pto:1:1: .arg: %x (RowMajor) needs Cols*sizeof(T) % 32 == 0"),
             std::string::npos)
