@@ -464,6 +464,9 @@ void tree(float* s, size_t nblk_padded) {
 constexpr uint64_t kChunk = 32;  // repeats staged at once (16 KB of fp32 for half)
 constexpr uint64_t kSuper = 64 * kChunk;
 constexpr size_t kChunkBlocks = kChunk * 8;
+// A long (unstaged) chunk of kChunk * 8 repeats has kChunk * 64 results: they fit below the tail
+// area at stage + kChunkBlocks * E for E >= 8; super-chunks hold whole long chunks.
+static_assert(kChunk * 64 <= kChunkBlocks * 8 && kSuper % (kChunk * 8) == 0);
 
 struct Ctx {
   const Plan* p;
@@ -497,8 +500,24 @@ HWY_INLINE void stage_block(const Ctx& c, const uint8_t* src, const uint32_t* lm
   }
 }
 
+// Whether compute_chunk's tree reads fully active datablocks straight from the source (no
+// staging): as one contiguous stream, or block by block when a vector never spans two blocks (or
+// float with two whole blocks per vector).
+template <bool kHalf>
+bool loads_directly(const Plan& p) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)p;
+  return false;
+#else
+  constexpr unsigned E = kHalf ? 16 : 8;
+  const size_t N = hn::Lanes(DF());
+  return (p.src_blk == 1 && p.src_rep == 8) || N <= E || (!kHalf && N == 2 * E);
+#endif
+}
+
 // Computes repeats [r0, r1) into bits[(r - r0) * 8 + b] (T's bits, canonical NaN; fill for
-// fully masked blocks). Only reads src.
+// fully masked blocks). Only reads src. At most kChunk repeats, or kChunk * 8 when every block is
+// fully active and loads_directly (then `stage` only holds one fp32 result per block).
 template <int kOp, bool kHalf, bool kSat>
 void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t* bits) {
   constexpr unsigned E = kHalf ? 16 : 8;
@@ -512,8 +531,8 @@ void compute_chunk(const Ctx& c, uint64_t r0, uint64_t r1, float* stage, uint8_t
   // Fully active repeats: the tree reads the source directly (no staging pass), as one
   // contiguous stream or block by block.
   const bool all_full = c.full_body == 0xFF && (r1 < p.repeats || c.full_last == 0xFF);
-  const bool contiguous = p.src_blk == 1 && p.src_rep == 8;
-  if (all_full && (contiguous || N <= E || (!kHalf && N == 2 * E))) {
+  if (all_full && loads_directly<kHalf>(p)) {
+    const bool contiguous = p.src_blk == 1 && p.src_rep == 8;
     const size_t whole = nblk / N * N;
     if (contiguous)
       tree_groups<kOp, kHalf, kSat, 1>(p.src + p.src_block(r0, 0) * sz, stage, whole);
@@ -614,14 +633,18 @@ void run(const Ctx& c) {
       all_written && p.dst_rep == 1 && (dst0 + R * 8 * sz <= src0 || dst0 >= src_end);
   // Threads only pay off for many elements; small calls stay on the calling thread.
   const size_t grain = R * 8 * E >= (size_t{1} << 16) ? 1 : size_t(-1) / 2;
+  // Unstaged calls take 8x longer chunks: the same stage holds their results, and the software-
+  // pipelined tree drains its last group once per chunk.
+  const uint64_t chunk =
+      c.full_body == 0xFF && c.full_last == 0xFF && loads_directly<kHalf>(p) ? kChunk * 8 : kChunk;
   for (uint64_t s0 = 0; s0 < R; s0 += kSuper) {
     const uint64_t s1 = std::min(R, s0 + kSuper);
-    const size_t nchunks = size_t((s1 - s0 + kChunk - 1) / kChunk);
+    const size_t nchunks = size_t((s1 - s0 + chunk - 1) / chunk);
     parallel_for(nchunks, grain, [&](size_t cb, size_t ce) {
       thread_local std::vector<float> stage;
       stage.resize(size_t(kChunk) * 8 * E + 64 * E);
       for (size_t ch = cb; ch < ce; ++ch) {
-        const uint64_t r0 = s0 + ch * kChunk, r1 = std::min(s1, r0 + kChunk);
+        const uint64_t r0 = s0 + ch * chunk, r1 = std::min(s1, r0 + chunk);
         uint8_t* const to = direct ? p.dst + p.dst_index(r0, 0) * sz : B + (r0 - s0) * 8 * sz;
         compute_chunk<kOp, kHalf, kSat>(c, r0, r1, stage.data(), to);
       }
