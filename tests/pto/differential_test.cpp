@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <iterator>
 #include <string>
 
 #include "pto/ops.hpp"
@@ -328,4 +330,63 @@ TEST(PtoDifferential, MaxMinDiv16AllCodes) {
           hwy::SetSupportedTargetsForTest(0);
         }
     }
+}
+
+// fp32 MAX/MIN pick a per-row formula from the expanded operand (trowexpand_simd.cpp): a NaN
+// scalar fills the row, a lone +0 (MAX) / -0 (MIN) wins ties, no zero and no NaN needs no tie
+// rule, anything else the general one. Every special as the mode-1 scalar and inside mode-2
+// blocks (alone and mixed with ordinary values), against full rows holding every special (ties
+// included) at odd columns and alternating row alignment, both orders, every SIMD target.
+TEST(PtoDifferential, MaxMinF32SpecialExpanded) {
+  const uint32_t specials[] = {0x00000000, 0x80000000, 0x7FC00000, 0x7F800001, 0xFFC12345,
+                               0x7F800000, 0xFF800000, 0x3F800000, 0xBF800000, 0x00000001,
+                               0x80000001, 0x7F7FFFFF, 0xFF7FFFFF, 0x40600000};
+  const int S = int(std::size(specials)), C = 300, cols = 312;
+  const Target& t = find_target("a5");
+  std::mt19937 g(4242);
+  size_t checked = 0;
+  for (int mode = 1; mode <= 2; ++mode) {
+    const int R = mode == 1 ? S : 2 * S;
+    HostTile full(Elem::f32, R, cols, true, R, C);
+    fill_random(g, Elem::f32, full.bytes.data(), full.bytes.size() / 4);
+    for (int i = 0; i < R; ++i)
+      for (int k = 0; k < S; ++k) {
+        std::memcpy(full.at(i, 7 * k + i % 5), &specials[k], 4);
+        std::memcpy(full.at(i, C - 1 - k), &specials[(k + i) % S], 4);
+      }
+    HostTile x = mode == 1 ? HostTile(Elem::f32, ((R + 7) / 8) * 8, 1, false, R, 1)
+                           : HostTile(Elem::f32, R, 8, true, R, 8);
+    fill_random(g, Elem::f32, x.bytes.data(), x.bytes.size() / 4);
+    for (int i = 0; i < R; ++i) {
+      if (mode == 1) {
+        std::memcpy(x.at(i, 0), &specials[i], 4);
+        continue;
+      }
+      for (int l = 0; l < 8; ++l) {  // rows < S: the block is one special; then mixed blocks
+        const float ordinary = 1.5f + float(l);
+        if (i < S)
+          std::memcpy(x.at(i, l), &specials[i], 4);
+        else
+          std::memcpy(x.at(i, l), &ordinary, 4);
+      }
+      if (i >= S) std::memcpy(x.at(i, (i * 3) % 8), &specials[i - S], 4);
+    }
+    for (Op op : {Op::MAX, Op::MIN})
+      for (bool swap : {false, true}) {
+        const TileDesc& s0 = swap ? x.d : full.d;
+        const TileDesc& s1 = swap ? full.d : x.d;
+        HostTile ref(Elem::f32, R, cols, true, R, C);
+        row_expand(op, ref.d, s0, s1, nullptr, t, Ub{}, Path::Reference);
+        for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+          hwy::SetSupportedTargetsForTest(target);
+          HostTile out(Elem::f32, R, cols, true, R, C);
+          row_expand(op, out.d, s0, s1, nullptr, t, Ub{}, Path::Fast);
+          EXPECT_TRUE(out.bytes == ref.bytes) << hwy::TargetName(target) << " " << op_name(op)
+                                              << " mode " << mode << " swap " << swap;
+          ++checked;
+        }
+        hwy::SetSupportedTargetsForTest(0);
+      }
+  }
+  EXPECT_GE(checked, 8u);
 }
