@@ -136,38 +136,63 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16(DF df, VF f) {
 }
 
 // e^d for fp32 d in place, the same bits as ops::exp_f32 (round_fp32(std::exp(double d)), spec 20
-// §4). Per double lane: k = round(d / ln2) (the 1.5*2^52 shifter), r = d - k*ln2 with one fused
-// multiply-add (|r| <= 0.347; |k| <= 150 so k times the rounding error of ln2 is < 2^-47), e^r by
-// a degree-8 polynomial interpolating e^r at the Chebyshev nodes of [-0.35, 0.35] (relative error
-// < 2^-39.6 there, measured at 200-bit precision with the double coefficients below), then 2^k
-// added to the exponent bits. Total relative error < 2^-39.5, i.e. < 2^13.5 double ulps; std::exp
-// is within 1 ulp. Rounding that double to fp32 (29 bits dropped) therefore gives the reference's
-// bits unless it lies within 2^16 ulps of an fp32 midpoint (low 29 bits near 2^28): those lanes,
-// d outside [-87.3, 88.7] (results outside the normal fp32 range) and NaN take the scalar
-// definition, except d <= -104 (e^d < 2^-150: +0) and d >= 89 (e^d > FLT_MAX + ulp/2: +Inf),
-// which are exact without it. Without hardware FMA (SSE4) MulAdd rounds twice; the extra error
-// (< 2^-46 absolute in r) stays far inside the same bound. Checked exhaustively over every fp32 d
-// (PtoDifferential.DISABLED_ExpdifF32Exhaustive).
+// §4), in double lanes. Portable form: k = round(d / ln2) (the 1.5*2^52 shifter), r = d - k*ln2
+// with one fused multiply-add (|r| <= 0.347; |k| <= 150 so k times the rounding error of ln2 is
+// < 2^-47), e^r by a degree-8 polynomial interpolating e^r at the Chebyshev nodes of
+// [-0.35, 0.35] (relative error < 2^-39.6 there, measured at 200-bit precision with the double
+// coefficients below), then 2^k added to the exponent bits. Total relative error < 2^-39.5.
+// AVX-512 form (fewer FMAs, the bottleneck): k = round(16 d / ln2), e^d = 2^(k>>4) * T[k&15] *
+// e^r with T[j] = 2^(j/16) (a two-register vpermi2pd lookup), r = d - k*ln2/16 (|r| <= ln2/32;
+// |k| <= 2400 so k times the rounding error of ln2/16 is < 2^-48), e^r = 1 + r*P(r), P of
+// degree 3 from the degree-4 interpolation of e^r at the Chebyshev nodes of [-ln2/32, ln2/32]
+// (relative error < 2^-38.5, 200-bit precision), T + T*(r*P) fused. Both are within 2^15 double
+// ulps of e^d (std::exp is within 1); rounding to fp32 (29 bits dropped) therefore gives the
+// reference's bits unless the double lies within 2^16 ulps of an fp32 midpoint (low 29 bits near
+// 2^28): those lanes, d outside [-87.3, 88.7] (results outside the normal fp32 range) and NaN
+// take the scalar definition, except d <= -104 (e^d < 2^-150: +0) and d >= 89 (e^d > FLT_MAX +
+// ulp/2: +Inf), which are exact without it. Without hardware FMA (SSE4) MulAdd rounds twice; the
+// extra error (< 2^-46 absolute in r) stays far inside the same bound. Checked exhaustively over
+// every fp32 d on the best target (PtoDifferential.DISABLED_ExpdifF32Exhaustive).
 HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
   const hn::ScalableTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;
   const hn::RebindToSigned<decltype(dd)> di;
   const size_t N = hn::Lanes(dd);
-  const auto shifter = hn::Set(dd, 0x1.8p52), inv_ln2 = hn::Set(dd, 1.4426950408889634);
-  const auto ln2 = hn::Set(dd, 0.6931471805599453);
+  const auto shifter = hn::Set(dd, 0x1.8p52);
   const auto low29 = hn::Set(di, (int64_t(1) << 29) - 1);
   const auto near_shift = hn::Set(di, (int64_t(1) << 16) - (int64_t(1) << 28));
   const auto near_w = hn::Set(di, int64_t(1) << 17);
   const auto lo = hn::Set(dd, -87.3), hi = hn::Set(dd, 88.7);
+#if HWY_TARGET <= HWY_AVX3
+  alignas(64) static constexpr double kT[16] = {
+      0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+      0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+      0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+      0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+  const __m512d t_lo = _mm512_load_pd(kT), t_hi = _mm512_load_pd(kT + 8);
+  const auto inv = hn::Set(dd, 23.083120654223414), ln2_16 = hn::Set(dd, 0x1.62e42fefa39efp-5);
+  const auto c4 = hn::Set(dd, 0.04166748140654907), c3 = hn::Set(dd, 0.16667155511961634);
+  const auto c2 = hn::Set(dd, 0.49999999990441324), c1 = hn::Set(dd, 0.9999999994264774);
+  const auto not15 = hn::Set(di, ~int64_t(15));
+  auto approx = [&](auto x, auto& t) {
+    t = hn::MulAdd(x, inv, shifter);  // low mantissa bits: k (two's complement)
+    const auto r = hn::NegMulAdd(hn::Sub(t, shifter), ln2_16, x);
+    const decltype(x) T{_mm512_permutex2var_pd(t_lo, _mm512_castpd_si512(t.raw), t_hi)};
+    auto q = hn::MulAdd(c4, r, c3);
+    q = hn::MulAdd(q, r, c2);
+    q = hn::MulAdd(q, r, c1);
+    const auto y = hn::MulAdd(T, hn::Mul(q, r), T);
+    return hn::Add(hn::BitCast(di, y), hn::ShiftLeft<48>(hn::And(hn::BitCast(di, t), not15)));
+  };
+#else
+  const auto inv_ln2 = hn::Set(dd, 1.4426950408889634), ln2 = hn::Set(dd, 0.6931471805599453);
   const auto c8 = hn::Set(dd, 2.487764798531672e-05), c7 = hn::Set(dd, 0.00019917351707533356);
   const auto c6 = hn::Set(dd, 0.0013888818977515853), c5 = hn::Set(dd, 0.008333263396367235);
   const auto c4 = hn::Set(dd, 0.041666666904604285), c3 = hn::Set(dd, 0.16666666904700334);
   const auto c2 = hn::Set(dd, 0.4999999999978138), c1 = hn::Set(dd, 0.9999999999781288);
   const auto one = hn::Set(dd, 1.0);
-  size_t k = 0;
-  for (; k + N <= n; k += N) {
-    const auto x = hn::PromoteTo(dd, hn::LoadU(df, p + k));
-    const auto t = hn::MulAdd(x, inv_ln2, shifter);
+  auto approx = [&](auto x, auto& t) {
+    t = hn::MulAdd(x, inv_ln2, shifter);
     const auto r = hn::NegMulAdd(hn::Sub(t, shifter), ln2, x);
     auto q = hn::MulAdd(c8, r, c7);
     q = hn::MulAdd(q, r, c6);
@@ -177,27 +202,37 @@ HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
     q = hn::MulAdd(q, r, c2);
     q = hn::MulAdd(q, r, c1);
     q = hn::MulAdd(q, r, one);
-    const auto eb = hn::Add(hn::BitCast(di, q), hn::ShiftLeft<52>(hn::BitCast(di, t)));
+    return hn::Add(hn::BitCast(di, q), hn::ShiftLeft<52>(hn::BitCast(di, t)));
+  };
+#endif
+  size_t k = 0;
+  for (; k + N <= n; k += N) {
+    const auto xf = hn::LoadU(df, p + k);
+    const auto x = hn::PromoteTo(dd, xf);
+    auto t = x;
+    const auto eb = approx(x, t);
     const auto near = hn::Lt(hn::And(hn::Add(eb, near_shift), low29), near_w);
     const auto fine = hn::AndNot(hn::RebindMask(dd, near), hn::And(hn::Ge(x, lo), hn::Le(x, hi)));
     if (HWY_LIKELY(hn::AllTrue(dd, fine))) {
       hn::StoreU(hn::DemoteTo(df, hn::BitCast(dd, eb)), df, p + k);
       continue;
     }
-    // Off the common path: +0 / +Inf are exact; anything else left takes the definition.
+    // Off the common path: +0 / +Inf are exact; the lanes left take the definition.
     const auto zero_m = hn::Le(x, hn::Set(dd, -104.0)), inf_m = hn::Ge(x, hn::Set(dd, 89.0));
 #if HWY_TARGET == HWY_SCALAR  // its DemoteTo clamps to FLT_MAX: overflow takes the definition
     const auto exact = zero_m;
 #else
     const auto exact = hn::Or(zero_m, inf_m);
 #endif
-    if (hn::AllTrue(dd, hn::Or(fine, exact))) {
-      const auto e = hn::IfThenElse(inf_m, hn::Set(dd, HUGE_VAL),
-                                    hn::IfThenZeroElse(zero_m, hn::BitCast(dd, eb)));
-      hn::StoreU(hn::DemoteTo(df, e), df, p + k);
-    } else {
-      for (size_t l = 0; l < N; ++l) p[k + l] = ops::exp_f32(p[k + l]);
-    }
+    const auto e = hn::IfThenElse(inf_m, hn::Set(dd, HUGE_VAL),
+                                  hn::IfThenZeroElse(zero_m, hn::BitCast(dd, eb)));
+    HWY_ALIGN float d_in[hn::MaxLanes(df)];
+    HWY_ALIGN uint8_t slow[hn::MaxLanes(dd)];
+    hn::StoreU(xf, df, d_in);
+    hn::StoreU(hn::DemoteTo(df, e), df, p + k);
+    hn::StoreMaskBits(dd, hn::Not(hn::Or(fine, exact)), slow);
+    for (size_t l = 0; l < N; ++l)
+      if (slow[l / 8] >> (l % 8) & 1) p[k + l] = ops::exp_f32(d_in[l]);
   }
   for (; k < n; ++k) p[k] = ops::exp_f32(p[k]);
 }
