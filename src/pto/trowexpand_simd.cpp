@@ -11,6 +11,7 @@
 // clang-format on
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -163,28 +164,6 @@ HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
   const auto near_shift = hn::Set(di, (int64_t(1) << 16) - (int64_t(1) << 28));
   const auto near_w = hn::Set(di, int64_t(1) << 17);
   const auto lo = hn::Set(dd, -87.3), hi = hn::Set(dd, 88.7);
-#if HWY_TARGET <= HWY_AVX3
-  alignas(64) static constexpr double kT[16] = {
-      0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
-      0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
-      0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
-      0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
-  const __m512d t_lo = _mm512_load_pd(kT), t_hi = _mm512_load_pd(kT + 8);
-  const auto inv = hn::Set(dd, 23.083120654223414), ln2_16 = hn::Set(dd, 0x1.62e42fefa39efp-5);
-  const auto c4 = hn::Set(dd, 0.04166748140654907), c3 = hn::Set(dd, 0.16667155511961634);
-  const auto c2 = hn::Set(dd, 0.49999999990441324), c1 = hn::Set(dd, 0.9999999994264774);
-  const auto not15 = hn::Set(di, ~int64_t(15));
-  auto approx = [&](auto x, auto& t) {
-    t = hn::MulAdd(x, inv, shifter);  // low mantissa bits: k (two's complement)
-    const auto r = hn::NegMulAdd(hn::Sub(t, shifter), ln2_16, x);
-    const decltype(x) T{_mm512_permutex2var_pd(t_lo, _mm512_castpd_si512(t.raw), t_hi)};
-    auto q = hn::MulAdd(c4, r, c3);
-    q = hn::MulAdd(q, r, c2);
-    q = hn::MulAdd(q, r, c1);
-    const auto y = hn::MulAdd(T, hn::Mul(q, r), T);
-    return hn::Add(hn::BitCast(di, y), hn::ShiftLeft<48>(hn::And(hn::BitCast(di, t), not15)));
-  };
-#else
   const auto inv_ln2 = hn::Set(dd, 1.4426950408889634), ln2 = hn::Set(dd, 0.6931471805599453);
   const auto c8 = hn::Set(dd, 2.487764798531672e-05), c7 = hn::Set(dd, 0.00019917351707533356);
   const auto c6 = hn::Set(dd, 0.0013888818977515853), c5 = hn::Set(dd, 0.008333263396367235);
@@ -204,7 +183,6 @@ HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
     q = hn::MulAdd(q, r, one);
     return hn::Add(hn::BitCast(di, q), hn::ShiftLeft<52>(hn::BitCast(di, t)));
   };
-#endif
   size_t k = 0;
   for (; k + N <= n; k += N) {
     const auto xf = hn::LoadU(df, p + k);
@@ -236,6 +214,96 @@ HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
   }
   for (; k < n; ++k) p[k] = ops::exp_f32(p[k]);
 }
+
+#if HWY_TARGET <= HWY_AVX3
+// The AVX-512 form of ExpF32InPlace's exp (see there), fused into the row loop: d is rounded to
+// fp32 in 16 lanes and never stored. 2^(k>>4) * T[k&15] is formed as one table entry plus k << 48:
+// U[j] = bits(T[j]) - (j << 48), and k << 48 = ((k >> 4) << 52) + ((k & 15) << 48).
+constexpr double kExp2Sixteenths[16] = {
+    0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+    0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+    0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+struct ExpScaleTable {  // U[j] = bits(2^(j/16)) - (j << 48)
+  alignas(64) int64_t u[16];
+  constexpr ExpScaleTable() : u{} {
+    for (int j = 0; j < 16; ++j)
+      u[j] = std::bit_cast<int64_t>(kExp2Sixteenths[j]) - (int64_t(j) << 48);
+  }
+};
+constexpr ExpScaleTable kExpScale{};
+
+struct ExpdifAvx3 {
+  using DD = hn::ScalableTag<double>;
+  using DI = hn::RebindToSigned<DD>;
+  using DF = hn::ScalableTag<float>;
+  using DH = hn::Half<DF>;
+  DD dd;
+  DI di;
+  DF df;
+  DH dh;
+  __m512i u_lo = _mm512_load_si512(kExpScale.u),
+          u_hi = _mm512_load_si512(kExpScale.u + 8);
+  hn::Vec<DD> shifter = hn::Set(dd, 0x1.8p52), inv = hn::Set(dd, 23.083120654223414),
+              ln2_16 = hn::Set(dd, 0x1.62e42fefa39efp-5), c4 = hn::Set(dd, 0.04166748140654907),
+              c3 = hn::Set(dd, 0.16667155511961634), c2 = hn::Set(dd, 0.49999999990441324),
+              c1 = hn::Set(dd, 0.9999999994264774);
+  hn::Vec<DI> near_shift = hn::Set(di, (int64_t(1) << 16) - (int64_t(1) << 28)),
+              near_bits = hn::Set(di, ((int64_t(1) << 29) - 1) & ~((int64_t(1) << 17) - 1));
+  hn::Vec<DF> lo = hn::Set(df, -87.3f), hi = hn::Set(df, 88.7f);
+  ExpdifAvx3() {}  // user-provided, so it is compiled for this SIMD target
+
+  // e^x for 8 double lanes and, in `fine`, the lanes whose fp32 rounding is certain (not within
+  // 2^16 ulps of a midpoint: bits 17..28 of eb + 2^16 - 2^28 not all zero).
+  HWY_INLINE hn::Vec<DH> Half(hn::Vec<DD> x, hn::Mask<DD>& fine) const {
+    const auto t = hn::MulAdd(x, inv, shifter);  // low mantissa bits: k (two's complement)
+    const auto r = hn::NegMulAdd(hn::Sub(t, shifter), ln2_16, x);
+    const auto tb = hn::BitCast(di, t);
+    const auto scale = hn::BitCast(
+        dd, hn::Add(hn::Vec<DI>{_mm512_permutex2var_epi64(u_lo, tb.raw, u_hi)},
+                    hn::ShiftLeft<48>(tb)));  // 2^(k>>4) * T[k&15]
+    auto q = hn::MulAdd(c4, r, c3);
+    q = hn::MulAdd(q, r, c2);
+    q = hn::MulAdd(q, r, c1);
+    const auto y = hn::MulAdd(scale, hn::Mul(q, r), scale);
+    fine = hn::RebindMask(dd, hn::TestBit(hn::Add(hn::BitCast(di, y), near_shift), near_bits));
+    return hn::DemoteTo(dh, y);
+  }
+
+  // e^d for 16 fp32 lanes, the bits of ops::exp_f32.
+  HWY_INLINE hn::Vec<DF> Exp(hn::Vec<DF> d) const {
+    hn::Mask<DD> fine_lo, fine_hi;
+    const auto e_lo = Half(hn::PromoteTo(dd, hn::LowerHalf(dh, d)), fine_lo);
+    const auto e_hi = Half(hn::PromoteTo(dd, hn::UpperHalf(dh, d)), fine_hi);
+    const auto e = hn::Combine(df, e_hi, e_lo);
+    const auto in_range = hn::And(hn::Ge(d, lo), hn::Le(d, hi));
+    if (HWY_LIKELY(hn::AllTrue(dd, hn::And(fine_lo, fine_hi)) && hn::AllTrue(df, in_range)))
+      return e;
+    return Slow(d, e, in_range, fine_lo, fine_hi);
+  }
+
+  // Off the common path: +0 / +Inf are exact, the lanes left take the definition.
+  HWY_NOINLINE hn::Vec<DF> Slow(hn::Vec<DF> d, hn::Vec<DF> e, hn::Mask<DF> in_range,
+                                hn::Mask<DD> fine_lo, hn::Mask<DD> fine_hi) const {
+    const auto zero_m = hn::Le(d, hn::Set(df, -104.0f)), inf_m = hn::Ge(d, hn::Set(df, 89.0f));
+    HWY_ALIGN float dv[16], ev[16];
+    uint8_t bits[8];
+    hn::StoreMaskBits(dd, fine_lo, bits);
+    hn::StoreMaskBits(dd, fine_hi, bits + 1);
+    const uint32_t fine = uint32_t(bits[0]) | uint32_t(bits[1]) << 8;
+    hn::Store(d, df, dv);
+    hn::Store(hn::IfThenElse(inf_m, hn::Set(df, HUGE_VALF), hn::IfThenZeroElse(zero_m, e)), df,
+              ev);
+    hn::StoreMaskBits(df, in_range, bits);
+    const uint32_t ok = (uint32_t(bits[0]) | uint32_t(bits[1]) << 8) & fine;
+    hn::StoreMaskBits(df, hn::Or(zero_m, inf_m), bits);
+    const uint32_t exact = uint32_t(bits[0]) | uint32_t(bits[1]) << 8;
+    for (int l = 0; l < 16; ++l)
+      if (!((ok | exact) >> l & 1)) ev[l] = ops::exp_f32(dv[l]);
+    return hn::Load(df, ev);
+  }
+};
+#endif
 
 // One fp32 row with the per-vector operation fn(full, expanded).
 template <Op op, class F>
@@ -272,7 +340,9 @@ HWY_INLINE size_t RowF32With(const float* full, const float* xv, const float* pa
   }
 #endif
   (void)peeled;
+#if !(HWY_TARGET <= HWY_AVX3)
   if constexpr (op == Op::EXPDIF) ExpF32InPlace(dst, j);  // d was rounded to fp32 above
+#endif
   return j;  // the columns done
 }
 
@@ -319,6 +389,14 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
       row([&](VF f, VF x) { return hn::IfThenElse(hn::IsNaN(f), nan, Pick<op>(f, x)); });
     else
       row([&](VF f, VF x) { return FloatOp<op>(df, f, x, nan); });
+#if HWY_TARGET <= HWY_AVX3
+  } else if constexpr (op == Op::EXPDIF) {
+    const ExpdifAvx3 ex;
+    if (swap)
+      row([&](VF f, VF x) { return ex.Exp(hn::Sub(x, f)); });
+    else
+      row([&](VF f, VF x) { return ex.Exp(hn::Sub(f, x)); });
+#endif
   } else if (swap) {
     row([&](VF f, VF x) { return FloatOp<op>(df, x, f, nan); });
   } else {
