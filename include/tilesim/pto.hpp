@@ -7,6 +7,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -110,7 +112,7 @@ struct Tile : detail::TileBase {
 
   // Auto mode: the tile owns zero-filled storage. A DYNAMIC valid dimension starts at its static
   // extent unless given to the constructor.
-  Tile() : owned_(new T[size_t(Numel)]()), ptr_(owned_) {}
+  Tile() : owned_(allocate_owned()), ptr_(owned_) {}
   Tile(int vr, int vc) requires(RowValid == DYNAMIC && ColValid == DYNAMIC) : Tile() {
     SetValidRow(vr);
     SetValidCol(vc);
@@ -130,7 +132,9 @@ struct Tile : detail::TileBase {
         ub_(o.ub_),
         vr_(o.vr_),
         vc_(o.vc_) {}
-  ~Tile() { delete[] owned_; }
+  ~Tile() {
+    if (owned_) ::operator delete[](owned_, std::align_val_t{64});
+  }
 
   int GetValidRow() const { return vr_; }
   int GetValidCol() const { return vc_; }
@@ -176,6 +180,13 @@ struct Tile : detail::TileBase {
   }
 
  private:
+  // Owned storage is 64-byte aligned, as the UB's tiles are 32-byte aligned: the row kernels'
+  // loads and stores then stay within cache lines (trowexpand_simd.cpp).
+  static T* allocate_owned() {
+    void* p = ::operator new[](sizeof(T) * size_t(Numel), std::align_val_t{64});
+    std::memset(p, 0, sizeof(T) * size_t(Numel));
+    return static_cast<T*>(p);
+  }
   T* owned_ = nullptr;
   T* ptr_ = nullptr;
   int64_t addr_ = -1;
