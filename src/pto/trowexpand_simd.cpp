@@ -33,15 +33,17 @@ HWY_INLINE void Tail(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uin
 }
 
 // Pattern of the expanded operand: P = max(lanes, Ex) values, pat[k] = xs[k mod Ex], so the vector
-// at column j (a multiple of lanes) reads pat + j mod P (mode 2's 32-byte block repeated).
+// at column j (a multiple of lanes) reads pat + j mod P (mode 2's 32-byte block repeated). pat
+// has room for 256 values; mode 2 fills P + lanes of them (at most 128, int8 on AVX-512).
 template <class S>
 HWY_INLINE size_t FillPattern(S* pat, const S* xs, size_t lanes, int Ex) {
   const size_t P = std::max(lanes, size_t(Ex));  // both powers of two
   if (Ex == 1) {
     for (size_t k = 0; k < P; ++k) pat[k] = xs[0];
   } else {
-    const size_t n = std::min(size_t(Ex), 32 / sizeof(S));  // Ex = 32/sizeof(T): one 32-byte block
-    for (size_t k = 0; k < P; k += n) std::memcpy(pat + k, xs, n * sizeof(S));
+    // Ex = 32/sizeof(T): one 32-byte block, copied with fixed-size moves (see CopyExpanded);
+    // P + lanes values, so a vector may also start at any column (the fp32 peel, RowF32With).
+    for (size_t k = 0; k < P + lanes; k += 32 / sizeof(S)) std::memcpy(pat + k, xs, 32);
   }
   return P;
 }
@@ -318,42 +320,51 @@ struct ExpdifAvx3 {
 };
 #endif
 
-// One fp32 row with the per-vector operation fn(full, expanded).
-template <Op op, class F>
-HWY_INLINE size_t RowF32With(const float* full, const float* xv, const float* pat, size_t P,
-                           float* dst, int C, int Ex, F fn) {
+// One fp32 row with the per-vector operation fn(full, expanded). When the pattern is one vector
+// (P == N: mode 1, or mode 2's block no wider than a vector) x0 is it, at column 0; otherwise the
+// vector at column j reads pat + j mod P.
+template <Op op, class F, class VF>
+HWY_INLINE size_t RowF32With(const float* full, VF x0, const float* pat, size_t P, float* dst,
+                             int C, int Ex, F fn) {
   const hn::ScalableTag<float> df;
   const size_t N = hn::Lanes(df);
-  // Mode 1, long rows: the first vector covers columns up to a 64-byte boundary of the full
-  // operand, so no later load splits a cache line, nor any store when dst is aligned alike. When
-  // they are not, split stores cost less than split loads here (256x256, dst 16 bytes off full's
-  // alignment: 3.6 us aligning the loads, 4.2 us aligning the stores, 3.1 us both aligned). The
-  // columns left after the last whole vector are then one masked vector as well (AVX-512 masked
-  // loads do not touch the masked-off bytes), not the per-element reference.
+  (void)Ex;
   size_t j = 0;
-  bool peeled = false;
+  if (P == N) {
+    VF x = x0;
+    // Long rows: the first vector covers columns up to a 64-byte boundary of the full operand, so
+    // no later load splits a cache line, nor any store when dst is aligned alike. When they are
+    // not, split stores cost less than split loads here (256x256, dst 16 bytes off full's
+    // alignment: 3.6 us aligning the loads, 4.2 us aligning the stores, 3.1 us both aligned). The
+    // columns left after the last whole vector are then one masked vector as well (AVX-512
+    // masked loads do not touch the masked-off bytes), not the per-element reference.
 #if HWY_TARGET <= HWY_AVX3
-  const auto mis = reinterpret_cast<uintptr_t>(full) & 63;
-  if (Ex == 1 && size_t(C) >= 8 * N && mis % 4 == 0 && mis != 0 && (64 - mis) / 4 < N) {
-    j = (64 - mis) / 4;
-    hn::BlendedStore(fn(hn::LoadU(df, full), hn::Set(df, xv[0])), hn::FirstN(df, j), df, dst);
-    peeled = true;
-  }
+    const auto mis = reinterpret_cast<uintptr_t>(full) & 63;
+    const bool peel = size_t(C) >= 8 * N && mis % 4 == 0 && mis != 0;
+    if (peel) {
+      j = (64 - mis) / 4;
+      hn::BlendedStore(fn(hn::LoadU(df, full), x), hn::FirstN(df, j), df, dst);
+      if (Ex > 1) {  // the pattern from column j on: lanes rotated by j mod Ex
+        const hn::RebindToSigned<decltype(df)> di;
+        const auto idx = hn::And(hn::Add(hn::Iota(di, 0), hn::Set(di, int32_t(j))),
+                                 hn::Set(di, int32_t(N - 1)));
+        x = hn::TableLookupLanes(x, hn::IndicesFromVec(df, idx));
+      }
+    }
 #endif
-  if (P == N) {  // the pattern is one vector (mode 1, or a block no wider than a vector)
-    const auto x = InRegister(Ex == 1 ? hn::Set(df, xv[0]) : hn::Load(df, pat));
+    x = InRegister(x);
     for (; j + N <= size_t(C); j += N) hn::StoreU(fn(hn::LoadU(df, full + j), x), df, dst + j);
-  }
-  for (; j + N <= size_t(C); j += N)
-    hn::StoreU(fn(hn::LoadU(df, full + j), hn::Load(df, pat + (j & (P - 1)))), df, dst + j);
 #if HWY_TARGET <= HWY_AVX3
-  if (peeled && j < size_t(C)) {
-    const auto m = hn::FirstN(df, size_t(C) - j);
-    hn::BlendedStore(fn(hn::MaskedLoad(m, df, full + j), hn::Set(df, xv[0])), m, df, dst + j);
-    j = size_t(C);
-  }
+    if (peel && j < size_t(C)) {
+      const auto m = hn::FirstN(df, size_t(C) - j);
+      hn::BlendedStore(fn(hn::MaskedLoad(m, df, full + j), x), m, df, dst + j);
+      j = size_t(C);
+    }
 #endif
-  (void)peeled;
+  } else {
+    for (; j + N <= size_t(C); j += N)
+      hn::StoreU(fn(hn::LoadU(df, full + j), hn::Load(df, pat + (j & (P - 1)))), df, dst + j);
+  }
 #if !(HWY_TARGET <= HWY_AVX3)
   if constexpr (op == Op::EXPDIF) ExpF32InPlace(dst, j);  // d was rounded to fp32 above
 #endif
@@ -370,12 +381,28 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
   const auto* full = reinterpret_cast<const float*>(full8);
   auto* dst = reinterpret_cast<float*>(dst8);
   HWY_ALIGN float pat[256];
-  float xv[32];
+  float xv[32] = {};  // zeroed: GCC cannot tell CopyExpanded fills what is read
   CopyExpanded(xv, xs8, Ex);
-  const size_t P = Ex == 1 ? N : FillPattern(pat, xv, N, Ex);
+  // The expanded operand as one vector when it fits (read from the snapshot, not from a copy
+  // just stored: a 64-byte load from two 32-byte stores cannot be forwarded), else a pattern.
+  const size_t P = std::max(N, size_t(Ex));
+  VF x0 = hn::Zero(df);
+  if (Ex == 1) {
+    x0 = hn::Set(df, xv[0]);
+  } else if (size_t(Ex) == N) {
+    x0 = hn::LoadU(df, reinterpret_cast<const float*>(xs8));
+#if HWY_TARGET <= HWY_AVX3
+  } else if (size_t(Ex) * 2 == N) {
+    const hn::Half<decltype(df)> dh;
+    const auto blk = hn::LoadU(dh, reinterpret_cast<const float*>(xs8));
+    x0 = hn::Combine(df, blk, blk);
+#endif
+  } else {
+    FillPattern(pat, xv, N, Ex);
+  }
   const VF nan = InRegister(hn::BitCast(df, hn::Set(du, ops::kNanF32)));
   size_t j = 0;
-  auto row = [&](auto fn) { j = RowF32With<op>(full, xv, pat, P, dst, C, Ex, fn); };
+  auto row = [&](auto fn) { j = RowF32With<op>(full, x0, pat, P, dst, C, Ex, fn); };
   if constexpr (op == Op::MAX || op == Op::MIN) {
     // Operand order does not matter (spec 20 §4 is symmetric). With no NaN and no zero in the
     // expanded operand, Pick(x, f) is the result (equal lanes have equal bits) up to f's NaN;
@@ -440,7 +467,7 @@ HWY_INLINE void RowMaxMin16(const uint8_t* full8, const uint8_t* xs8, uint8_t* d
   const auto* full = reinterpret_cast<const int16_t*>(full8);
   auto* dst = reinterpret_cast<int16_t*>(dst8);
   HWY_ALIGN int16_t pat[256];
-  int16_t xv[32];
+  int16_t xv[32] = {};
   CopyExpanded(xv, xs8, Ex);
   const size_t P = FillPattern(pat, xv, N, Ex);
   const auto mag = hn::Set(d, int16_t(0x7FFF));
@@ -484,7 +511,7 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
   const auto* full = reinterpret_cast<const uint16_t*>(full8);
   auto* dst = reinterpret_cast<uint16_t*>(dst8);
   HWY_ALIGN uint16_t pat[256];
-  uint16_t xv[32];
+  uint16_t xv[32] = {};
   CopyExpanded(xv, xs8, Ex);
   const size_t P = Ex == 1 ? N : FillPattern(pat, xv, N, Ex);
   const auto nan = InRegister(hn::BitCast(df, hn::Set(du, ops::kNanF32)));
@@ -548,7 +575,7 @@ HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
   const size_t N = hn::Lanes(d);
   const auto* full = reinterpret_cast<const T*>(full8);
   auto* dst = reinterpret_cast<T*>(dst8);
-  T xv[32];
+  T xv[32] = {};
   CopyExpanded(xv, xs8, Ex);
   size_t j = 0;
   constexpr bool kSimd = op == Op::ADD || op == Op::SUB || op == Op::MAX || op == Op::MIN ||
