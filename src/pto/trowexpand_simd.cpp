@@ -346,17 +346,17 @@ struct ExpdifAvx3 {
 };
 #endif
 
-// One fp32 row with the per-vector operation fn(full, expanded). When the pattern is one vector
-// (P == N: mode 1, or mode 2's block no wider than a vector) x0 is it, at column 0; otherwise the
-// vector at column j reads pat + j mod P.
+// One fp32 row with the per-vector operation fn(full, expanded). When the expanded operand is one
+// vector (`one`, ExpandedVector) x0 is it, at column 0; otherwise the vector at column j reads
+// pat + j mod P.
 template <Op op, class F, class VF>
-HWY_INLINE size_t RowF32With(const float* full, VF x0, const float* pat, size_t P, float* dst,
-                             int C, int Ex, F fn) {
+HWY_INLINE size_t RowF32With(const float* full, bool one, VF x0, const float* pat, size_t P,
+                             float* dst, int C, int Ex, F fn) {
   const hn::ScalableTag<float> df;
   const size_t N = hn::Lanes(df);
   (void)Ex;
   size_t j = 0;
-  if (P == N) {
+  if (one) {
     VF x = x0;
     // Long rows: the first vector covers columns up to a 64-byte boundary of the full operand, so
     // no later load splits a cache line, nor any store when dst is aligned alike. When they are
@@ -409,26 +409,12 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
   HWY_ALIGN float pat[256];
   float xv[32] = {};  // zeroed: GCC cannot tell CopyExpanded fills what is read
   CopyExpanded(xv, xs8, Ex);
-  // The expanded operand as one vector when it fits (read from the snapshot, not from a copy
-  // just stored: a 64-byte load from two 32-byte stores cannot be forwarded), else a pattern.
-  const size_t P = std::max(N, size_t(Ex));
   VF x0 = hn::Zero(df);
-  if (Ex == 1) {
-    x0 = hn::Set(df, xv[0]);
-  } else if (size_t(Ex) == N) {
-    x0 = hn::LoadU(df, reinterpret_cast<const float*>(xs8));
-#if HWY_TARGET <= HWY_AVX3
-  } else if (size_t(Ex) * 2 == N) {
-    const hn::Half<decltype(df)> dh;
-    const auto blk = hn::LoadU(dh, reinterpret_cast<const float*>(xs8));
-    x0 = hn::Combine(df, blk, blk);
-#endif
-  } else {
-    FillPattern(pat, xv, N, Ex);
-  }
+  const bool one = ExpandedVector(df, xs8, xv, Ex, x0);
+  const size_t P = one ? N : FillPattern(pat, xv, N, Ex);
   const VF nan = InRegister(hn::BitCast(df, hn::Set(du, ops::kNanF32)));
   size_t j = 0;
-  auto row = [&](auto fn) { j = RowF32With<op>(full, x0, pat, P, dst, C, Ex, fn); };
+  auto row = [&](auto fn) { j = RowF32With<op>(full, one, x0, pat, P, dst, C, Ex, fn); };
   if constexpr (op == Op::MAX || op == Op::MIN) {
     // Operand order does not matter (spec 20 §4 is symmetric). With no NaN and no zero in the
     // expanded operand, Pick(x, f) is the result (equal lanes have equal bits) up to f's NaN;
@@ -540,8 +526,9 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
   HWY_ALIGN uint16_t pat[256];
   uint16_t xv[32] = {};
   CopyExpanded(xv, xs8, Ex);
-  const size_t P = std::max(N, size_t(Ex));
-  if (P != N) FillPattern(pat, xv, N, Ex);  // else one vector, read from the snapshot below
+  auto x16 = hn::Zero(d16);
+  const bool one = ExpandedVector(d16, xs8, xv, Ex, x16);
+  const size_t P = one ? N : FillPattern(pat, xv, N, Ex);
   const auto nan = InRegister(hn::BitCast(df, hn::Set(du, ops::kNanF32)));
 #if HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
   // F16C hardware: vcvtph2ps is exact, vcvtps2ph rounds RNE with subnormals and turns the
@@ -578,9 +565,8 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
     store(sw ? FloatOp<op>(df, x, f, nan) : FloatOp<op>(df, f, x, nan));
   };
   auto loop = [&](auto sw) {
-    if (P == N) {  // one vector: mode 1's scalar broadcast, or mode 2's block exactly a vector
-      const auto x = widen(Ex == 1 ? hn::Set(d16, xv[0])
-                                   : hn::LoadU(d16, reinterpret_cast<const uint16_t*>(xs8)));
+    if (one) {  // one vector: mode 1's scalar broadcast, or mode 2's block exactly a vector
+      const auto x = widen(x16);
       for (; j + N <= size_t(C); j += N) step(sw, x);
     }
     for (; j + N <= size_t(C); j += N) step(sw, widen(hn::LoadU(d16, pat + (j & Pm))));
