@@ -390,3 +390,51 @@ TEST(PtoDifferential, MaxMinF32SpecialExpanded) {
   }
   EXPECT_GE(checked, 8u);
 }
+
+// fp32 rows start their vectors at the full operand's 64-byte boundary (an aligned peel, its
+// pattern rotated by the peeled columns in mode 2): every 4-byte offset of full and several of
+// dst, long rows (C >= 8 vectors) with a tail, both modes and orders, every op, every SIMD target.
+TEST(PtoDifferential, F32RowsAtEveryAlignment) {
+  const Target& t = find_target("a5");
+  std::mt19937 g(2024);
+  size_t checked = 0;
+  const int R = 3, C = 301, cols = 304;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (int off = 0; off < 64; off += 4)
+      for (int mode = 1; mode <= 2; ++mode) {
+        const Op op = Op(g() % kNumOps);
+        const bool swap = g() % 2;
+        // Storage with room to shift the data pointer by `off` (full) and `doff` (dst) bytes.
+        HostTile full(Elem::f32, R + 1, cols, true, R, C), dst(Elem::f32, R + 1, cols, true, R, C);
+        fill_random(g, Elem::f32, full.bytes.data(), full.bytes.size() / 4);
+        fill_random(g, Elem::f32, dst.bytes.data(), dst.bytes.size() / 4);
+        const int doff = int(g() % 16) * 4;
+        auto shifted = [](HostTile& h, int by) {
+          TileDesc d = h.d;
+          const auto a = reinterpret_cast<uintptr_t>(h.bytes.data());
+          d.data = h.bytes.data() + ((64 - a % 64) % 64 + size_t(by)) % 64;
+          d.rows -= 1;
+          d.capacity = d.bytes();
+          return d;
+        };
+        const TileDesc fd = shifted(full, off);
+        HostTile x = mode == 1 ? HostTile(Elem::f32, 8, 1, false, R, 1)
+                               : HostTile(Elem::f32, R, 8, true, R, 8);
+        fill_random(g, Elem::f32, x.bytes.data(), x.bytes.size() / 4);
+        HostTile ref = dst;
+        const TileDesc dd = shifted(dst, doff), rd = shifted(ref, doff);
+        std::memcpy(rd.data, dd.data, dd.bytes());  // the two views start with the same contents
+        const TileDesc& s0 = swap ? x.d : fd;
+        const TileDesc& s1 = swap ? fd : x.d;
+        row_expand(op, rd, s0, s1, nullptr, t, Ub{}, Path::Reference);
+        row_expand(op, dd, s0, s1, nullptr, t, Ub{}, Path::Fast);
+        ASSERT_EQ(std::memcmp(dd.data, rd.data, dd.bytes()), 0)
+            << hwy::TargetName(target) << " " << op_name(op) << " mode " << mode << " swap "
+            << swap << " full offset " << off << " dst offset " << doff;
+        ++checked;
+      }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_GE(checked, 32u);
+}
