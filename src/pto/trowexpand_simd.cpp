@@ -422,9 +422,14 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
     // Otherwise (a NaN or a mixed zero in a mode-2 block) the general formula.
     const uint32_t tie_winner = op == Op::MAX ? 0u : 0x80000000u;
     bool nan_x = false, zero_x = false;
-    for (int e = 0; e < Ex; ++e) {
-      nan_x |= std::isnan(xv[e]);
-      zero_x |= xv[e] == 0.0f;
+    if (one) {  // a vector test: a scalar loop over a mode-2 block cost ~8 ns a row
+      nan_x = !hn::AllFalse(df, hn::IsNaN(x0));
+      zero_x = !hn::AllFalse(df, hn::Eq(x0, hn::Zero(df)));
+    } else {
+      for (int e = 0; e < Ex; ++e) {
+        nan_x |= std::isnan(xv[e]);
+        zero_x |= xv[e] == 0.0f;
+      }
     }
     uint32_t x0;
     std::memcpy(&x0, xv, 4);
