@@ -181,8 +181,13 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
   if (p.mode == 1 && p.expanded->rows >= p.R) {
     std::memcpy(xs, p.expanded->data, xs_bytes);  // ColMajor [R_pad, 1]: the scalars are contiguous
   } else {
-    for (int i = 0; i < p.R; ++i)
-      std::memcpy(xs + size_t(i) * Ex * sz, detail::element(*p.expanded, i, 0), Ex * sz);
+    for (int i = 0; i < p.R; ++i) {
+      uint8_t* to = xs + size_t(i) * Ex * sz;
+      if (p.mode == 2)  // one 32-byte block: a fixed-size copy, not a library call per row
+        std::memcpy(to, detail::element(*p.expanded, i, 0), 32);
+      else
+        std::memcpy(to, detail::element(*p.expanded, i, 0), sz);
+    }
   }
 
   // The full operand is read in place unless it overlaps dst other than element-for-element
