@@ -37,14 +37,20 @@ inline void cpu_relax() {
 #endif
 }
 
-// Calls done() until it is true or kSpin has passed; returns its last value.
+// Calls done() until it is true or kSpin has passed; returns its last value. With more threads
+// than cores a spinning thread would hold a core another one needs: then it does not spin, and
+// it yields every 64 checks otherwise (another process may want the core).
 template <class F>
-bool spin_until(F&& done) {
+bool spin_until(F&& done, bool oversubscribed) {
+  if (oversubscribed) return done();
   const auto start = std::chrono::steady_clock::now();
   for (unsigned i = 1;; ++i) {
     if (done()) return true;
     cpu_relax();
-    if (i % 64 == 0 && std::chrono::steady_clock::now() - start > kSpin) return done();
+    if (i % 64 == 0) {
+      if (std::chrono::steady_clock::now() - start > kSpin) return done();
+      std::this_thread::yield();
+    }
   }
 }
 
@@ -58,6 +64,7 @@ class Pool {
   void run(size_t workers, const std::function<void()>& job) {
     std::unique_lock<std::mutex> outer(run_mutex_);
     ensure(workers);
+    oversubscribed_.store(workers + 1 > cores_);
     {
       std::lock_guard<std::mutex> lk(m_);
       job_ = &job;
@@ -67,7 +74,7 @@ class Pool {
     }
     cv_.notify_all();
     job();
-    if (!spin_until([&] { return pending_.load() == 0; })) {
+    if (!spin_until([&] { return pending_.load() == 0; }, oversubscribed_.load())) {
       std::unique_lock<std::mutex> lk(m_);
       done_cv_.wait(lk, [&] { return pending_.load() == 0; });
     }
@@ -96,7 +103,8 @@ class Pool {
     for (;;) {
       // A new generation is published under m_, so reading job_/active_ under m_ after seeing
       // it (spinning or woken) is race-free.
-      spin_until([&] { return generation_.load() != seen || stop_flag_.load(); });
+      spin_until([&] { return generation_.load() != seen || stop_flag_.load(); },
+                 oversubscribed_.load());
       const std::function<void()>* job;
       {
         std::unique_lock<std::mutex> lk(m_);
@@ -119,6 +127,8 @@ class Pool {
   size_t active_ = 0;
   std::atomic<size_t> pending_{0}, generation_{0};
   std::atomic<bool> stop_flag_{false};
+  std::atomic<bool> oversubscribed_{false};  // this job has more threads (+ caller) than cores
+  const size_t cores_ = std::max(1u, std::thread::hardware_concurrency());
   bool stop_ = false;
 };
 
