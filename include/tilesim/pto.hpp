@@ -127,7 +127,7 @@ struct Tile : detail::TileBase {
   Tile& operator=(const Tile&) = delete;
   Tile(Tile&& o) noexcept
       : owned_(std::exchange(o.owned_, nullptr)),
-        ptr_(o.ptr_),
+        ptr_(std::exchange(o.ptr_, nullptr)),
         addr_(o.addr_),
         ub_(o.ub_),
         vr_(o.vr_),

@@ -238,7 +238,8 @@ HWY_INLINE void ExpF32InPlace(float* p, size_t n) {
     }
     // Off the common path: +0 / +Inf are exact; the lanes left take the definition.
     const auto zero_m = hn::Le(x, hn::Set(dd, -104.0)), inf_m = hn::Ge(x, hn::Set(dd, 89.0));
-#if HWY_TARGET == HWY_SCALAR  // its DemoteTo clamps to FLT_MAX: overflow takes the definition
+// SCALAR and EMU128: Highway 1.0.3's DemoteTo clamps to FLT_MAX, so overflow takes the definition.
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
     const auto exact = zero_m;
 #else
     const auto exact = hn::Or(zero_m, inf_m);
@@ -307,7 +308,9 @@ struct ExpdifAvx3 {
     q = hn::MulAdd(q, r, c2);
     q = hn::MulAdd(q, r, c1);
     const auto y = hn::MulAdd(scale, hn::Mul(q, r), scale);
-    fine = hn::RebindMask(dd, hn::TestBit(hn::Add(hn::BitCast(di, y), near_shift), near_bits));
+    // vptestmq: lanes where any of the bits is set (Highway's TestBit promises that only for one).
+    const auto v = hn::Add(hn::BitCast(di, y), near_shift);
+    fine = hn::Mask<DD>{_mm512_test_epi64_mask(v.raw, near_bits.raw)};
     return hn::DemoteTo(dh, y);
   }
 
@@ -431,8 +434,8 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
         zero_x |= xv[e] == 0.0f;
       }
     }
-    uint32_t x0;
-    std::memcpy(&x0, xv, 4);
+    uint32_t x0_bits;
+    std::memcpy(&x0_bits, xv, 4);
     if (Ex == 1 && nan_x)
       row([&](VF, VF) { return nan; });
     else if (!nan_x && !zero_x)
@@ -440,7 +443,7 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
         const VF r = Pick<op>(x, f);
         return hn::IfThenElse(hn::IsNaN(r), nan, r);
       });
-    else if (Ex == 1 && x0 == tie_winner)
+    else if (Ex == 1 && x0_bits == tie_winner)
       row([&](VF f, VF x) { return hn::IfThenElse(hn::IsNaN(f), nan, Pick<op>(f, x)); });
     else
       row([&](VF f, VF x) { return FloatOp<op>(df, f, x, nan); });
