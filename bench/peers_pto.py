@@ -67,10 +67,13 @@ def cases():
                     xv, sv, yv = x.reshape(r, c // e, e), b[:, None, :], y.reshape(r, c // e, e)
                     exp_bytes = b.nbytes
                 name = "trowexpand%s/%s/%dx%d/mode%d" % (op, tag, r, c, mode)
-                out.append({
-                    "case": "pto." + name, "family": "pto", "threads": 1,
-                    "bench": "BM_pto_" + name,
-                    "numpy": _numpy(op, xv, sv, yv), "torch": _working(_torch(op, xv, sv, yv)), "openblas": None,
-                    "memcpy_bytes": 2 * x.nbytes + exp_bytes,
-                })
+                # The largest tiles also on both cores (tilesim's row threads, PyTorch's intra-op
+                # threads; NumPy and memcpy stay single-threaded).
+                for threads in ((1, 2) if r * c >= 1 << 20 and mode == 1 else (1,)):
+                    out.append({
+                        "case": "pto." + name, "family": "pto", "threads": threads,
+                        "bench": "BM_pto_" + name,
+                        "numpy": _numpy(op, xv, sv, yv), "torch": _working(_torch(op, xv, sv, yv)),
+                        "openblas": None, "memcpy_bytes": 2 * x.nbytes + exp_bytes,
+                    })
     return out
