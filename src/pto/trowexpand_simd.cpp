@@ -663,11 +663,79 @@ void Rows(const RowsArgs& a) {
         a.swap);
 }
 
+#if HWY_TARGET <= HWY_AVX3
+// fp32 mode 1 over rows stored back to back (full and dst without padding, C >= one vector): one
+// flat loop over the whole share of rows instead of a loop per row, with the aligned peel once;
+// the vector that crosses a row boundary takes each row's scalar in its own lanes. Saves the
+// per-row peel, tail and loop exit (256x256 SUB: 3.3 -> 2.6 us in one interleaved run).
+// Only for the lane-wise ops whose formula does not depend on the scalar (not MAX/MIN).
+template <Op op>
+HWY_INLINE bool FlatF32(const RowsArgs& a) {
+  using VF = hn::Vec<hn::ScalableTag<float>>;
+  const hn::ScalableTag<float> df;
+  const hn::RebindToUnsigned<decltype(df)> du;
+  const size_t N = hn::Lanes(df), C = size_t(a.C);
+  if (a.Ex != 1 || C < N || a.full_stride != C * 4 || a.dst_stride != C * 4 || a.n == 0)
+    return false;
+  const auto* full = reinterpret_cast<const float*>(a.full);
+  auto* dst = reinterpret_cast<float*>(a.dst);
+  auto xs = [&](size_t r) {
+    float v;
+    std::memcpy(&v, a.xs + r * 4, 4);
+    return hn::Set(df, v);
+  };
+  const VF nan = InRegister(hn::BitCast(df, hn::Set(du, ops::kNanF32)));
+  auto run = [&](auto fn) {
+    size_t j = 0;
+    const auto mis = reinterpret_cast<uintptr_t>(full) & 63;
+    if (mis % 4 == 0 && mis != 0) {  // (64 - mis) / 4 < N <= C: within row 0
+      j = (64 - mis) / 4;
+      hn::BlendedStore(fn(hn::LoadU(df, full), xs(0)), hn::FirstN(df, j), df, dst);
+    }
+    for (size_t r = 0; r < a.n; ++r) {
+      const size_t end = (r + 1) * C;
+      const VF x = InRegister(xs(r));
+      for (; j + N <= end; j += N) hn::StoreU(fn(hn::LoadU(df, full + j), x), df, dst + j);
+      if (j == end) continue;
+      const auto m = hn::FirstN(df, end - j);  // the lanes still in row r
+      if (r + 1 < a.n) {  // C >= N: the rest lies in row r + 1
+        hn::StoreU(fn(hn::LoadU(df, full + j), hn::IfThenElse(m, x, xs(r + 1))), df, dst + j);
+        j += N;
+      } else {
+        hn::BlendedStore(fn(hn::MaskedLoad(m, df, full + j), x), m, df, dst + j);
+        j = end;
+      }
+    }
+  };
+  if constexpr (op == Op::EXPDIF) {
+    const ExpdifAvx3 ex;
+    if (a.swap)
+      run([&](VF f, VF x) { return ex.Exp(hn::Sub(x, f)); });
+    else
+      run([&](VF f, VF x) { return ex.Exp(hn::Sub(f, x)); });
+  } else if (a.swap) {
+    run([&](VF f, VF x) { return FloatOp<op>(df, x, f, nan); });
+  } else {
+    run([&](VF f, VF x) { return FloatOp<op>(df, f, x, nan); });
+  }
+  return true;
+}
+#endif
+
+template <Op op>
+void RowsF32(const RowsArgs& a) {
+#if HWY_TARGET <= HWY_AVX3
+  if constexpr (op != Op::MAX && op != Op::MIN)
+    if (FlatF32<op>(a)) return;
+#endif
+  Rows<&RowF32<op>>(a);
+}
+
 template <Op op>
 RowsFn RowFor(Elem dt) {
   switch (dt) {
     case Elem::f32:
-      return &Rows<&RowF32<op>>;
+      return &RowsF32<op>;
     case Elem::f16:
       if constexpr (op == Op::MAX || op == Op::MIN) return &Rows<&RowMaxMin16<op, false>>;
       return &Rows<&Row16<op, false>>;
