@@ -667,8 +667,8 @@ void Rows(const RowsArgs& a) {
 // fp32 mode 1 over rows stored back to back (full and dst without padding, C >= one vector): one
 // flat loop over the whole share of rows instead of a loop per row, with the aligned peel once;
 // the vector that crosses a row boundary takes each row's scalar in its own lanes. Saves the
-// per-row peel, tail and loop exit (256x256 SUB: 3.3 -> 2.6 us in one interleaved run).
-// Only for the lane-wise ops whose formula does not depend on the scalar (not MAX/MIN).
+// per-row peel, tail and loop exit (256x256 SUB: 3.3 -> 2.6 us in one interleaved run). MAX/MIN
+// choose each row's formula as RowF32 does; a crossing vector takes the general one.
 template <Op op>
 HWY_INLINE bool FlatF32(const RowsArgs& a) {
   using VF = hn::Vec<hn::ScalableTag<float>>;
@@ -695,8 +695,30 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
     for (size_t r = 0; r < a.n; ++r) {
       const size_t end = (r + 1) * C;
       const VF x = InRegister(xs(r));
-      for (; j + N <= end; j += N) hn::StoreU(fn(hn::LoadU(df, full + j), x), df, dst + j);
+      auto interior = [&](auto f_row) {
+        for (; j + N <= end; j += N) hn::StoreU(f_row(hn::LoadU(df, full + j), x), df, dst + j);
+      };
+      if constexpr (op == Op::MAX || op == Op::MIN) {  // the row's formula, as in RowF32
+        float xv;
+        std::memcpy(&xv, a.xs + r * 4, 4);
+        uint32_t xb;
+        std::memcpy(&xb, &xv, 4);
+        if (std::isnan(xv))
+          interior([&](VF, VF) { return nan; });
+        else if (xv != 0.0f)
+          interior([&](VF f, VF xx) {
+            const VF p = Pick<op>(xx, f);
+            return hn::IfThenElse(hn::IsNaN(p), nan, p);
+          });
+        else if (xb == (op == Op::MAX ? 0u : 0x80000000u))
+          interior([&](VF f, VF xx) { return hn::IfThenElse(hn::IsNaN(f), nan, Pick<op>(f, xx)); });
+        else
+          interior(fn);
+      } else {
+        interior(fn);
+      }
       if (j == end) continue;
+      // fn is the general formula for MAX/MIN: right for any mix of the two rows' scalars.
       const auto m = hn::FirstN(df, end - j);  // the lanes still in row r
       if (r + 1 < a.n) {  // C >= N: the rest lies in row r + 1
         hn::StoreU(fn(hn::LoadU(df, full + j), hn::IfThenElse(m, x, xs(r + 1))), df, dst + j);
@@ -707,7 +729,9 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
       }
     }
   };
-  if constexpr (op == Op::EXPDIF) {
+  if constexpr (op == Op::MAX || op == Op::MIN) {
+    run([&](VF f, VF x) { return FloatOp<op>(df, f, x, nan); });  // symmetric (spec 20 §4)
+  } else if constexpr (op == Op::EXPDIF) {
     const ExpdifAvx3 ex;
     if (a.swap)
       run([&](VF f, VF x) { return ex.Exp(hn::Sub(x, f)); });
@@ -725,8 +749,7 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
 template <Op op>
 void RowsF32(const RowsArgs& a) {
 #if HWY_TARGET <= HWY_AVX3
-  if constexpr (op != Op::MAX && op != Op::MIN)
-    if (FlatF32<op>(a)) return;
+  if (FlatF32<op>(a)) return;
 #endif
   Rows<&RowF32<op>>(a);
 }
