@@ -84,8 +84,7 @@ class Pool {
   ~Pool() {
     {
       std::lock_guard<std::mutex> lk(m_);
-      stop_ = true;
-      stop_flag_.store(true);
+      stop_.store(true);  // under m_, like a new generation
     }
     cv_.notify_all();
     for (auto& t : threads_) t.join();
@@ -103,13 +102,13 @@ class Pool {
     for (;;) {
       // A new generation is published under m_, so reading job_/active_ under m_ after seeing
       // it (spinning or woken) is race-free.
-      spin_until([&] { return generation_.load() != seen || stop_flag_.load(); },
+      spin_until([&] { return generation_.load() != seen || stop_.load(); },
                  oversubscribed_.load());
       const std::function<void()>* job;
       {
         std::unique_lock<std::mutex> lk(m_);
-        cv_.wait(lk, [&] { return stop_ || (generation_.load() != seen && idx < active_); });
-        if (stop_) return;
+        cv_.wait(lk, [&] { return stop_.load() || (generation_.load() != seen && idx < active_); });
+        if (stop_.load()) return;
         seen = generation_.load();
         job = job_;
       }
@@ -126,10 +125,9 @@ class Pool {
   const std::function<void()>* job_ = nullptr;
   size_t active_ = 0;
   std::atomic<size_t> pending_{0}, generation_{0};
-  std::atomic<bool> stop_flag_{false};
+  std::atomic<bool> stop_{false};  // read by spinning workers without m_, written under it
   std::atomic<bool> oversubscribed_{false};  // this job has more threads (+ caller) than cores
   const size_t cores_ = std::max(1u, std::thread::hardware_concurrency());
-  bool stop_ = false;
 };
 
 thread_local bool t_in_parallel = false;
