@@ -178,8 +178,10 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
     xs_big.resize(xs_bytes);
     xs = xs_big.data();
   }
-  if (p.mode == 1 && p.expanded->rows >= p.R) {
-    std::memcpy(xs, p.expanded->data, xs_bytes);  // ColMajor [R_pad, 1]: the scalars are contiguous
+  const bool contiguous = p.mode == 1 ? p.expanded->rows >= p.R  // ColMajor [R_pad, 1]
+                                      : p.expanded->row_major && p.expanded->cols == p.E;
+  if (contiguous) {
+    std::memcpy(xs, p.expanded->data, xs_bytes);  // the scalars / blocks are back to back
   } else {
     for (int i = 0; i < p.R; ++i) {
       uint8_t* to = xs + size_t(i) * Ex * sz;

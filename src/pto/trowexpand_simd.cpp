@@ -97,17 +97,17 @@ HWY_INLINE VF Pick(VF a, VF b) {
 }
 
 // a OP b for fp32 lanes (spec 20 §4), any NaN result replaced by `nan`, the canonical NaN.
-// Copies the row's expanded values (1 in mode 1, Ex in mode 2) out of the snapshot. A copy of a
-// fixed size compiles to plain moves; a variable-size memcpy is a library call per row whose
-// stores the next broadcast load cannot forward from (~12 ns a row: fp16 256x256 5.5 -> 3 us).
+// Copies the row's expanded values (1 in mode 1, the 32-byte block in mode 2: Ex = 32/sizeof(S))
+// out of the snapshot. A copy of a fixed size compiles to plain moves; a variable-size memcpy is a
+// library call per row whose stores the next broadcast load cannot forward from (~12 ns a row:
+// fp16 256x256 5.5 -> 3 us). A loop of 32-byte copies up to Ex was merged by GCC into such a call
+// (with a vzeroupper and spills around it): mode 2 cost 0.3-0.9 us more than mode 1 at 256x256.
 template <class S>
 HWY_INLINE void CopyExpanded(S* xv, const uint8_t* xs8, int Ex) {
-  if (Ex == 1) {
+  if (Ex == 1)
     std::memcpy(xv, xs8, sizeof(S));
-  } else {
-    for (int k = 0; k < Ex; k += int(32 / sizeof(S)))  // whole 32-byte blocks (Ex = 32/sizeof(S))
-      std::memcpy(xv + k, xs8 + size_t(k) * sizeof(S), 32);
-  }
+  else
+    std::memcpy(xv, xs8, 32);
 }
 
 template <Op op, class DF, class VF>
@@ -664,22 +664,40 @@ void Rows(const RowsArgs& a) {
 }
 
 #if HWY_TARGET <= HWY_AVX3
-// fp32 mode 1 over rows stored back to back (full and dst without padding, C >= one vector): one
-// flat loop over the whole share of rows instead of a loop per row, with the aligned peel once;
-// the vector that crosses a row boundary takes each row's scalar in its own lanes. Saves the
-// per-row peel, tail and loop exit (256x256 SUB: 3.3 -> 2.6 us in one interleaved run). MAX/MIN
-// choose each row's formula as RowF32 does; a crossing vector takes the general one.
+// fp32 over rows stored back to back (full and dst without padding, C >= one vector), mode 1 and
+// mode 2 with C a multiple of the block's 8 values: one flat loop over the whole share of rows
+// instead of a loop per row, with the aligned peel once; the vector that crosses a row boundary
+// takes each row's scalar (block) in its own lanes. Saves the per-row peel, tail and loop exit
+// (256x256 SUB: 3.3 -> 2.6 us in one interleaved run). In mode 2, C % 8 == 0 makes the block
+// value of every lane depend only on its flat index mod 8, so each row's block is one vector,
+// rotated by the peel, for every vector of the row and both sides of a crossing. MAX/MIN choose
+// each row's formula as RowF32 does; a crossing vector takes the general one. Not EXPDIF (RowsF32).
 template <Op op>
 HWY_INLINE bool FlatF32(const RowsArgs& a) {
+  static_assert(op != Op::EXPDIF, "EXPDIF keeps the per-row loop (RowsF32)");
   using VF = hn::Vec<hn::ScalableTag<float>>;
   const hn::ScalableTag<float> df;
+  const hn::Half<decltype(df)> dh;
   const hn::RebindToUnsigned<decltype(df)> du;
+  const hn::RebindToSigned<decltype(df)> di;
   const size_t N = hn::Lanes(df), C = size_t(a.C);
-  if (a.Ex != 1 || C < N || a.full_stride != C * 4 || a.dst_stride != C * 4 || a.n == 0)
+  const bool block = a.Ex == 8 && N == 16 && C % 8 == 0;  // mode 2
+  if ((a.Ex != 1 && !block) || C < N || a.full_stride != C * 4 || a.dst_stride != C * 4 ||
+      a.n == 0)
     return false;
   const auto* full = reinterpret_cast<const float*>(a.full);
   auto* dst = reinterpret_cast<float*>(a.dst);
+  // Lane l of a vector at flat index j (j - j0 a multiple of N) takes block value (j0 + l) mod 8.
+  auto rotation = [&](size_t j0) {
+    return hn::IndicesFromVec(
+        df, hn::And(hn::Add(hn::Iota(di, 0), hn::Set(di, int32_t(j0))), hn::Set(di, 7)));
+  };
+  auto idx = rotation(0);
   auto xs = [&](size_t r) {
+    if (block) {
+      const auto blk = hn::LoadU(dh, reinterpret_cast<const float*>(a.xs + r * 32));
+      return hn::TableLookupLanes(hn::ZeroExtendVector(df, blk), idx);
+    }
     float v;
     std::memcpy(&v, a.xs + r * 4, 4);
     return hn::Set(df, v);
@@ -691,6 +709,7 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
     if (mis % 4 == 0 && mis != 0) {  // (64 - mis) / 4 < N <= C: within row 0
       j = (64 - mis) / 4;
       hn::BlendedStore(fn(hn::LoadU(df, full), xs(0)), hn::FirstN(df, j), df, dst);
+      idx = rotation(j);
     }
     for (size_t r = 0; r < a.n; ++r) {
       const size_t end = (r + 1) * C;
@@ -700,10 +719,18 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
       };
       if constexpr (op == Op::MAX || op == Op::MIN) {  // the row's formula, as in RowF32
         float xv;
-        std::memcpy(&xv, a.xs + r * 4, 4);
+        std::memcpy(&xv, a.xs + r * (block ? 32 : 4), 4);
         uint32_t xb;
         std::memcpy(&xb, &xv, 4);
-        if (std::isnan(xv))
+        if (block) {  // no NaN and no zero in the block: Pick(x, f), up to f's NaN
+          if (hn::AllFalse(df, hn::Or(hn::IsNaN(x), hn::Eq(x, hn::Zero(df)))))
+            interior([&](VF f, VF xx) {
+              const VF p = Pick<op>(xx, f);
+              return hn::IfThenElse(hn::IsNaN(p), nan, p);
+            });
+          else
+            interior(fn);
+        } else if (std::isnan(xv))
           interior([&](VF, VF) { return nan; });
         else if (xv != 0.0f)
           interior([&](VF f, VF xx) {
@@ -731,12 +758,6 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
   };
   if constexpr (op == Op::MAX || op == Op::MIN) {
     run([&](VF f, VF x) { return FloatOp<op>(df, f, x, nan); });  // symmetric (spec 20 §4)
-  } else if constexpr (op == Op::EXPDIF) {
-    const ExpdifAvx3 ex;
-    if (a.swap)
-      run([&](VF f, VF x) { return ex.Exp(hn::Sub(x, f)); });
-    else
-      run([&](VF f, VF x) { return ex.Exp(hn::Sub(f, x)); });
   } else if (a.swap) {
     run([&](VF f, VF x) { return FloatOp<op>(df, x, f, nan); });
   } else {
@@ -749,7 +770,10 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
 template <Op op>
 void RowsF32(const RowsArgs& a) {
 #if HWY_TARGET <= HWY_AVX3
-  if (FlatF32<op>(a)) return;
+  // EXPDIF keeps the per-row loop: in the flat one it ran 11-13% slower (256x256 and 1024x1024,
+  // both modes, interleaved in one process), its exp's constants competing for registers.
+  if constexpr (op != Op::EXPDIF)
+    if (FlatF32<op>(a)) return;
 #endif
   Rows<&RowF32<op>>(a);
 }

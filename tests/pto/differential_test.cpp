@@ -454,19 +454,21 @@ TEST(PtoDifferential, F32RowsAtEveryAlignment) {
   EXPECT_GE(checked, 32u);
 }
 
-// fp32 mode 1 over unpadded tiles runs as one flat loop over the rows (FlatF32): vectors that
-// cross a row boundary take each row's scalar in their own lanes. Every op, both orders, row
-// lengths from one vector up (multiples of 8 columns, so the tiles are unpadded), 1 to 17 rows,
-// several 4-byte offsets of the data, every SIMD target, and threaded shares of rows.
+// fp32 over unpadded tiles runs as one flat loop over the rows (FlatF32): vectors that cross a
+// row boundary take each row's scalar (mode 1) or block (mode 2, rotated by the aligned peel) in
+// their own lanes. Every op, both modes and orders, row lengths from one vector up (multiples of
+// 8 columns, so the tiles are unpadded), 1 to 17 rows, several 4-byte offsets of the data, every
+// SIMD target, and threaded shares of rows.
 TEST(PtoDifferential, F32FlatUnpaddedRows) {
   const Target& t = find_target("a5");
   std::mt19937 g(77);
   size_t checked = 0;
-  auto one = [&](Op op, bool swap, int R, int C, int off) {
+  auto one = [&](Op op, int mode, bool swap, int R, int C, int off) {
     HostTile full(Elem::f32, R + 1, C, true), dst(Elem::f32, R + 1, C, true);
     fill_random(g, Elem::f32, full.bytes.data(), full.bytes.size() / 4);
     fill_random(g, Elem::f32, dst.bytes.data(), dst.bytes.size() / 4);
-    HostTile x(Elem::f32, ((R + 7) / 8) * 8, 1, false, R, 1);
+    HostTile x = mode == 1 ? HostTile(Elem::f32, ((R + 7) / 8) * 8, 1, false, R, 1)
+                           : HostTile(Elem::f32, R, 8, true, R, 8);
     fill_random(g, Elem::f32, x.bytes.data(), x.bytes.size() / 4);
     const TileDesc fd = view_at(full, off, R);
     const TileDesc& s0 = swap ? x.d : fd;
@@ -478,21 +480,24 @@ TEST(PtoDifferential, F32FlatUnpaddedRows) {
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     for (int o = 0; o < kNumOps; ++o)
-      for (int C : {16, 24, 40, 136, 264})
-        for (int R : {1, 2, 3, 17})
-          for (int off : {0, 4, 28, 48}) {
-            const bool swap = g() % 2;
-            ASSERT_TRUE(one(Op(o), swap, R, C, off))
-                << hwy::TargetName(target) << " " << op_name(Op(o)) << " swap " << swap << " R "
-                << R << " C " << C << " offset " << off;
-          }
+      for (int mode = 1; mode <= 2; ++mode)
+        for (int C : {16, 24, 40, 136, 264})
+          for (int R : {1, 2, 3, 17})
+            for (int off : {0, 4, 28, 48}) {
+              const bool swap = g() % 2;
+              ASSERT_TRUE(one(Op(o), mode, swap, R, C, off))
+                  << hwy::TargetName(target) << " " << op_name(Op(o)) << " mode " << mode
+                  << " swap " << swap << " R " << R << " C " << C << " offset " << off;
+            }
   }
   hwy::SetSupportedTargetsForTest(0);
   for (size_t threads : {2u, 3u}) {  // shares of rows start mid-tile
     tilesim::set_num_threads(threads);
     for (Op op : {Op::SUB, Op::EXPDIF})
-      ASSERT_TRUE(one(op, false, 1030, 256, 4)) << op_name(op) << " threads " << threads;
+      for (int mode = 1; mode <= 2; ++mode)
+        ASSERT_TRUE(one(op, mode, false, 1030, 256, 4))
+            << op_name(op) << " mode " << mode << " threads " << threads;
   }
   tilesim::set_num_threads(0);
-  EXPECT_GE(checked, 500u);
+  EXPECT_GE(checked, 1000u);
 }
