@@ -4,10 +4,13 @@
 Imports every bench/peers_*.py next to this file; each defines cases() -> list of dicts
   {"case", "family", "threads", "bench" (exact Google Benchmark name), "numpy", "torch",
    "openblas" (zero-arg callables timing one call, or None), "memcpy_bytes"}.
-Runs tilesim_bench once per thread count (TILESIM_THREADS) for the selected benchmarks, takes
-the median of repetitions, times the peers with time.perf_counter (median over samples), times
-np.copyto of memcpy_bytes uint8, writes <build>/bench.json and prints peer_ns / tilesim_ns
-(above 1 means tilesim is faster).
+Case by case, runs tilesim_bench for the case's benchmark (TILESIM_THREADS = the case's thread
+count; the median of repetitions), then times the peers with time.perf_counter (median over
+samples) and np.copyto of memcpy_bytes uint8, so each ratio compares times taken within about a
+second of each other (this shared host drifts by 15-35% over minutes; tilesim's times taken in
+one batch before all the peers' put that drift into the ratios). --rounds N repeats the whole
+pass and keeps each time's median over the rounds. Writes <build>/bench.json and prints
+peer_ns / tilesim_ns (above 1 means tilesim is faster).
 """
 import argparse
 import glob
@@ -62,12 +65,13 @@ def time_call(fn, quick):
     return statistics.median(samples)
 
 
-def memcpy_ns(nbytes, quick, cache):
-    if nbytes not in cache:
+def memcpy_ns(nbytes, quick, buffers):
+    """Timed anew for every case (next to its tilesim and peer times); the buffers are reused."""
+    if nbytes not in buffers:
         src = np.ones(nbytes, np.uint8)
-        dst = np.empty_like(src)
-        cache[nbytes] = time_call(lambda: np.copyto(dst, src), quick) * 1e9
-    return cache[nbytes]
+        buffers[nbytes] = (src, np.empty_like(src))
+    src, dst = buffers[nbytes]
+    return time_call(lambda: np.copyto(dst, src), quick) * 1e9
 
 
 def run_tilesim(exe, names, threads, quick):
@@ -98,6 +102,7 @@ def main():
     ap.add_argument("--filter", default="", help="regex on case names")
     ap.add_argument("--quick", action="store_true", help="fewer repetitions, shorter samples")
     ap.add_argument("--out", default=None, help="default: <build>/bench.json")
+    ap.add_argument("--rounds", type=int, default=1, help="passes over the cases (median kept)")
     args = ap.parse_args()
 
     exe = os.path.join(args.build, "tilesim_bench")
@@ -105,35 +110,38 @@ def main():
     if not cases:
         print("no benchmark cases selected", file=sys.stderr)
         return 1
-    tilesim_ns = {}
-    for threads in sorted({c.get("threads", 1) for c in cases}):
-        names = {c["bench"] for c in cases if c.get("threads", 1) == threads and c.get("bench")}
-        if not os.path.exists(exe):
-            print(f"warning: {exe} not found; tilesim times missing", file=sys.stderr)
-            break
-        for name, ns in run_tilesim(exe, names, threads, args.quick).items():
-            tilesim_ns[(name, threads)] = ns
-
+    if not os.path.exists(exe):
+        print(f"warning: {exe} not found; tilesim times missing", file=sys.stderr)
     try:
         import torch
     except ImportError:
         torch = None
-    records, mcache = [], {}
-    for c in cases:
-        threads = c.get("threads", 1)
-        rec = {"case": c["case"], "family": c["family"], "threads": threads,
-               "tilesim_ns": tilesim_ns.get((c.get("bench"), threads))}
+    samples = [dict() for _ in cases]  # per case: field -> list of times over the rounds
+    buffers = {}
+    for _ in range(max(1, args.rounds)):
+        for c, got in zip(cases, samples):
+            threads = c.get("threads", 1)
+            if c.get("bench") and os.path.exists(exe):
+                ns = run_tilesim(exe, {c["bench"]}, threads, args.quick).get(c["bench"])
+                if ns is not None:
+                    got.setdefault("tilesim_ns", []).append(ns)
+            for peer in PEERS:
+                fn = c.get(peer)
+                if fn is None:
+                    continue
+                if peer == "torch" and torch is not None:
+                    torch.set_num_threads(threads)
+                got.setdefault(peer + "_ns", []).append(time_call(fn, args.quick) * 1e9)
+            if c.get("memcpy_bytes"):
+                got.setdefault("memcpy_ns", []).append(
+                    memcpy_ns(int(c["memcpy_bytes"]), args.quick, buffers))
+    records = []
+    for c, got in zip(cases, samples):
+        rec = {"case": c["case"], "family": c["family"], "threads": c.get("threads", 1),
+               "tilesim_ns": None}
+        rec.update({k: statistics.median(v) for k, v in got.items()})
         if rec["tilesim_ns"] is None:
             print(f"warning: no tilesim_bench result for {c.get('bench')!r}", file=sys.stderr)
-        for peer in PEERS:
-            fn = c.get(peer)
-            if fn is None:
-                continue
-            if peer == "torch" and torch is not None:
-                torch.set_num_threads(threads)
-            rec[peer + "_ns"] = time_call(fn, args.quick) * 1e9
-        if c.get("memcpy_bytes"):
-            rec["memcpy_ns"] = memcpy_ns(int(c["memcpy_bytes"]), args.quick, mcache)
         records.append(rec)
 
     out = args.out or os.path.join(args.build, "bench.json")
