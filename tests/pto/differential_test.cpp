@@ -419,39 +419,43 @@ TEST(PtoDifferential, MaxMinF32SpecialExpanded) {
   EXPECT_GE(checked, 16u);
 }
 
-// fp32 rows start their vectors at the full operand's 64-byte boundary (an aligned peel, its
-// pattern rotated by the peeled columns in mode 2): every 4-byte offset of full and several of
-// dst, long rows (C >= 8 vectors) with a tail, both modes and orders, every op, every SIMD target.
-TEST(PtoDifferential, F32RowsAtEveryAlignment) {
+// fp32 rows, and fp16/bf16 MAX/MIN rows, start their vectors at the full operand's 64-byte
+// boundary (an aligned peel, its pattern rotated by the peeled columns in mode 2): every
+// element-size offset of full and several of dst, long rows (C >= 8 vectors) with a tail, both
+// modes and orders, every op of fp32, fp16 and bf16, every SIMD target.
+TEST(PtoDifferential, RowsAtEveryAlignment) {
   const Target& t = find_target("a5");
   std::mt19937 g(2024);
   size_t checked = 0;
   const int R = 3, C = 301, cols = 304;
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    for (int off = 0; off < 64; off += 4)
-      for (int mode = 1; mode <= 2; ++mode) {
-        const Op op = Op(g() % kNumOps);
-        const bool swap = g() % 2;
-        // Storage with room to shift the data pointer by `off` (full) and `doff` (dst) bytes.
-        HostTile full(Elem::f32, R + 1, cols, true, R, C), dst(Elem::f32, R + 1, cols, true, R, C);
-        fill_random(g, Elem::f32, full.bytes.data(), full.bytes.size() / 4);
-        fill_random(g, Elem::f32, dst.bytes.data(), dst.bytes.size() / 4);
-        const int doff = int(g() % 16) * 4;
-        const TileDesc fd = view_at(full, off, R);
-        HostTile x = mode == 1 ? HostTile(Elem::f32, 8, 1, false, R, 1)
-                               : HostTile(Elem::f32, R, 8, true, R, 8);
-        fill_random(g, Elem::f32, x.bytes.data(), x.bytes.size() / 4);
-        const TileDesc& s0 = swap ? x.d : fd;
-        const TileDesc& s1 = swap ? fd : x.d;
-        ASSERT_TRUE(fast_matches_reference(op, dst, doff, R, s0, s1, t))
-            << hwy::TargetName(target) << " " << op_name(op) << " mode " << mode << " swap "
-            << swap << " full offset " << off << " dst offset " << doff;
-        ++checked;
-      }
+    for (Elem e : {Elem::f32, Elem::f16, Elem::bf16}) {
+      const int sz = int(elem_size(e)), E = 32 / sz;
+      for (int off = 0; off < 64; off += sz)
+        for (int mode = 1; mode <= 2; ++mode) {
+          Op op = Op(g() % kNumOps);
+          if (e == Elem::bf16 && op == Op::EXPDIF) op = Op::MAX;  // not a bf16 op (spec 20 §2)
+          const bool swap = g() % 2;
+          // Storage with room to shift the data pointer by `off` (full) and `doff` (dst) bytes.
+          HostTile full(e, R + 1, cols, true, R, C), dst(e, R + 1, cols, true, R, C);
+          fill_random(g, e, full.bytes.data(), full.bytes.size() / size_t(sz));
+          fill_random(g, e, dst.bytes.data(), dst.bytes.size() / size_t(sz));
+          const int doff = int(g() % uint32_t(64 / sz)) * sz;
+          const TileDesc fd = view_at(full, off, R);
+          HostTile x = mode == 1 ? HostTile(e, E, 1, false, R, 1) : HostTile(e, R, E, true, R, E);
+          fill_random(g, e, x.bytes.data(), x.bytes.size() / size_t(sz));
+          const TileDesc& s0 = swap ? x.d : fd;
+          const TileDesc& s1 = swap ? fd : x.d;
+          ASSERT_TRUE(fast_matches_reference(op, dst, doff, R, s0, s1, t))
+              << hwy::TargetName(target) << " " << op_name(op) << " " << elem_name(e) << " mode "
+              << mode << " swap " << swap << " full offset " << off << " dst offset " << doff;
+          ++checked;
+        }
+    }
   }
   hwy::SetSupportedTargetsForTest(0);
-  EXPECT_GE(checked, 32u);
+  EXPECT_GE(checked, 2u * (16 + 32 + 32));
 }
 
 // fp32 over unpadded tiles runs as one flat loop over the rows (FlatF32): vectors that cross a
