@@ -4,8 +4,9 @@
 #include <benchmark/benchmark.h>
 
 #include <cstring>
+#include <memory>
+#include <new>
 #include <string>
-#include <vector>
 
 #include "tilesim/formats.hpp"
 #include "tilesim/pto/engine.hpp"
@@ -13,9 +14,21 @@
 namespace {
 using namespace tilesim::pto;
 
+// Page-aligned tile storage, as tiles placed at aligned UB addresses (pto::Tile's own storage is
+// 64-byte aligned). Plain heap vectors land at arbitrary 16-byte offsets from each other, so
+// which case paid for split stores (full and dst aligned differently) or 4K-aliased loads (dst
+// 16 bytes past full modulo 4096: every load waited on the previous store) changed with the
+// allocator's state: 256x256 fp32 SUB took 3.2 us in one run, 2.6 us in another.
+// bench/peers_pto.py gives the NumPy and PyTorch arrays the same alignment.
+struct PageAligned {
+  void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t{4096}); }
+};
+
 struct Buf {
-  std::vector<uint8_t> bytes;
+  std::unique_ptr<uint8_t[], PageAligned> storage;
+  size_t size = 0;
   TileDesc d;
+  uint8_t* data() { return storage.get(); }
   // Finite values in [-1, 3) (the peers use standard normal + 1), fixed pseudo-random sequence;
   // for EXPDIF they give differences in (-4, 4), as in the peers.
   Buf(Elem e, int rows, int cols, bool row_major, uint32_t seed) {
@@ -25,21 +38,24 @@ struct Buf {
     d.row_major = row_major;
     d.valid_row = rows;
     d.valid_col = cols;
-    bytes.assign(d.bytes(), 0);
-    const size_t sz = elem_size(e), n = bytes.size() / sz;
+    size = d.bytes();
+    storage.reset(static_cast<uint8_t*>(::operator new[](size, std::align_val_t{4096})));
+    std::memset(storage.get(), 0, size);
+    const size_t sz = elem_size(e), n = size / sz;
+    uint8_t* bytes = storage.get();
     uint32_t st = seed * 2654435761u + 1;
     for (size_t i = 0; i < n; ++i) {
       st = st * 1664525u + 1013904223u;
       const float v = -1.0f + 4.0f * float(st >> 8) * 0x1p-24f;
       if (sz == 4) {
-        std::memcpy(bytes.data() + 4 * i, &v, 4);
+        std::memcpy(bytes + 4 * i, &v, 4);
       } else {
         const uint16_t h = tilesim::formats::f32_to_f16(v);
-        std::memcpy(bytes.data() + 2 * i, &h, 2);
+        std::memcpy(bytes + 2 * i, &h, 2);
       }
     }
-    d.data = bytes.data();
-    d.capacity = bytes.size();
+    d.data = bytes;
+    d.capacity = size;
   }
 };
 
@@ -51,11 +67,11 @@ void run(benchmark::State& st, Op op, Elem e, int R, int C, int mode) {
   const Target& t = find_target("a5");  // no broadcast buffer: the arithmetic is what is timed
   for (auto _ : st) {
     row_expand(op, dst.d, full.d, x.d, nullptr, t, Ub{});
-    benchmark::DoNotOptimize(dst.bytes.data());
+    benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
   st.SetBytesProcessed(int64_t(st.iterations()) *
-                       int64_t(full.bytes.size() + x.bytes.size() + dst.bytes.size()));
+                       int64_t(full.size + x.size + dst.size));
 }
 
 const int kReg = [] {
