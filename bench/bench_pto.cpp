@@ -74,7 +74,40 @@ void run(benchmark::State& st, Op op, Elem e, int R, int C, int mode) {
                        int64_t(full.size + x.size + dst.size));
 }
 
+// The roofline reference (not a tilesim kernel): dst = full - s[row] as the plainest loop the
+// compiler vectorizes for this CPU (target_clones), no checks, no NaN canonicalization, on the
+// same page-aligned tiles. For the memory-bound sizes it is what the memory system allows;
+// bench/peers_pto.py times NumPy and PyTorch against it too.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+void roofline_sub(const float* full, const float* s, float* dst, int R, int C) {
+  for (int r = 0; r < R; ++r) {
+    const float x = s[r];
+    const float* f = full + size_t(r) * size_t(C);
+    float* d = dst + size_t(r) * size_t(C);
+    for (int j = 0; j < C; ++j) d[j] = f[j] - x;
+  }
+}
+
+void roofline(benchmark::State& st, int R, int C) {
+  Buf full(Elem::f32, R, C, true, 1), dst(Elem::f32, R, C, true, 2), x(Elem::f32, R, 1, false, 3);
+  for (auto _ : st) {
+    roofline_sub(reinterpret_cast<const float*>(full.data()),
+                 reinterpret_cast<const float*>(x.data()), reinterpret_cast<float*>(dst.data()),
+                 R, C);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  st.SetBytesProcessed(int64_t(st.iterations()) * int64_t(full.size + x.size + dst.size));
+}
+
 const int kReg = [] {
+  for (int n : {256, 1024})
+    benchmark::RegisterBenchmark(
+        ("BM_pto_roofline_sub/f32/" + std::to_string(n) + "x" + std::to_string(n) + "/mode1")
+            .c_str(),
+        [=](benchmark::State& st) { roofline(st, n, n); });
   const char* names[] = {"add", "sub", "mul", "div", "max", "min", "expdif"};
   struct Shape {
     Elem e;

@@ -87,4 +87,16 @@ def cases():
                         "numpy": _numpy(op, xv, sv, yv), "torch": _working(_torch(op, xv, sv, yv)),
                         "openblas": None, "memcpy_bytes": 2 * x.nbytes + exp_bytes,
                     })
+    # The roofline reference (bench_pto.cpp: the plainest vectorized dst = full - s loop, no checks)
+    # against the same peers: how close each side comes to what the memory system allows.
+    for n in (256, 1024):
+        x = _page_aligned((rng.standard_normal((n, n)) + 1).astype(np.float32))
+        y = _page_aligned(np.zeros_like(x))
+        s = _page_aligned((rng.standard_normal((n, 1)) + 1).astype(np.float32))
+        name = "roofline_sub/f32/%dx%d/mode1" % (n, n)
+        out.append({
+            "case": "pto." + name, "family": "pto", "threads": 1, "bench": "BM_pto_" + name,
+            "numpy": _numpy("sub", x, s, y), "torch": _working(_torch("sub", x, s, y)),
+            "openblas": None, "memcpy_bytes": 2 * x.nbytes + n * 4,
+        })
     return out
