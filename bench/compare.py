@@ -9,8 +9,11 @@ count; the median of repetitions), then times the peers with time.perf_counter (
 samples) and np.copyto of memcpy_bytes uint8, so each ratio compares times taken within about a
 second of each other (this shared host drifts by 15-35% over minutes; tilesim's times taken in
 one batch before all the peers' put that drift into the ratios). --rounds N repeats the whole
-pass and keeps each time's median over the rounds. Writes <build>/bench.json and prints
-peer_ns / tilesim_ns (above 1 means tilesim is faster).
+pass; each case then reports the one round whose tilesim time is the median (all its times from
+that round, so its ratios stay ratios of adjacent times). A case may also name a "roofline"
+benchmark of tilesim_bench (a plain loop, not a tilesim kernel: what the memory allows), timed
+with it and shown as roofline_ns. Writes <build>/bench.json and prints peer_ns / tilesim_ns
+(above 1 means tilesim is faster).
 """
 import argparse
 import glob
@@ -67,9 +70,12 @@ def time_call(fn, quick):
 
 def memcpy_ns(nbytes, quick, buffers):
     """Timed anew for every case (next to its tilesim and peer times); the buffers are reused."""
-    if nbytes not in buffers:
-        src = np.ones(nbytes, np.uint8)
-        buffers[nbytes] = (src, np.empty_like(src))
+    if nbytes not in buffers:  # page-aligned, as the benchmarks' operands (bench_pto.cpp)
+        def aligned():
+            raw = np.ones(nbytes + 4096, np.uint8)
+            off = (-raw.ctypes.data) % 4096
+            return raw[off:off + nbytes]
+        buffers[nbytes] = (aligned(), aligned())
     src, dst = buffers[nbytes]
     return time_call(lambda: np.copyto(dst, src), quick) * 1e9
 
@@ -116,32 +122,41 @@ def main():
         import torch
     except ImportError:
         torch = None
-    samples = [dict() for _ in cases]  # per case: field -> list of times over the rounds
+    rounds = [[] for _ in cases]  # per case: one dict of times per round
     buffers = {}
     for _ in range(max(1, args.rounds)):
-        for c, got in zip(cases, samples):
+        for c, got in zip(cases, rounds):
             threads = c.get("threads", 1)
-            if c.get("bench") and os.path.exists(exe):
-                ns = run_tilesim(exe, {c["bench"]}, threads, args.quick).get(c["bench"])
-                if ns is not None:
-                    got.setdefault("tilesim_ns", []).append(ns)
+            t = {}
+            if os.path.exists(exe):
+                for field in ("bench", "roofline"):
+                    if c.get(field):
+                        ns = run_tilesim(exe, {c[field]}, threads, args.quick).get(c[field])
+                        if ns is not None:
+                            t["tilesim_ns" if field == "bench" else "roofline_ns"] = ns
             for peer in PEERS:
                 fn = c.get(peer)
                 if fn is None:
                     continue
                 if peer == "torch" and torch is not None:
                     torch.set_num_threads(threads)
-                got.setdefault(peer + "_ns", []).append(time_call(fn, args.quick) * 1e9)
+                t[peer + "_ns"] = time_call(fn, args.quick) * 1e9
             if c.get("memcpy_bytes"):
-                got.setdefault("memcpy_ns", []).append(
-                    memcpy_ns(int(c["memcpy_bytes"]), args.quick, buffers))
+                t["memcpy_ns"] = memcpy_ns(int(c["memcpy_bytes"]), args.quick, buffers)
+            got.append(t)
     records = []
-    for c, got in zip(cases, samples):
+    for c, got in zip(cases, rounds):
         rec = {"case": c["case"], "family": c["family"], "threads": c.get("threads", 1),
                "tilesim_ns": None}
-        rec.update({k: statistics.median(v) for k, v in got.items()})
-        if rec["tilesim_ns"] is None:
-            print(f"warning: no tilesim_bench result for {c.get('bench')!r}", file=sys.stderr)
+        timed = [t for t in got if "tilesim_ns" in t]
+        if len(timed) < len(got):
+            print(f"warning: {c['case']}: no tilesim_bench result for {c.get('bench')!r} in "
+                  f"{len(got) - len(timed)} of {len(got)} rounds", file=sys.stderr)
+        if timed:  # the round with the median tilesim time (the lower middle one of an even count)
+            timed.sort(key=lambda t: t["tilesim_ns"])
+            rec.update(timed[(len(timed) - 1) // 2])
+        elif got:
+            rec.update({k: v for k, v in got[0].items() if k != "tilesim_ns"})
         records.append(rec)
 
     out = args.out or os.path.join(args.build, "bench.json")
@@ -149,7 +164,7 @@ def main():
     with open(out, "w") as fh:
         json.dump(records, fh, indent=1)
 
-    cols = [p for p in PEERS + ("memcpy",) if any(p + "_ns" in r for r in records)]
+    cols = [p for p in PEERS + ("memcpy", "roofline") if any(p + "_ns" in r for r in records)]
     width = max(len(r["case"]) for r in records)
     print(f"{'case':<{width}}  thr  {'tilesim_us':>10}  " + "  ".join(f"{p + '/ts':>10}" for p in cols))
     for r in records:

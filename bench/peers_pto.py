@@ -81,22 +81,16 @@ def cases():
                 # The largest tiles also on both cores (tilesim's row threads, PyTorch's intra-op
                 # threads; NumPy and memcpy stay single-threaded).
                 for threads in ((1, 2) if r * c >= 1 << 20 and mode == 1 else (1,)):
-                    out.append({
+                    case = {
                         "case": "pto." + name, "family": "pto", "threads": threads,
                         "bench": "BM_pto_" + name,
                         "numpy": _numpy(op, xv, sv, yv), "torch": _working(_torch(op, xv, sv, yv)),
                         "openblas": None, "memcpy_bytes": 2 * x.nbytes + exp_bytes,
-                    })
-    # The roofline reference (bench_pto.cpp: the plainest vectorized dst = full - s loop, no checks)
-    # against the same peers: how close each side comes to what the memory system allows.
-    for n in (256, 1024):
-        x = _page_aligned((rng.standard_normal((n, n)) + 1).astype(np.float32))
-        y = _page_aligned(np.zeros_like(x))
-        s = _page_aligned((rng.standard_normal((n, 1)) + 1).astype(np.float32))
-        name = "roofline_sub/f32/%dx%d/mode1" % (n, n)
-        out.append({
-            "case": "pto." + name, "family": "pto", "threads": 1, "bench": "BM_pto_" + name,
-            "numpy": _numpy("sub", x, s, y), "torch": _working(_torch("sub", x, s, y)),
-            "openblas": None, "memcpy_bytes": 2 * x.nbytes + n * 4,
-        })
+                    }
+                    # The roofline (bench_pto.cpp: the plainest vectorized dst = full - s loop, no
+                    # checks, the same tiles) beside fp32 SUB mode 1: how close tilesim and the
+                    # peers come to what the memory system allows.
+                    if op == "sub" and tag == "f32" and mode == 1 and threads == 1 and r >= 256:
+                        case["roofline"] = "BM_pto_roofline_sub/f32/%dx%d/mode1" % (r, c)
+                    out.append(case)
     return out
