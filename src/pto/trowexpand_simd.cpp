@@ -692,6 +692,14 @@ HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
           const auto f = hn::LoadU(d, full + j);
           hn::StoreU(sw ? apply(x, f) : apply(f, x), d, dst + j);
         }
+#if HWY_TARGET <= HWY_AVX3
+        if (j < size_t(C)) {  // one masked vector, not the per-element reference (RowF32With)
+          const auto m = hn::FirstN(d, size_t(C) - j);
+          const auto f = hn::MaskedLoad(m, d, full + j);
+          hn::BlendedStore(sw ? apply(x, f) : apply(f, x), m, d, dst + j);
+          j = size_t(C);
+        }
+#endif
       }
       for (; j + N <= size_t(C); j += N) {
         const auto f = hn::LoadU(d, full + j);
