@@ -88,6 +88,29 @@ HWY_INLINE V InRegister(V v) {
   return v;
 }
 
+#if HWY_TARGET <= HWY_AVX3
+// Indices for TableLookupLanes over 32-bit lanes: lane l takes lane (l + k) mod period (period a
+// power of two up to the lane count). A mode-2 pattern read from column k on is its vector at
+// column 0 rotated so (the aligned peels; 16-bit patterns rotate as pairs).
+template <class D>
+HWY_INLINE auto RotationIndices(D d, size_t k, size_t period) {
+  const hn::RebindToSigned<D> di;
+  return hn::IndicesFromVec(d, hn::And(hn::Add(hn::Iota(di, 0), hn::Set(di, int32_t(k))),
+                                       hn::Set(di, int32_t(period - 1))));
+}
+
+// Columns [j, C) of a row, fewer than a vector, as one masked vector: dst = f(full), the lanes
+// past C neither read (AVX-512 masked loads do not touch them) nor written. The per-element
+// reference cost ~6 ns a column (a 256x248 valid region of 256x256 tiles: 14-18 us, not ~3).
+// The fp32 loops (RowF32With, FlatF32) spell it out: routed through here, GCC stopped inlining
+// their MAX/MIN loops (256x256 2.6 -> 4.5 us, padded 3.2 -> 4.2 us).
+template <class D, class T, class F>
+HWY_INLINE void MaskedTail(D d, const T* full, T* dst, size_t j, size_t C, const F& f) {
+  const auto m = hn::FirstN(d, C - j);
+  hn::BlendedStore(f(hn::MaskedLoad(m, d, full + j)), m, d, dst + j);
+}
+#endif
+
 // a > b ? a : b, and a < b ? a : b: b when the lanes are equal or unordered. x86's vmaxps/vminps
 // are exactly this; elsewhere it is spelled out.
 template <Op op, class VF>
@@ -407,19 +430,13 @@ HWY_INLINE size_t RowF32With(const float* full, bool one, VF x0, const float* pa
     if (peel) {
       j = (64 - mis) / 4;
       hn::BlendedStore(fn(hn::LoadU(df, full), x), hn::FirstN(df, j), df, dst);
-      if (Ex > 1) {  // the pattern from column j on: lanes rotated by j mod Ex
-        const hn::RebindToSigned<decltype(df)> di;
-        const auto idx = hn::And(hn::Add(hn::Iota(di, 0), hn::Set(di, int32_t(j))),
-                                 hn::Set(di, int32_t(N - 1)));
-        x = hn::TableLookupLanes(x, hn::IndicesFromVec(df, idx));
-      }
+      if (Ex > 1) x = hn::TableLookupLanes(x, RotationIndices(df, j, N));  // from column j on
     }
 #endif
     x = InRegister(x);
     for (; j + N <= size_t(C); j += N) hn::StoreU(fn(hn::LoadU(df, full + j), x), df, dst + j);
 #if HWY_TARGET <= HWY_AVX3
-    if (j < size_t(C)) {  // with or without the peel: the per-element reference cost ~6 ns a
-      // column (a 256x248 tile in 256 columns: 16 us instead of ~3)
+    if (j < size_t(C)) {  // with or without the peel: MaskedTail, spelled out (see there)
       const auto m = hn::FirstN(df, size_t(C) - j);
       hn::BlendedStore(fn(hn::MaskedLoad(m, df, full + j), x), m, df, dst + j);
       j = size_t(C);
@@ -548,20 +565,16 @@ HWY_INLINE void RowMaxMin16(const uint8_t* full8, const uint8_t* xs8, uint8_t* d
       hn::BlendedStore(result(hn::LoadU(d, full), kx, nx), hn::FirstN(d, j), d, dst);
       if (Ex > 1) {
         const hn::Repartition<uint32_t, decltype(d)> d32;
-        const hn::RebindToSigned<decltype(d32)> di32;
-        const auto idx = hn::And(hn::Add(hn::Iota(di32, 0), hn::Set(di32, int32_t(j / 2))),
-                                 hn::Set(di32, int32_t(hn::Lanes(d32) - 1)));
-        xvec = hn::BitCast(
-            d, hn::TableLookupLanes(hn::BitCast(d32, xvec), hn::IndicesFromVec(d32, idx)));
+        xvec = hn::BitCast(d, hn::TableLookupLanes(hn::BitCast(d32, xvec),
+                                                   RotationIndices(d32, j / 2, hn::Lanes(d32))));
       }
     }
 #endif
     prep(xvec, kx, nx);
     for (; j + N <= size_t(C); j += N) step(j, kx, nx);
 #if HWY_TARGET <= HWY_AVX3
-    if (j < size_t(C)) {  // with or without the peel (see RowF32With)
-      const auto m = hn::FirstN(d, size_t(C) - j);
-      hn::BlendedStore(result(hn::MaskedLoad(m, d, full + j), kx, nx), m, d, dst + j);
+    if (j < size_t(C)) {  // with or without the peel
+      MaskedTail(d, full, dst, j, size_t(C), [&](auto a) { return result(a, kx, nx); });
       j = size_t(C);
     }
 #endif
@@ -632,11 +645,11 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
       const auto x = widen(x16);
       for (; j + N <= size_t(C); j += N) step(sw, x);
 #if HWY_TARGET <= HWY_AVX3
-      if (j < size_t(C)) {  // one masked vector, not the per-element reference (RowF32With)
-        const auto m = hn::FirstN(d16, size_t(C) - j);
-        const auto f = widen(hn::MaskedLoad(m, d16, full + j));
-        hn::BlendedStore(narrow(sw ? FloatOp<op>(df, x, f, nan) : FloatOp<op>(df, f, x, nan)), m,
-                         d16, dst + j);
+      if (j < size_t(C)) {
+        MaskedTail(d16, full, dst, j, size_t(C), [&](auto a) {
+          const auto f = widen(a);
+          return narrow(sw ? FloatOp<op>(df, x, f, nan) : FloatOp<op>(df, f, x, nan));
+        });
         j = size_t(C);
       }
 #endif
@@ -693,10 +706,9 @@ HWY_INLINE void RowInt(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
           hn::StoreU(sw ? apply(x, f) : apply(f, x), d, dst + j);
         }
 #if HWY_TARGET <= HWY_AVX3
-        if (j < size_t(C)) {  // one masked vector, not the per-element reference (RowF32With)
-          const auto m = hn::FirstN(d, size_t(C) - j);
-          const auto f = hn::MaskedLoad(m, d, full + j);
-          hn::BlendedStore(sw ? apply(x, f) : apply(f, x), m, d, dst + j);
+        if (j < size_t(C)) {
+          MaskedTail(d, full, dst, j, size_t(C),
+                     [&](auto f) { return sw ? apply(x, f) : apply(f, x); });
           j = size_t(C);
         }
 #endif
@@ -749,7 +761,6 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
   const hn::ScalableTag<float> df;
   const hn::Half<decltype(df)> dh;
   const hn::RebindToUnsigned<decltype(df)> du;
-  const hn::RebindToSigned<decltype(df)> di;
   const size_t N = hn::Lanes(df), C = size_t(a.C);
   const bool block = a.Ex == 8 && N == 16 && C % 8 == 0;  // mode 2
   if ((a.Ex != 1 && !block) || C < N || a.full_stride != C * 4 || a.dst_stride != C * 4 ||
@@ -758,11 +769,7 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
   const auto* full = reinterpret_cast<const float*>(a.full);
   auto* dst = reinterpret_cast<float*>(a.dst);
   // Lane l of a vector at flat index j (j - j0 a multiple of N) takes block value (j0 + l) mod 8.
-  auto rotation = [&](size_t j0) {
-    return hn::IndicesFromVec(
-        df, hn::And(hn::Add(hn::Iota(di, 0), hn::Set(di, int32_t(j0))), hn::Set(di, 7)));
-  };
-  auto idx = rotation(0);
+  auto idx = RotationIndices(df, 0, 8);
   auto xs = [&](size_t r) {
     if (block) {
       const auto blk = hn::LoadU(dh, reinterpret_cast<const float*>(a.xs + r * 32));
@@ -779,7 +786,7 @@ HWY_INLINE bool FlatF32(const RowsArgs& a) {
     if (mis % 4 == 0 && mis != 0) {  // (64 - mis) / 4 < N <= C: within row 0
       j = (64 - mis) / 4;
       hn::BlendedStore(fn(hn::LoadU(df, full), xs(0)), hn::FirstN(df, j), df, dst);
-      idx = rotation(j);
+      idx = RotationIndices(df, j, 8);
     }
     for (size_t r = 0; r < a.n; ++r) {
       const size_t end = (r + 1) * C;
