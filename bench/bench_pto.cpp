@@ -26,7 +26,6 @@ struct PageAligned {
 
 struct Buf {
   std::unique_ptr<uint8_t[], PageAligned> storage;
-  size_t size = 0;
   TileDesc d;
   uint8_t* data() { return storage.get(); }
   // Finite values in [-1, 3) (the peers use standard normal + 1), fixed pseudo-random sequence;
@@ -38,10 +37,10 @@ struct Buf {
     d.row_major = row_major;
     d.valid_row = rows;
     d.valid_col = cols;
-    size = d.bytes();
-    storage.reset(static_cast<uint8_t*>(::operator new[](size, std::align_val_t{4096})));
-    std::memset(storage.get(), 0, size);
-    const size_t sz = elem_size(e), n = size / sz;
+    d.capacity = d.bytes();
+    storage.reset(static_cast<uint8_t*>(::operator new[](d.capacity, std::align_val_t{4096})));
+    std::memset(storage.get(), 0, d.capacity);
+    const size_t sz = elem_size(e), n = d.capacity / sz;
     uint8_t* bytes = storage.get();
     uint32_t st = seed * 2654435761u + 1;
     for (size_t i = 0; i < n; ++i) {
@@ -55,7 +54,6 @@ struct Buf {
       }
     }
     d.data = bytes;
-    d.capacity = size;
   }
 };
 
@@ -71,7 +69,7 @@ void run(benchmark::State& st, Op op, Elem e, int R, int C, int mode) {
     benchmark::ClobberMemory();
   }
   st.SetBytesProcessed(int64_t(st.iterations()) *
-                       int64_t(full.size + x.size + dst.size));
+                       int64_t(full.d.capacity + x.d.capacity + dst.d.capacity));
 }
 
 // The roofline reference (not a tilesim kernel): dst = full - s[row] as the plainest loop the
@@ -99,7 +97,7 @@ void roofline(benchmark::State& st, int R, int C) {
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
-  st.SetBytesProcessed(int64_t(st.iterations()) * int64_t(full.size + x.size + dst.size));
+  st.SetBytesProcessed(int64_t(st.iterations()) * int64_t(full.d.capacity + x.d.capacity + dst.d.capacity));
 }
 
 const int kReg = [] {
