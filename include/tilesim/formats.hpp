@@ -24,7 +24,9 @@ enum class NanKind : uint8_t {
   AllOnes,  // only the all-ones magnitude (e4m3 S.1111.111, e8m0 0xFF)
   None,     // fp6, fp4: no NaN code
 };
-enum class Rounding : uint8_t { rne, rna, rtz, rdn, rup };
+// Spec 10 §4 (rhu, rhd, rto added by spec 15 §2; values are stable, new modes appended).
+enum class Rounding : uint8_t { rne, rna, rtz, rdn, rup, rhu, rhd, rto };
+inline constexpr size_t kNumRoundings = 8;
 
 // NumPy carrier of a dtype in Python and .npy files (spec 60 §2).
 enum class Carrier : uint8_t { f64, f32, f16, u8, u16, u32, u64, i8, i16, i32, i64 };
@@ -60,8 +62,14 @@ std::string_view name(DType t) noexcept;
 // valid names otherwise. `what` names the caller for the message (e.g. "tilesim run --tile").
 DType parse_dtype(std::string_view name, std::string_view what = "dtype");
 bool try_parse_dtype(std::string_view name, DType& out) noexcept;
+// Mode names rne rna rtz rdn rup rhu rhd rto, case-insensitively; raises Error(Unsupported)
+// listing them otherwise.
 Rounding parse_rounding(std::string_view name);
 std::string_view name(Rounding r) noexcept;
+// Legality of a conversion's mode (spec 10 §4): every mode serves every format except rto into
+// e8m0. require_rounding raises Error(Unsupported) naming `what` (the operation) when it fails.
+bool rounding_supported(DType t, Rounding mode) noexcept;
+void require_rounding(DType t, Rounding mode, std::string_view what = "formats.encode");
 
 inline bool is_float(DType t) noexcept { return info(t).kind == Kind::Float; }
 inline bool is_packed4(DType t) noexcept { return info(t).storage_bits == 4; }
@@ -78,7 +86,8 @@ double decode(uint64_t code, DType t) noexcept;
 // Same, as fp32 (exact for every format but fp64 and 64-bit integers).
 float decode_f32(uint64_t code, DType t) noexcept;
 // Encodes a double into the format's code (spec 10 §4); integers round per mode and saturate.
-uint64_t encode(double value, DType t, Rounding mode = Rounding::rne, bool saturate = false) noexcept;
+// Raises Error(Unsupported) only for a mode the format does not take (require_rounding).
+uint64_t encode(double value, DType t, Rounding mode = Rounding::rne, bool saturate = false);
 // True when the code is a NaN of the format.
 bool is_nan_code(uint64_t code, DType t) noexcept;
 
@@ -124,6 +133,7 @@ inline uint16_t f32_to_f16(float f) noexcept {
 
 // ---- bulk conversions (SIMD where it pays; bit-identical to the core) ----
 // codes: storage of n elements of `t` (packed x2 for 4-bit types, element 0 in the low nibble).
+// The encoders check require_rounding before writing anything.
 void decode_array(const void* codes, DType t, float* out, size_t n);
 void decode_array_f64(const void* codes, DType t, double* out, size_t n);
 void encode_array(const float* values, DType t, void* codes, size_t n,

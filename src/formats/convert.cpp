@@ -138,7 +138,7 @@ struct F64Encoder {
                                               : shift > 55 ? 55
                                                            : shift);  // >= 1 here
     const uint64_t half = 1ull << (sh - 1), all = (1ull << sh) - 1;
-    uint64_t add = 0;
+    uint64_t add = 0, odd = 0;
     switch (static_cast<Rounding>(p.mode)) {
       case Rounding::rne:
         add = half - 1 + ((sig >> sh) & 1);
@@ -154,8 +154,17 @@ struct F64Encoder {
       case Rounding::rup:
         add = neg ? 0 : all;
         break;
+      case Rounding::rhu:
+        add = neg ? half - 1 : half;
+        break;
+      case Rounding::rhd:
+        add = neg ? half : half - 1;
+        break;
+      case Rounding::rto:  // truncate, then set the kept lsb if any dropped bit was set
+        odd = (sig & all) != 0;
+        break;
     }
-    uint64_t n = (sig + add) >> sh;
+    uint64_t n = ((sig + add) >> sh) | odd;
     if (n >> (p.man_bits + 1)) n >>= 1, ++et;  // rounded into the next binade
     const uint64_t mag = ((static_cast<uint64_t>(et + p.bias - 1) << p.man_bits) + n)
                          << p.man_shift;
@@ -242,6 +251,7 @@ void decode_array_f64(const void* codes, DType t, double* out, size_t n) {
 
 void encode_array(const float* values, DType t, void* codes, size_t n, Rounding mode,
                   bool saturate) {
+  require_rounding(t, mode, "formats.encode_array");
   const FormatInfo& f = info(t);
   auto* p = static_cast<uint8_t*>(codes);
   auto* p16 = static_cast<uint16_t*>(codes);
@@ -284,6 +294,7 @@ void encode_array(const float* values, DType t, void* codes, size_t n, Rounding 
 
 void encode_array_f64(const double* values, DType t, void* codes, size_t n, Rounding mode,
                       bool saturate) {
+  require_rounding(t, mode, "formats.encode_array_f64");
   const FormatInfo& f = info(t);
   auto* p = static_cast<uint8_t*>(codes);
   if (mini_encodable(f) || t == DType::fp32) {

@@ -12,6 +12,8 @@
 
 #include <cmath>
 
+#include "tilesim/formats.hpp"  // Rounding
+
 HWY_BEFORE_NAMESPACE();
 namespace tilesim::formats::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -205,8 +207,9 @@ void Lut8ToF32(const uint8_t* HWY_RESTRICT in, const float* HWY_RESTRICT lut,
 // the target quantum is 2^(et-M) with et = max(E32-127, emin) (fp32 subnormals are below every
 // emin here); the mode's increment is added below the dropped bits and the sum shifted. The
 // dropped-bit count is clamped to 25, where every mode already sees "below half, nonzero".
+// rto adds nothing and ORs the sticky bit into the kept lsb instead (it never carries).
 // mag = ((et + bias - 1) << M) + n covers subnormal, normal and the carry into E = 1.
-template <int kMode>
+template <Rounding kMode>
 HWY_INLINE VI MiniCode(VI x, const MiniParams& p) {
   const DI di;
   const hn::RebindToUnsigned<DI> du;
@@ -225,25 +228,17 @@ HWY_INLINE VI MiniCode(VI x, const MiniParams& p) {
   const auto shr = [&](VI v, VI s) {
     return hn::BitCast(di, hn::Shr(hn::BitCast(du, v), hn::BitCast(du, s)));
   };
-  VI add;
-  switch (p.mode) {
-    case 0:
-      add = hn::Add(hn::Sub(half, one), hn::And(shr(sig, sh), one));
-      break;  // rne
-    case 1:
-      add = half;
-      break;  // rna
-    case 2:
-      add = hn::Zero(di);
-      break;  // rtz
-    case 3:
-      add = hn::IfThenElseZero(neg, all);
-      break;  // rdn
-    default:
-      add = hn::IfThenZeroElse(neg, all);
-      break;  // rup
-  }
+  VI add = hn::Zero(di);
+  if constexpr (kMode == Rounding::rne)
+    add = hn::Add(hn::Sub(half, one), hn::And(shr(sig, sh), one));
+  if constexpr (kMode == Rounding::rna) add = half;
+  if constexpr (kMode == Rounding::rdn) add = hn::IfThenElseZero(neg, all);
+  if constexpr (kMode == Rounding::rup) add = hn::IfThenZeroElse(neg, all);
+  if constexpr (kMode == Rounding::rhu) add = hn::Sub(half, hn::IfThenElseZero(neg, one));
+  if constexpr (kMode == Rounding::rhd) add = hn::Sub(half, hn::IfThenZeroElse(neg, one));
   VI n = shr(hn::Add(sig, add), sh);
+  if constexpr (kMode == Rounding::rto)
+    n = hn::Or(n, hn::IfThenElseZero(hn::Ne(hn::And(sig, all), hn::Zero(di)), one));
   const VI carry = shr(n, hn::Set(di, p.man_bits + 1));  // n == 2^(M+1): next binade
   n = shr(n, carry);
   et = hn::Add(et, carry);
@@ -273,7 +268,7 @@ HWY_INLINE void StoreCodes(VI c, int32_t bytes, void* out, size_t i) {
   }
 }
 
-template <int kMode>
+template <Rounding kMode>
 HWY_INLINE void F32ToMiniMode(const float* HWY_RESTRICT in, const MiniParams& p,
                               void* HWY_RESTRICT out, size_t n) {
   const DI di;
@@ -303,17 +298,23 @@ HWY_INLINE void F32ToMiniMode(const float* HWY_RESTRICT in, const MiniParams& p,
 void F32ToMini(const float* HWY_RESTRICT in, const MiniParams& params, void* HWY_RESTRICT out,
                size_t n) {
   const MiniParams p = params;  // a local copy: stores through `out` cannot alias it
-  switch (p.mode) {
-    case 0:
-      return F32ToMiniMode<0>(in, p, out, n);
-    case 1:
-      return F32ToMiniMode<1>(in, p, out, n);
-    case 2:
-      return F32ToMiniMode<2>(in, p, out, n);
-    case 3:
-      return F32ToMiniMode<3>(in, p, out, n);
-    default:
-      return F32ToMiniMode<4>(in, p, out, n);
+  switch (static_cast<Rounding>(p.mode)) {
+    case Rounding::rne:
+      return F32ToMiniMode<Rounding::rne>(in, p, out, n);
+    case Rounding::rna:
+      return F32ToMiniMode<Rounding::rna>(in, p, out, n);
+    case Rounding::rtz:
+      return F32ToMiniMode<Rounding::rtz>(in, p, out, n);
+    case Rounding::rdn:
+      return F32ToMiniMode<Rounding::rdn>(in, p, out, n);
+    case Rounding::rup:
+      return F32ToMiniMode<Rounding::rup>(in, p, out, n);
+    case Rounding::rhu:
+      return F32ToMiniMode<Rounding::rhu>(in, p, out, n);
+    case Rounding::rhd:
+      return F32ToMiniMode<Rounding::rhd>(in, p, out, n);
+    case Rounding::rto:
+      return F32ToMiniMode<Rounding::rto>(in, p, out, n);
   }
 }
 

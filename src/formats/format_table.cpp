@@ -78,7 +78,9 @@ constexpr Alias kAliases[] = {
 };
 // clang-format on
 
-constexpr const char* kRoundingNames[] = {"rne", "rna", "rtz", "rdn", "rup"};
+// Indexed by Rounding (spec 10 §4 names; Python's rounding= takes the same strings).
+constexpr const char* kRoundingNames[kNumRoundings] = {"rne", "rna", "rtz", "rdn",
+                                                       "rup", "rhu", "rhd", "rto"};
 
 }  // namespace
 
@@ -117,14 +119,33 @@ DType parse_dtype(std::string_view s, std::string_view what) {
 }
 
 Rounding parse_rounding(std::string_view s) {
-  for (size_t i = 0; i < 5; ++i)
+  for (size_t i = 0; i < kNumRoundings; ++i)
     if (tilesim::detail::iequals(s, kRoundingNames[i])) return static_cast<Rounding>(i);
+  std::string valid;
+  for (const char* n : kRoundingNames) valid.append(valid.empty() ? "" : ", ").append(n);
   raise(ErrorCode::Unsupported, "formats.encode",
-        "unknown rounding mode '" + std::string(s) + "'; valid: rne, rna, rtz, rdn, rup", "10 §4");
+        "unknown rounding mode '" + std::string(s) + "'; valid: " + valid,
+        "docs/formats.md#rounding-modes");
 }
 
 std::string_view name(Rounding r) noexcept {
   return kRoundingNames[static_cast<size_t>(r)];
+}
+
+// spec 10 §4: e8m0 has no mantissa bit for round-to-odd to set, and no vendor converts that way.
+bool rounding_supported(DType t, Rounding mode) noexcept {
+  return !(t == DType::e8m0 && mode == Rounding::rto);
+}
+
+void require_rounding(DType t, Rounding mode, std::string_view what) {
+  if (rounding_supported(t, mode)) return;
+  // The one pair rounding_supported rejects: rto into e8m0.
+  raise(ErrorCode::Unsupported, what,
+        std::string(name(t)) +
+            " takes every rounding mode but rto (round to odd has no mantissa bit to set), got "
+            "rounding '" +
+            std::string(name(mode)) + "'",
+        "docs/formats.md#rounding-modes");
 }
 
 }  // namespace tilesim::formats

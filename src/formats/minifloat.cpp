@@ -16,7 +16,7 @@ uint64_t mask_bits(unsigned bits) {
 }
 
 // Should a magnitude n + frac (0 <= frac < 1) be rounded up to n + 1? `neg` is the sign of the
-// value, for the directed modes.
+// value, for the directed modes and the ties toward ±Inf; `odd` is n's lowest bit.
 bool round_up(bool odd, double frac, bool neg, Rounding mode) {
   if (frac == 0.0) return false;
   switch (mode) {
@@ -30,6 +30,12 @@ bool round_up(bool odd, double frac, bool neg, Rounding mode) {
       return neg;
     case Rounding::rup:
       return !neg;
+    case Rounding::rhu:  // ties toward +Inf: up in magnitude for positive values
+      return frac > 0.5 || (frac == 0.5 && !neg);
+    case Rounding::rhd:
+      return frac > 0.5 || (frac == 0.5 && neg);
+    case Rounding::rto:  // something was discarded: n | 1 (an odd n already is)
+      return !odd;
   }
   return false;
 }
@@ -85,8 +91,11 @@ uint64_t overflow_code(const FormatInfo& f, bool neg, Rounding mode, bool satura
   switch (mode) {
     case Rounding::rne:
     case Rounding::rna:
+    case Rounding::rhu:
+    case Rounding::rhd:
       return inf_code(f, neg);
     case Rounding::rtz:
+    case Rounding::rto:  // spec 10 §4 decision: e4m3's max with its odd bit set is the NaN code
       return max_code(f, neg);
     case Rounding::rdn:
       return neg ? inf_code(f, true) : max_code(f, false);
@@ -97,7 +106,8 @@ uint64_t overflow_code(const FormatInfo& f, bool neg, Rounding mode, bool satura
 }
 
 uint64_t encode_e8m0(double x, Rounding mode, bool saturate) {
-  // spec 10 §4: powers of two by value; ties (1.5·2^k) go up.
+  // spec 10 §4: powers of two by value; ties (1.5·2^k) go up, except in rhd. rto never gets
+  // here (require_rounding).
   if (!(x > 0.0)) return 0xFF;  // zero, negative, NaN
   if (std::isinf(x)) return saturate ? 0xFE : 0xFF;
   int ex;
@@ -107,10 +117,15 @@ uint64_t encode_e8m0(double x, Rounding mode, bool saturate) {
   switch (mode) {
     case Rounding::rne:
     case Rounding::rna:
+    case Rounding::rhu:
       e += (m >= 1.5) ? 1 : 0;
+      break;
+    case Rounding::rhd:
+      e += (m > 1.5) ? 1 : 0;
       break;
     case Rounding::rtz:
     case Rounding::rdn:
+    case Rounding::rto:
       break;
     case Rounding::rup:
       e += (m > 1.0) ? 1 : 0;
@@ -205,10 +220,13 @@ float decode_f32(uint64_t code, DType t) noexcept {
   return static_cast<float>(d);
 }
 
-uint64_t encode(double v, DType t, Rounding mode, bool saturate) noexcept {
+uint64_t encode(double v, DType t, Rounding mode, bool saturate) {
   const FormatInfo& f = info(t);
   if (f.kind != Kind::Float) return encode_int(v, f, mode);
-  if (t == DType::e8m0) return encode_e8m0(v, mode, saturate);
+  if (t == DType::e8m0) {
+    require_rounding(t, mode);
+    return encode_e8m0(v, mode, saturate);
+  }
   const Fields k = fields(f);
   if (std::isnan(v)) return f.nan == NanKind::None ? 0 : f.canonical_nan;
   const bool neg = std::signbit(v);

@@ -1,13 +1,14 @@
 // Spec 10 §5: every code of every format up to 16 bits decodes to the independent formula;
 // encode(decode(c)) == c for every non-NaN code in every mode; for every pair of adjacent
 // representable values (and the overflow step above max finite) the exact midpoint and its two
-// double neighbours encode correctly in all five modes, with and without saturation.
+// double neighbours encode correctly in all eight modes, with and without saturation.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 
 #include "reference.hpp"
+#include "tilesim/error.hpp"
 #include "tilesim/formats.hpp"
 
 namespace f = tilesim::formats;
@@ -16,8 +17,7 @@ using f::Rounding;
 
 namespace {
 
-constexpr Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rdn,
-                               Rounding::rup};
+using ref::kModes;
 
 uint64_t dbits(double d) {
   uint64_t b;
@@ -109,7 +109,9 @@ TEST(FormatsExhaustive, EncodeDecodeRoundTripsEveryNonNanCode) {
       for (Rounding m : kModes)
         for (bool sat : {false, true}) {
           ++g_count.encoded;
-          if (std::isinf(v) && sat) {
+          if (!f::rounding_supported(r.t, m)) {  // rto into e8m0 (spec 10 §4)
+            ASSERT_THROW(f::encode(v, r.t, m, sat), tilesim::Error);
+          } else if (std::isinf(v) && sat) {
             ASSERT_EQ(f::encode(v, r.t, m, sat), ref::max_code(r, v < 0)) << c;
           } else {
             ASSERT_EQ(f::encode(v, r.t, m, sat), c) << "code " << c << " mode " << f::name(m);
@@ -126,35 +128,14 @@ namespace {
 uint64_t expect_between(const ref::Fmt& r, double x, const ref::Entry& lo, const ref::Entry& hi,
                         bool hi_over, bool lo_over, Rounding m, bool sat) {
   const bool neg = x < 0;
-  const double mid = lo.v / 2 + hi.v / 2;
-  // Ties to even: the code whose mantissa lsb is 0 (the overflow step's lsb is max's flipped).
-  auto lsb = [&](const ref::Entry& e, bool over) {
-    return over ? !(ref::max_code(r, false) & 1) : (e.code & 1);
-  };
-  bool up;  // pick hi?
-  switch (m) {
-    case Rounding::rne:
-      up = x > mid || (x == mid && lsb(lo, lo_over) == 1);
-      break;
-    case Rounding::rna:
-      up = x > mid || (x == mid && !neg);
-      break;  // away from zero
-    case Rounding::rtz:
-      up = neg;
-      break;
-    case Rounding::rdn:
-      up = false;
-      break;
-    default:
-      up = true;
-      break;
-  }
+  // The mantissa lsb of lo's code (the overflow step's lsb is max's flipped).
+  const bool lo_odd = lo_over ? !(ref::max_code(r, false) & 1) : (lo.code & 1);
+  const bool up = ref::rounds_to_upper(m, x, lo.v, hi.v, lo_odd);  // pick hi?
   const bool over = up ? hi_over : lo_over;
   if (over) {
-    if (sat) return ref::max_code(r, neg);
     // IEEE 754 §7.4: the modes that pick the overflow step give "Inf"; the others give max
     // (the other candidate), which the bracketing already selected.
-    return ref::inf_code(r, neg);
+    return ref::overflow_gives_max(m, sat) ? ref::max_code(r, neg) : ref::inf_code(r, neg);
   }
   const ref::Entry& e = up ? hi : lo;
   // A zero result keeps the input's sign.
@@ -199,7 +180,8 @@ TEST(FormatsExhaustive, MidpointsAndNeighboursInEveryMode) {
 }
 
 TEST(FormatsExhaustive, E8m0PowersOfTwo) {
-  // spec 10 §4: nearest power by value, ties (1.5·2^k) up; rtz/rdn at or below; rup at or above.
+  // spec 10 §4: nearest power by value, ties (1.5·2^k) up (rhd: down); rtz/rdn at or below; rup
+  // at or above; rto is Unsupported (tested below).
   for (int k = -127; k <= 127; ++k) {
     const double p = std::ldexp(1.0, k);
     const uint64_t c = static_cast<uint64_t>(k + 127);
@@ -207,11 +189,14 @@ TEST(FormatsExhaustive, E8m0PowersOfTwo) {
     const uint64_t up_sat = k == 127 ? 0xFE : c + 1;
     const double mid = 1.5 * p;
     for (Rounding m : kModes) {
+      if (m == Rounding::rto) continue;
       ASSERT_EQ(f::encode(p, DType::e8m0, m), c);
-      const bool near = m == Rounding::rne || m == Rounding::rna;
+      const bool near =
+          m == Rounding::rne || m == Rounding::rna || m == Rounding::rhu || m == Rounding::rhd;
+      const bool tie_up = near && m != Rounding::rhd;
       const bool upward = m == Rounding::rup;
       g_count.encoded += 4;
-      EXPECT_EQ(f::encode(mid, DType::e8m0, m), near || upward ? up : c) << k;
+      EXPECT_EQ(f::encode(mid, DType::e8m0, m), tie_up || upward ? up : c) << k;
       EXPECT_EQ(f::encode(std::nextafter(mid, 0.0), DType::e8m0, m), upward ? up : c) << k;
       EXPECT_EQ(f::encode(std::nextafter(mid, INFINITY), DType::e8m0, m), near || upward ? up : c)
           << k;
@@ -221,6 +206,7 @@ TEST(FormatsExhaustive, E8m0PowersOfTwo) {
     }
   }
   for (Rounding m : kModes) {
+    if (m == Rounding::rto) continue;
     EXPECT_EQ(f::encode(0x1p-128, DType::e8m0, m), 0x00u);    // e below -127
     EXPECT_EQ(f::encode(0x1.8p-128, DType::e8m0, m), 0x00u);  // even when rounding up to 2^-127
     EXPECT_EQ(f::encode(1e-300, DType::e8m0, m), 0x00u);
@@ -233,4 +219,30 @@ TEST(FormatsExhaustive, E8m0PowersOfTwo) {
       EXPECT_EQ(f::encode(bad, DType::e8m0, m, true), 0xFFu) << bad;
     }
   }
+}
+
+TEST(FormatsExhaustive, E8m0RoundToOddIsUnsupported) {
+  // spec 10 §4: rto into e8m0 is Unsupported for every input, specials included; no other
+  // format rejects a mode.
+  for (double x : {1.0, 1.5, 3.0, 0x1p-128, 0x1p128, 0.0, -1.0, double(INFINITY), double(NAN)})
+    for (bool sat : {false, true}) {
+      try {
+        f::encode(x, DType::e8m0, Rounding::rto, sat);
+        ADD_FAILURE() << "no error for " << x;
+      } catch (const tilesim::Error& e) {
+        EXPECT_EQ(e.code(), tilesim::ErrorCode::Unsupported);
+        // Operation, rule, actual value, docs anchor (spec 00 "Errors").
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.rfind("formats.encode: e8m0 takes every rounding mode but rto (round to odd "
+                            "has no mantissa bit to set), got rounding 'rto'",
+                            0),
+                  0u)
+            << msg;
+        EXPECT_NE(msg.find("docs/formats.md#rounding-modes]"), std::string::npos) << msg;
+      }
+    }
+  for (const f::FormatInfo& fi : f::all_formats())
+    for (Rounding m : kModes)
+      EXPECT_EQ(f::rounding_supported(fi.id, m), !(fi.id == DType::e8m0 && m == Rounding::rto))
+          << fi.name << " " << f::name(m);
 }

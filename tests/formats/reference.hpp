@@ -14,6 +14,43 @@
 namespace ref {
 
 using tilesim::formats::DType;
+using tilesim::formats::Rounding;
+
+// Every rounding mode of spec 10 §4, the three of spec 15 §2 included.
+inline constexpr Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rdn,
+                                      Rounding::rup, Rounding::rhu, Rounding::rhd, Rounding::rto};
+
+// Does x, strictly between adjacent representable values lo < hi (signed, as on the number
+// line), round to hi in mode m? lo_odd: the lowest mantissa bit of lo's code (hi's is the other
+// one). Each case is the mode's definition in spec 10 §4 / spec 15 §2, written on the number line.
+inline bool rounds_to_upper(Rounding m, double x, double lo, double hi, bool lo_odd) {
+  const double mid = lo / 2 + hi / 2;
+  switch (m) {
+    case Rounding::rne:  // nearest, ties to the even code
+      return x > mid || (x == mid && lo_odd);
+    case Rounding::rna:  // nearest, ties away from zero
+      return x > mid || (x == mid && x > 0);
+    case Rounding::rtz:  // toward zero: hi for negative x
+      return x < 0;
+    case Rounding::rdn:
+      return false;
+    case Rounding::rup:
+      return true;
+    case Rounding::rhu:  // nearest, ties toward +Inf
+      return x >= mid;
+    case Rounding::rhd:  // nearest, ties toward -Inf
+      return x > mid;
+    case Rounding::rto:  // truncate, set the lowest kept bit: the odd one of the two neighbours
+      return !lo_odd;
+  }
+  return false;
+}
+
+// The overflow result when the rounding picked the step beyond ±max (spec 10 §4, IEEE 754 §7.4:
+// a mode that rounds past max gives "Inf"), except rto, which spec 10 §4 sends to ±max.
+inline bool overflow_gives_max(Rounding m, bool saturate) {
+  return saturate || m == Rounding::rto;
+}
 
 enum class Special { Ieee, E4m3, None, E8m0 };
 

@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "reference.hpp"
 #include "tilesim/formats.hpp"
 
 namespace f = tilesim::formats;
@@ -15,8 +16,7 @@ using f::Rounding;
 
 namespace {
 
-constexpr Rounding kModes[] = {Rounding::rne, Rounding::rna, Rounding::rtz, Rounding::rdn,
-                               Rounding::rup};
+using ref::kModes;
 
 struct Wide {
   DType t;
@@ -56,27 +56,12 @@ uint32_t ref_encode(double x, unsigned drop, Rounding m, bool sat) {
   if (lov == a) return sign | lo;
   const uint32_t hi = lo + step;
   const double hiv = hi >= 0x7F800000u ? 0x1p128 : f::bits_to_f32(hi);
-  const double mid = lov / 2 + hiv / 2;
-  bool up;
-  switch (m) {
-    case Rounding::rne:
-      up = a > mid || (a == mid && ((lo >> drop) & 1));
-      break;
-    case Rounding::rna:
-      up = a >= mid;
-      break;
-    case Rounding::rtz:
-      up = false;
-      break;
-    case Rounding::rdn:
-      up = neg;
-      break;
-    default:
-      up = !neg;
-      break;
-  }
+  // The mode's choice on the number line, mirrored for negative x (lo, hi are magnitudes).
+  const bool lo_odd = (lo >> drop) & 1;
+  const bool up = neg ? !ref::rounds_to_upper(m, x, -hiv, -lov, !lo_odd)
+                      : ref::rounds_to_upper(m, x, lov, hiv, lo_odd);
   uint32_t r = up ? hi : lo;
-  if (r >= 0x7F800000u) r = sat ? maxc : 0x7F800000u;
+  if (r >= 0x7F800000u) r = ref::overflow_gives_max(m, sat) ? maxc : 0x7F800000u;
   return sign | r;
 }
 
