@@ -157,6 +157,7 @@ py::array encode(const py::object& values, const std::string& fmt, const std::st
                  bool saturate) {
   const fm::DType t = fm::parse_dtype(fmt, "formats.encode");
   const fm::Rounding mode = fm::parse_rounding(rounding);
+  fm::require_rounding(t, mode, "formats.encode");  // rto into e8m0, before any work (10 §4)
   py::array asarr = py::module_::import("numpy").attr("asarray")(values).cast<py::array>();
   const char kind = asarr.dtype().kind();
   if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
@@ -256,7 +257,10 @@ void init_formats(py::module_&, py::module_& m) {
         "Codes (unsigned integers, one per element) -> float32 values (float64 for fp64).");
   m.def("encode", &encode, py::arg("values"), py::arg("fmt"), py::arg("rounding") = "rne",
         py::arg("saturate") = false,
-        "Values (converted to float64) -> codes in the smallest unsigned dtype holding them.");
+        "Values (converted to float64) -> codes in the smallest unsigned dtype holding them.\n"
+        "rounding: 'rne' (nearest, ties to even), 'rna' (ties away), 'rtz', 'rdn' (toward -Inf),\n"
+        "'rup' (toward +Inf), 'rhu' (nearest, ties toward +Inf), 'rhd' (ties toward -Inf), 'rto'\n"
+        "(round to odd; not for e8m0); case-insensitive. saturate: overflow gives +-max.");
   m.def("pack_x2", &pack_x2, py::arg("codes"),
         "4-bit codes -> packed bytes (2-D: rows padded to whole bytes).");
   m.def("unpack_x2", &unpack_x2, py::arg("packed"), py::arg("count_or_shape"),

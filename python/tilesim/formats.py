@@ -5,7 +5,8 @@
     encode(values, fmt, rounding='rne', saturate=False) -> np.ndarray
         codes in the smallest unsigned dtype holding them: uint8 (<= 8-bit and 4-bit formats,
         one code per element), uint16, uint32, uint64; integer formats give the two's-complement
-        code as the unsigned integer of their width (s8 -1 -> uint8 255)
+        code as the unsigned integer of their width (s8 -1 -> uint8 255); rounding is one of
+        rne rna rtz rdn rup rhu rhd rto (spec 10 §4; rto is not defined for e8m0)
     pack_x2(codes) -> np.ndarray[uint8]        1-D: pairs; 2-D: per row, rows padded to whole bytes
     unpack_x2(packed, count_or_shape) -> np.ndarray[uint8]
 

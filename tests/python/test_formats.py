@@ -116,6 +116,58 @@ def test_rounding_modes_and_saturation():
     assert F.encode([300.0, -1.0, np.nan], "u8").tolist() == [255, 0, 0]
 
 
+def fp16_reference(d, mode):
+    """fp16 codes of float64 d (|d| <= 65504) in rhu/rhd/rto, from NumPy's own float16 cast: t is d
+    truncated toward zero, a the next fp16 away from zero; ties and oddness decided on them."""
+    h = d.astype(np.float16)  # NumPy rounds to nearest even; step back when it went past d
+    t = np.where(np.abs(h.astype(np.float64)) > np.abs(d), np.nextafter(h, np.float16(0)), h)
+    away = np.where(np.signbit(d), np.float16(-np.inf), np.float16(np.inf)).astype(np.float16)
+    a = np.nextafter(t, away)
+    dt, da = np.abs(d - t.astype(np.float64)), np.abs(a.astype(np.float64) - d)
+    exact = dt == 0
+    if mode == "rhu":  # ties toward +Inf: away from zero for positive d
+        pick_a = (da < dt) | ((da == dt) & (d > 0))
+    elif mode == "rhd":
+        pick_a = (da < dt) | ((da == dt) & (d < 0))
+    else:  # rto: keep an odd truncation, else the odd neighbour away from zero
+        pick_a = ~exact & ((t.view(np.uint16) & 1) == 0)
+    return np.where(pick_a & ~exact, a, t).view(np.uint16)
+
+
+@pytest.mark.parametrize("mode", ["rhu", "rhd", "rto"])
+def test_new_modes_match_a_numpy_fp16_reference(mode):
+    codes = RNG.integers(0, 0x7BFF, 100000).astype(np.uint16)  # finite, below max
+    lo = codes.view(np.float16).astype(np.float64)
+    hi = (codes + 1).view(np.float16).astype(np.float64)
+    sign = np.where(RNG.integers(0, 2, codes.size) == 1, -1.0, 1.0)
+    mid = sign * (lo / 2 + hi / 2)  # exact ties (in float32 too), then their neighbours
+    d = np.concatenate([mid, np.nextafter(mid, -np.inf), np.nextafter(mid, np.inf),
+                        RNG.standard_normal(100000) * np.exp2(RNG.integers(-30, 15, 100000))])
+    d = d[np.abs(d) <= 65504]
+    want = fp16_reference(d, mode)
+    np.testing.assert_array_equal(F.encode(d, "fp16", mode), want)
+    np.testing.assert_array_equal(F.encode(mid.astype(np.float32), "fp16", mode.upper()),
+                                  fp16_reference(mid, mode))
+
+
+def test_new_modes_rules():
+    # spec 10 §4 / spec 15 §2: ties toward +Inf / -Inf, round to odd; integers round then saturate
+    v = np.array([2.5, -2.5, 2.1, -2.1, 4.0, 126.5, 128.5, -0.3])
+    assert F.encode(v, "s8", "rhu").view(np.int8).tolist() == [3, -2, 2, -2, 4, 127, 127, 0]
+    assert F.encode(v, "s8", "rhd").view(np.int8).tolist() == [2, -3, 2, -2, 4, 126, 127, 0]
+    assert F.encode(v, "s8", "rto").view(np.int8).tolist() == [3, -3, 3, -3, 4, 127, 127, -1]
+    # overflow: rhu/rhd as rne (Inf), rto to max (e4m3's 0x7E | 1 would be its NaN code)
+    assert F.encode([65520.0, -65520.0, 1e6], "fp16", "rhu").tolist() == [0x7C00, 0xFBFF, 0x7C00]
+    assert F.encode([65520.0, -65520.0, -1e6], "fp16", "rhd").tolist() == [0x7BFF, 0xFC00, 0xFC00]
+    assert F.encode([1e6, -1e6, np.inf], "fp16", "rto").tolist() == [0x7BFF, 0xFBFF, 0x7C00]
+    assert F.encode([449.0, -1e9, 430.0, np.nan], "e4m3", "rto").tolist() == [0x7E, 0xFE, 0x7D, 0x7F]
+    assert F.encode([1e9], "e4m3", "rhu", saturate=True).tolist() == [0x7E]
+    assert F.encode([1e-45, -1e-45], "bf16", "rto").tolist() == [0x0001, 0x8001]  # below 2^-133
+    # e8m0: rhu ties to the larger power, rhd to the smaller
+    assert F.encode([1.5, 3.0, 1.6], "e8m0", "rhu").tolist() == [0x80, 0x81, 0x80]
+    assert F.encode([1.5, 3.0, 1.6], "e8m0", "rhd").tolist() == [0x7F, 0x80, 0x80]
+
+
 def test_integer_codes():
     assert F.encode([-1, -128, 127], "s8").tolist() == [255, 128, 127]
     assert F.decode(np.array([255, 128, 127], np.uint8), "s8").tolist() == [-1.0, -128.0, 127.0]
@@ -160,7 +212,12 @@ def expect_error(code, needle, fn, *args, **kw):
 def test_errors():
     expect_error("Unsupported", "unknown dtype 'fp7'", F.encode, [1.0], "fp7")
     expect_error("Unsupported", "unknown dtype 'fp7'", F.decode, np.array([1], np.uint8), "fp7")
-    expect_error("Unsupported", "unknown rounding mode 'up'", F.encode, [1.0], "fp16", "up")
+    expect_error("Unsupported", "unknown rounding mode 'up'; valid: rne, rna, rtz, rdn, rup, rhu, rhd, rto",
+                 F.encode, [1.0], "fp16", "up")
+    for values in ([1.0, 2.0], np.array([1.0], np.float32), []):  # spec 10 §4: rto into e8m0
+        expect_error("Unsupported", "formats.encode: e8m0 takes every rounding mode but rto", F.encode,
+                     values, "e8m0", "rto")
+    expect_error("Unsupported", "docs/formats.md#rounding-modes", F.encode, [1.0], "e8m0", rounding="RTO")
     expect_error("Constraint", "codes must be an integer array", F.decode, np.array([1.5]), "fp16")
     expect_error("Constraint", "code 300 at index 1 does not fit 8 bits", F.decode, np.array([1, 300]), "e4m3")
     expect_error("Constraint", "does not fit 4 bits", F.decode, np.array([16]), "e2m1")
