@@ -6,7 +6,7 @@ PKGS=(
   build-essential cmake ninja-build ccache clang-14 libclang-rt-14-dev clang-format
   libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev libfmt-dev libcli11-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-torch
-  libopenblas-dev pkg-config
+  libopenblas-dev pkg-config libmpfr-dev libgmp-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do
