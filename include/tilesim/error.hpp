@@ -20,8 +20,9 @@ class Error : public std::runtime_error {
   ErrorCode code_;
 };
 
-// Builds the message convention of spec 00: "INSTR: <rule, actual values> [spec S]".
-// `spec` is e.g. "20 §3 rule 3"; empty leaves the citation out.
+// Builds the message convention of spec 00: "INSTR: <rule, actual values> [docs/x.md#anchor]".
+// `spec` is a docs citation ("docs/pto.md#tadd", shown as is), an older spec section
+// ("20 §3 rule 3", shown as "[spec 20 §3 rule 3]"), or empty (no citation).
 [[noreturn]] void raise(ErrorCode code, std::string_view instr, std::string_view detail,
                         std::string_view spec = {});
 

@@ -21,7 +21,12 @@ void raise(ErrorCode code, std::string_view instr, std::string_view detail, std:
   msg.reserve(instr.size() + detail.size() + spec.size() + 16);
   if (!instr.empty()) msg.append(instr).append(": ");
   msg.append(detail);
-  if (!spec.empty()) msg.append(" [spec ").append(spec).append("]");
+  // A citation of the project's docs ("docs/pto.md#tadd") is shown as is; older call sites
+  // still pass a spec section ("20 §3").
+  if (spec.starts_with("docs/"))
+    msg.append(" [").append(spec).append("]");
+  else if (!spec.empty())
+    msg.append(" [spec ").append(spec).append("]");
   throw Error(code, msg);
 }
 

@@ -1,0 +1,133 @@
+// The one conversion routine (spec 15 §2). Floats are decoded exactly to double and encoded once
+// by the formats core (spec 10 §4), so every rounding mode and overflow rule is the formats
+// core's; this file adds what the formats core does not: integer sources, and the wrapping
+// (saturation off) integer destinations.
+#include "ops/cast.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+namespace tilesim::ops {
+namespace {
+
+using formats::Rounding;
+
+bool is_signed_int(DType t) {
+  return formats::info(t).kind == formats::Kind::Signed;
+}
+unsigned bits_of(DType t) {
+  return formats::info(t).storage_bits;
+}
+
+// x rounded to an integral double in `mode` (x finite). Exact: x comes from a <= 32-bit float,
+// so x ± 0.5 is exact below 2^52 and x is already integral above.
+double round_integral(double x, Rounding mode) {
+  switch (mode) {
+    case Rounding::rne: return std::nearbyint(x);  // default environment: ties to even
+    case Rounding::rna: return std::round(x);
+    case Rounding::rtz: return std::trunc(x);
+    case Rounding::rdn: return std::floor(x);
+    case Rounding::rup: return std::ceil(x);
+    case Rounding::rhu: return std::floor(x + 0.5);
+    case Rounding::rhd: return std::ceil(x - 0.5);
+    case Rounding::rto: {
+      const double t = std::trunc(x);
+      if (t == x || std::fmod(t, 2.0) != 0.0) return t;
+      return t + (x < 0 ? -1.0 : 1.0);  // discarded bits and an even integer: make it odd
+    }
+  }
+  return std::nearbyint(x);
+}
+
+// The low 64 bits (two's complement) of an integral double.
+uint64_t low64(double r) {
+  if (std::fabs(r) < 0x1p63) return uint64_t(int64_t(r));
+  double m = std::fmod(r, 0x1p64);  // exact
+  if (m < 0) m += 0x1p64;           // exact: m is a multiple of r's ulp (>= 2^11)
+  return m >= 0x1p63 ? uint64_t(int64_t(m - 0x1p64)) : uint64_t(int64_t(m));
+}
+
+uint64_t mask_bits(uint64_t v, unsigned w) {
+  return w >= 64 ? v : (v & ((uint64_t{1} << w) - 1));
+}
+
+// Integer value of an integer code: sign-extended for signed types.
+struct IntVal {
+  bool neg;
+  uint64_t mag;  // |n|
+  uint64_t raw;  // n as 64-bit two's complement
+};
+IntVal int_value(DType t, uint64_t code) {
+  const unsigned w = bits_of(t);
+  uint64_t raw = mask_bits(code, w);
+  if (is_signed_int(t) && w < 64 && (raw >> (w - 1)) & 1) raw |= ~uint64_t{0} << w;
+  const bool neg = is_signed_int(t) && int64_t(raw) < 0;
+  return {neg, neg ? uint64_t(0) - raw : raw, raw};
+}
+
+// |n| as a double rounded to odd at 53 bits: then one more rounding to a <= 24-bit format in
+// any mode equals the direct rounding (round-to-odd with >= p+2 bits).
+double magnitude_rto(uint64_t mag) {
+  if (mag < (uint64_t{1} << 53)) return double(mag);
+  const int shift = 64 - std::countl_zero(mag) - 53;
+  uint64_t hi = mag >> shift;
+  if (mag & ((uint64_t{1} << shift) - 1)) hi |= 1;
+  return std::ldexp(double(hi), shift);
+}
+
+uint64_t int_range_clamp(DType to, const IntVal& v) {
+  const unsigned w = bits_of(to);
+  if (is_signed_int(to)) {
+    const uint64_t max_mag = (uint64_t{1} << (w - 1)) - 1;
+    if (!v.neg) return std::min(v.mag, max_mag);
+    if (v.mag > max_mag + 1) return mask_bits(uint64_t{1} << (w - 1), w);  // MIN
+    return mask_bits(v.raw, w);
+  }
+  if (v.neg) return 0;
+  const uint64_t max = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
+  return std::min(v.mag, max);
+}
+
+}  // namespace
+
+uint64_t cast_one(DType from, DType to, uint64_t code, const CastMode& m) {
+  const bool to_float = is_float_dtype(to);
+  if (is_float_dtype(from)) {
+    const double v = formats::decode(code, from);
+    if (to_float) return formats::encode(v, to, m.rounding, m.float_saturate);
+    if (v != v) return 0;  // NaN -> 0 in both saturation modes (spec 15 §2)
+    if (m.int_saturate) return formats::encode(v, to, m.rounding, true);
+    if (std::isinf(v)) return 0;
+    return mask_bits(low64(round_integral(v, m.rounding)), bits_of(to));
+  }
+  const IntVal iv = int_value(from, code);
+  if (to_float) {
+    const double d = magnitude_rto(iv.mag);
+    return formats::encode(iv.neg ? -d : d, to, m.rounding, m.float_saturate);
+  }
+  return m.int_saturate ? int_range_clamp(to, iv) : mask_bits(iv.raw, bits_of(to));
+}
+
+void cast(DType from, DType to, const void* src, void* dst, size_t n, const CastMode& m,
+          Path path) {
+  const bool fast = path == Path::Fast && is_float_dtype(from) &&
+                    (is_float_dtype(to) || m.int_saturate);
+  if (!fast) {
+    for (size_t i = 0; i < n; ++i) store_code(to, dst, i, cast_one(from, to, load_code(from, src, i), m));
+    return;
+  }
+  // Decode exactly to fp32 (every fp32/fp16/bf16 value is an fp32), encode once.
+  constexpr size_t kChunk = 1024;
+  alignas(64) float buf[kChunk];
+  const size_t wi = bits_of(from) / 8, wo = bits_of(to) / 8;
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t k = std::min(kChunk, n - i);
+    formats::decode_array(static_cast<const uint8_t*>(src) + i * wi, from, buf, k);
+    formats::encode_array(buf, to, static_cast<uint8_t*>(dst) + i * wo, k, m.rounding,
+                          is_float_dtype(to) ? m.float_saturate : true);
+  }
+}
+
+}  // namespace tilesim::ops

@@ -1,0 +1,25 @@
+// The one conversion routine of every model (spec 15 §2): any core dtype to any core dtype,
+// a rounding mode of the formats core, and the two saturation controls. Models map their
+// vendor's spellings (RoundMode::CAST_RINT, RM_HALF_UP, ...) onto these (docs/ops.md#conversions).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "ops/elementwise.hpp"
+
+namespace tilesim::ops {
+
+struct CastMode {
+  formats::Rounding rounding = formats::Rounding::rne;  // `none` is rne (exact where lossless)
+  bool int_saturate = true;     // integer destinations: clamp (on) or keep the low w bits (off)
+  bool float_saturate = false;  // float destinations: overflow to ±max instead of ±Inf
+};
+
+// One element: the code of `from` converted to a code of `to` (spec 15 §2 tables).
+uint64_t cast_one(DType from, DType to, uint64_t code, const CastMode& m);
+// n contiguous elements; bit-identical to cast_one for each (Path::Fast uses the formats core's
+// SIMD bulk conversions where they apply).
+void cast(DType from, DType to, const void* src, void* dst, size_t n, const CastMode& m,
+          Path path = Path::Fast);
+
+}  // namespace tilesim::ops

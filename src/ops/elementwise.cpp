@@ -1,0 +1,416 @@
+// The element-op core's definition on one element (eval) and its array entry points: the
+// reference loops, the typed scalar loops the fast path falls back to, and the fp16/bf16 route
+// through fp32 chunks (widen exactly, compute, round once: spec 00 Numerics).
+#include "ops/elementwise.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <vector>
+
+#include "formats/convert_simd.hpp"
+#include "ops/math.hpp"
+
+namespace tilesim::ops {
+namespace {
+
+constexpr OpInfo kInfo[] = {
+#define TILESIM_OP_ROW(name, arity, classes) {Op::name, #name, arity, classes},
+    TILESIM_OPS(TILESIM_OP_ROW)
+#undef TILESIM_OP_ROW
+};
+
+// fp32 value <-> code of a float dtype (RNE, canonical NaN).
+float to_f32(DType t, uint64_t c) {
+  switch (t) {
+    case DType::fp16: return formats::f16_to_f32(uint16_t(c));
+    case DType::bf16: return formats::bf16_to_f32(uint16_t(c));
+    default: return def::bits_f32(uint32_t(c));
+  }
+}
+uint64_t from_f32(DType t, float v) {
+  switch (t) {
+    case DType::fp16: return formats::f32_to_f16(v);
+    case DType::bf16: return formats::f32_to_bf16(v);
+    default: return def::f32_bits(def::canon(v));
+  }
+}
+uint64_t from_f64(DType t, double v) {  // one rounding, double -> T (RNE, canonical NaN)
+  if (v != v) return formats::info(t).canonical_nan;
+  return formats::encode(v, t);
+}
+
+// Subnormal -> signed zero (spec 15 §4 ftz), on codes.
+uint64_t flush(DType t, uint64_t c) {
+  switch (t) {
+    case DType::fp16: return (c & 0x7C00u) == 0 ? (c & 0x8000u) : c;
+    case DType::bf16: return (c & 0x7F80u) == 0 ? (c & 0x8000u) : c;
+    case DType::fp32: return (c & 0x7F800000u) == 0 ? (c & 0x80000000u) : c;
+    default: return c;
+  }
+}
+
+MathFn math_fn(Op op) {
+  switch (op) {
+    case Op::exp: return MathFn::exp;
+    case Op::ln: return MathFn::ln;
+    case Op::sqrt: return MathFn::sqrt;
+    case Op::rsqrt: return MathFn::rsqrt;
+    default: return MathFn::recip;
+  }
+}
+bool is_math(Op op) {
+  return op == Op::exp || op == Op::ln || op == Op::sqrt || op == Op::rsqrt || op == Op::recip;
+}
+
+uint64_t eval_float(Op op, DType t, uint64_t ca, uint64_t cb) {
+  if (is_math(op)) {
+    switch (t) {
+      case DType::fp16: return math_f16(math_fn(op), uint16_t(ca));
+      case DType::bf16: return math_bf16(math_fn(op), uint16_t(ca));
+      default: return def::f32_bits(math_f32(math_fn(op), def::bits_f32(uint32_t(ca))));
+    }
+  }
+  const float a = to_f32(t, ca), b = to_f32(t, cb);
+  switch (op) {
+#define TILESIM_FB(o) \
+  case Op::o: return from_f32(t, def::fbinary<Op::o>(a, b));
+    TILESIM_FB(add) TILESIM_FB(sub) TILESIM_FB(mul) TILESIM_FB(div) TILESIM_FB(max) TILESIM_FB(min)
+#undef TILESIM_FB
+    case Op::rem:
+      if (t == DType::fp32) return from_f32(t, def::frem<float>(a, b));
+      return from_f64(t, def::frem<double>(a, b));
+#define TILESIM_FU(o) \
+  case Op::o: return from_f32(t, def::funary<Op::o>(a));
+    TILESIM_FU(abs) TILESIM_FU(neg) TILESIM_FU(relu)
+#undef TILESIM_FU
+#define TILESIM_FC(o) \
+  case Op::o: return def::fcompare<Op::o>(a, b) ? 1 : 0;
+    TILESIM_FC(eq) TILESIM_FC(ne) TILESIM_FC(lt) TILESIM_FC(le) TILESIM_FC(gt) TILESIM_FC(ge)
+#undef TILESIM_FC
+    case Op::copy: return ca;  // moves bits
+    default: return 0;         // not a float op: callers check supports() first
+  }
+}
+
+template <class T>
+uint64_t eval_int(Op op, uint64_t ca, uint64_t cb) {
+  const T a = T(ca), b = T(cb);
+  using U = std::make_unsigned_t<T>;
+  auto code = [](T v) { return uint64_t(U(v)); };
+  switch (op) {
+#define TILESIM_IB(o) \
+  case Op::o: return code(def::integer<Op::o, T>(a, b));
+    TILESIM_IB(add) TILESIM_IB(sub) TILESIM_IB(mul) TILESIM_IB(div) TILESIM_IB(rem)
+    TILESIM_IB(max) TILESIM_IB(min) TILESIM_IB(band) TILESIM_IB(bor) TILESIM_IB(bxor)
+    TILESIM_IB(shl) TILESIM_IB(shr)
+#undef TILESIM_IB
+#define TILESIM_IU(o) \
+  case Op::o: return code(def::integer_unary<Op::o, T>(a));
+    TILESIM_IU(bnot) TILESIM_IU(abs) TILESIM_IU(neg) TILESIM_IU(relu) TILESIM_IU(recip)
+    TILESIM_IU(copy)
+#undef TILESIM_IU
+#define TILESIM_IC(o) \
+  case Op::o: return def::icompare<Op::o, T>(a, b) ? 1 : 0;
+    TILESIM_IC(eq) TILESIM_IC(ne) TILESIM_IC(lt) TILESIM_IC(le) TILESIM_IC(gt) TILESIM_IC(ge)
+#undef TILESIM_IC
+    default: return 0;
+  }
+}
+
+size_t width(DType t) { return formats::info(t).storage_bits / 8; }
+
+// ---- typed scalar loops (the fast path's fallback: the definition, without per-element
+// dispatch) ----
+template <class T>
+T ld(const void* p, size_t i) {
+  T v;
+  std::memcpy(&v, static_cast<const uint8_t*>(p) + i * sizeof(T), sizeof(T));
+  return v;
+}
+template <class T>
+void st(void* p, size_t i, T v) {
+  std::memcpy(static_cast<uint8_t*>(p) + i * sizeof(T), &v, sizeof(T));
+}
+
+template <class T>
+void int_binary_loop(Op op, const void* a, const void* b, bool b_scalar, T s, bool s_first,
+                     void* dst, size_t n) {
+  auto run = [&](auto fn) {
+    for (size_t i = 0; i < n; ++i) {
+      const T x = ld<T>(a, i);
+      const T y = b_scalar ? s : ld<T>(b, i);
+      st<T>(dst, i, s_first ? fn(y, x) : fn(x, y));
+    }
+  };
+  switch (op) {
+#define TILESIM_L(o) \
+  case Op::o: return run([](T x, T y) { return def::integer<Op::o, T>(x, y); });
+    TILESIM_L(add) TILESIM_L(sub) TILESIM_L(mul) TILESIM_L(div) TILESIM_L(rem) TILESIM_L(max)
+    TILESIM_L(min) TILESIM_L(band) TILESIM_L(bor) TILESIM_L(bxor) TILESIM_L(shl) TILESIM_L(shr)
+#undef TILESIM_L
+    default: assert(false);
+  }
+}
+template <class T>
+void int_unary_loop(Op op, const void* a, void* dst, size_t n) {
+  auto run = [&](auto fn) {
+    for (size_t i = 0; i < n; ++i) st<T>(dst, i, fn(ld<T>(a, i)));
+  };
+  switch (op) {
+#define TILESIM_L(o) \
+  case Op::o: return run([](T x) { return def::integer_unary<Op::o, T>(x); });
+    TILESIM_L(bnot) TILESIM_L(abs) TILESIM_L(neg) TILESIM_L(relu) TILESIM_L(recip) TILESIM_L(copy)
+#undef TILESIM_L
+    default: assert(false);
+  }
+}
+
+template <class F>
+void for_int_type(DType t, F&& f) {
+  switch (t) {
+    case DType::s8: return f(int8_t{});
+    case DType::s16: return f(int16_t{});
+    case DType::s32: return f(int32_t{});
+    case DType::s64: return f(int64_t{});
+    case DType::u8: return f(uint8_t{});
+    case DType::u16: return f(uint16_t{});
+    case DType::u32: return f(uint32_t{});
+    default: return f(uint64_t{});
+  }
+}
+
+// fp32 array loops of the definition (for fp32 ops without a SIMD form, and for the 16-bit
+// chunks of ops computed in fp32).
+void f32_binary_loop(Op op, const float* a, const float* b, bool b_scalar, float s, bool s_first,
+                     float* dst, size_t n) {
+  auto run = [&](auto fn) {
+    for (size_t i = 0; i < n; ++i) {
+      const float x = a[i], y = b_scalar ? s : b[i];
+      dst[i] = def::canon(s_first ? fn(y, x) : fn(x, y));
+    }
+  };
+  switch (op) {
+#define TILESIM_L(o) \
+  case Op::o: return run([](float x, float y) { return def::fbinary<Op::o>(x, y); });
+    TILESIM_L(add) TILESIM_L(sub) TILESIM_L(mul) TILESIM_L(div) TILESIM_L(rem) TILESIM_L(max)
+    TILESIM_L(min)
+#undef TILESIM_L
+    default: assert(false);
+  }
+}
+
+// Ops whose fp16/bf16 result is "compute in fp32, round once" (spec 00 Numerics); rem and the
+// correctly rounded functions are not among them.
+bool via_f32(Op op) {
+  switch (op) {
+    case Op::add: case Op::sub: case Op::mul: case Op::div: case Op::max: case Op::min:
+    case Op::abs: case Op::neg: case Op::relu:
+      return true;
+    default:
+      return false;
+  }
+}
+
+constexpr size_t kChunk = 512;
+
+void widen(DType t, const void* p, float* out, size_t n) {
+  if (t == DType::fp16)
+    formats::simd::f16_to_f32(static_cast<const uint16_t*>(p), out, n);
+  else
+    formats::simd::bf16_to_f32(static_cast<const uint16_t*>(p), out, n);
+}
+void narrow(DType t, const float* in, void* p, size_t n) {
+  if (t == DType::fp16)
+    formats::simd::f32_to_f16(in, static_cast<uint16_t*>(p), n);
+  else
+    formats::simd::f32_to_bf16(in, static_cast<uint16_t*>(p), n);
+}
+
+// One fp32 pass over a chunk: SIMD where there is a kernel, else the definition's loop.
+void f32_chunk_binary(Op op, const float* a, const float* b, bool b_scalar, float s, bool s_first,
+                      float* dst, size_t n) {
+  const bool done = b_scalar ? simd::binary_scalar(op, DType::fp32, a, def::f32_bits(s), s_first,
+                                                   dst, n)
+                             : simd::binary(op, DType::fp32, a, b, dst, n);
+  if (!done) f32_binary_loop(op, a, b, b_scalar, s, s_first, dst, n);
+}
+
+void half_binary(Op op, DType t, const void* a, const void* b, bool b_scalar, uint64_t s,
+                 bool s_first, void* dst, size_t n) {
+  alignas(64) float fa[kChunk], fb[kChunk], fr[kChunk];
+  const float fs = to_f32(t, s);
+  const auto* pa = static_cast<const uint8_t*>(a);
+  const auto* pb = static_cast<const uint8_t*>(b);
+  auto* pd = static_cast<uint8_t*>(dst);
+  for (size_t i = 0; i < n; i += kChunk) {
+    const size_t m = std::min(kChunk, n - i);
+    widen(t, pa + 2 * i, fa, m);
+    if (!b_scalar) widen(t, pb + 2 * i, fb, m);
+    f32_chunk_binary(op, fa, fb, b_scalar, fs, s_first, fr, m);
+    narrow(t, fr, pd + 2 * i, m);
+  }
+}
+
+void apply_ftz_in(DType t, const void*& p, size_t n, std::vector<uint8_t>& buf) {
+  const size_t w = width(t);
+  buf.assign(static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n * w);
+  for (size_t i = 0; i < n; ++i) store_code(t, buf.data(), i, flush(t, load_code(t, buf.data(), i)));
+  p = buf.data();
+}
+void apply_ftz_out(DType t, void* p, size_t n) {
+  for (size_t i = 0; i < n; ++i) store_code(t, p, i, flush(t, load_code(t, p, i)));
+}
+
+}  // namespace
+
+const OpInfo& info(Op op) noexcept {
+  return kInfo[unsigned(op)];
+}
+
+bool supports(Op op, DType t) noexcept {
+  if (!is_core_dtype(t)) return false;
+  return (info(op).classes & (is_float_dtype(t) ? kFloat : kInt)) != 0;
+}
+
+uint64_t eval(Op op, DType t, uint64_t a, uint64_t b) {
+  if (is_float_dtype(t)) return eval_float(op, t, a, b);
+  uint64_t r = 0;
+  for_int_type(t, [&](auto v) { r = eval_int<decltype(v)>(op, a, b); });
+  return r;
+}
+
+uint64_t load_code(DType t, const void* base, size_t i) noexcept {
+  const auto* p = static_cast<const uint8_t*>(base);
+  switch (width(t)) {
+    case 1: return p[i];
+    case 2: return ld<uint16_t>(p, i);
+    case 4: return ld<uint32_t>(p, i);
+    default: return ld<uint64_t>(p, i);
+  }
+}
+void store_code(DType t, void* base, size_t i, uint64_t c) noexcept {
+  auto* p = static_cast<uint8_t*>(base);
+  switch (width(t)) {
+    case 1: p[i] = uint8_t(c); return;
+    case 2: return st<uint16_t>(p, i, uint16_t(c));
+    case 4: return st<uint32_t>(p, i, uint32_t(c));
+    default: return st<uint64_t>(p, i, c);
+  }
+}
+
+size_t find_zero(DType t, const void* a, size_t n) noexcept {
+  for (size_t i = 0; i < n; ++i)
+    if (load_code(t, a, i) == 0) return i;
+  return n;
+}
+
+void binary(Op op, DType t, const void* a, const void* b, void* dst, size_t n, Path path,
+            Switches sw) {
+  std::vector<uint8_t> ba, bb;
+  if (sw.ftz_in && is_float_dtype(t)) {
+    apply_ftz_in(t, a, n, ba);
+    apply_ftz_in(t, b, n, bb);
+  }
+  if (path == Path::Reference) {
+    for (size_t i = 0; i < n; ++i)
+      store_code(t, dst, i, eval(op, t, load_code(t, a, i), load_code(t, b, i)));
+  } else if (t == DType::fp32) {
+    f32_chunk_binary(op, static_cast<const float*>(a), static_cast<const float*>(b), false, 0.f,
+                     false, static_cast<float*>(dst), n);
+  } else if (is_float_dtype(t)) {
+    if (via_f32(op)) {
+      half_binary(op, t, a, b, false, 0, false, dst, n);
+    } else {
+      for (size_t i = 0; i < n; ++i)
+        store_code(t, dst, i, eval(op, t, load_code(t, a, i), load_code(t, b, i)));
+    }
+  } else if (!simd::binary(op, t, a, b, dst, n)) {
+    for_int_type(t, [&](auto v) {
+      using T = decltype(v);
+      int_binary_loop<T>(op, a, b, false, T{}, false, dst, n);
+    });
+  }
+  if (sw.ftz_out && is_float_dtype(t)) apply_ftz_out(t, dst, n);
+}
+
+void binary_scalar(Op op, DType t, const void* a, uint64_t s, bool s_first, void* dst, size_t n,
+                   Path path, Switches sw) {
+  std::vector<uint8_t> ba;
+  if (sw.ftz_in && is_float_dtype(t)) {
+    apply_ftz_in(t, a, n, ba);
+    s = flush(t, s);
+  }
+  if (path == Path::Reference) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t x = load_code(t, a, i);
+      store_code(t, dst, i, s_first ? eval(op, t, s, x) : eval(op, t, x, s));
+    }
+  } else if (t == DType::fp32) {
+    f32_chunk_binary(op, static_cast<const float*>(a), nullptr, true, def::bits_f32(uint32_t(s)),
+                     s_first, static_cast<float*>(dst), n);
+  } else if (is_float_dtype(t)) {
+    if (via_f32(op)) {
+      half_binary(op, t, a, nullptr, true, s, s_first, dst, n);
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t x = load_code(t, a, i);
+        store_code(t, dst, i, s_first ? eval(op, t, s, x) : eval(op, t, x, s));
+      }
+    }
+  } else if (!simd::binary_scalar(op, t, a, s, s_first, dst, n)) {
+    for_int_type(t, [&](auto v) {
+      using T = decltype(v);
+      int_binary_loop<T>(op, a, nullptr, true, T(s), s_first, dst, n);
+    });
+  }
+  if (sw.ftz_out && is_float_dtype(t)) apply_ftz_out(t, dst, n);
+}
+
+void unary(Op op, DType t, const void* a, void* dst, size_t n, Path path, Switches sw) {
+  std::vector<uint8_t> ba;
+  if (sw.ftz_in && is_float_dtype(t)) apply_ftz_in(t, a, n, ba);
+  if (op == Op::copy) {
+    if (a != dst) std::memmove(dst, a, n * width(t));
+  } else if (path == Path::Reference) {
+    for (size_t i = 0; i < n; ++i) store_code(t, dst, i, eval(op, t, load_code(t, a, i)));
+  } else if (is_float_dtype(t) && is_math(op)) {
+    math_array(math_fn(op), t, a, dst, n);
+  } else if (t == DType::fp32) {
+    if (!simd::unary(op, t, a, dst, n))
+      for (size_t i = 0; i < n; ++i) store_code(t, dst, i, eval(op, t, load_code(t, a, i)));
+  } else if (is_float_dtype(t)) {
+    // abs, neg, relu: through fp32 chunks (exact both ways).
+    alignas(64) float fa[kChunk], fr[kChunk];
+    const auto* pa = static_cast<const uint8_t*>(a);
+    auto* pd = static_cast<uint8_t*>(dst);
+    for (size_t i = 0; i < n; i += kChunk) {
+      const size_t m = std::min(kChunk, n - i);
+      widen(t, pa + 2 * i, fa, m);
+      if (!simd::unary(op, DType::fp32, fa, fr, m))
+        for (size_t k = 0; k < m; ++k)
+          fr[k] = def::bits_f32(uint32_t(eval(op, DType::fp32, def::f32_bits(fa[k]))));
+      narrow(t, fr, pd + 2 * i, m);
+    }
+  } else if (!simd::unary(op, t, a, dst, n)) {
+    for_int_type(t, [&](auto v) { int_unary_loop<decltype(v)>(op, a, dst, n); });
+  }
+  if (sw.ftz_out && is_float_dtype(t)) apply_ftz_out(t, dst, n);
+}
+
+void compare(Op op, DType t, const void* a, const void* b, uint8_t* out, size_t n, Path) {
+  for (size_t i = 0; i < n; ++i)
+    out[i] = uint8_t(eval(op, t, load_code(t, a, i), load_code(t, b, i)));
+}
+void compare_scalar(Op op, DType t, const void* a, uint64_t s, uint8_t* out, size_t n, Path) {
+  for (size_t i = 0; i < n; ++i) out[i] = uint8_t(eval(op, t, load_code(t, a, i), s));
+}
+
+void select(DType t, const uint8_t* mask, const void* a, const void* b, void* dst, size_t n) {
+  const size_t w = width(t);
+  const auto* pa = static_cast<const uint8_t*>(a);
+  const auto* pb = static_cast<const uint8_t*>(b);
+  auto* pd = static_cast<uint8_t*>(dst);
+  for (size_t i = 0; i < n; ++i) std::memmove(pd + i * w, (mask[i] ? pa : pb) + i * w, w);
+}
+
+}  // namespace tilesim::ops
