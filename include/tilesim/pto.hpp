@@ -24,7 +24,25 @@ enum class BLayout { RowMajor, ColMajor };
 enum class SLayout { NoneBox, RowMajor, ColMajor };
 enum class PadValue : uint64_t { Null, Zero, Max, Min, CustomBase = 1ull << 32 };
 enum class CompactMode { Null, Normal, RowPlusOne, RowAlignedPadding };
-enum class DivAlgorithm { DEFAULT, HIGH_PRECISION };
+// The vendor's enums (pto-isa include/pto/common/type.hpp), values as there.
+enum class CmpMode : uint8_t { EQ = 0, NE = 1, LT = 2, LE = 3, GT = 4, GE = 5 };
+enum class RoundMode : uint8_t {
+  CAST_NONE = 0, CAST_RINT = 1, CAST_ROUND = 2, CAST_FLOOR = 3, CAST_CEIL = 4, CAST_TRUNC = 5,
+  CAST_ODD = 6
+};
+enum class SaturationMode : uint8_t { ON = 0, OFF = 1 };
+// Precision selectors: tilesim computes every mode correctly rounded (docs/pto-instructions.md).
+enum class PowAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class DivAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class SqrtAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class RsqrtAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class RecipAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class ExpAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class LogAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class FmodAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class FmodSAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class RemAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
+enum class RemSAlgorithm : uint8_t { DEFAULT, HIGH_PRECISION };
 constexpr int DYNAMIC = -1;
 
 // fp16 values as the vendor's `half`: portable (no _Float16, see tilesim/half.hpp).
@@ -64,7 +82,8 @@ template <class T>
 inline constexpr bool kIsPtoDType =
     std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, bfloat16_t> ||
     std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> ||
-    std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t>;
+    std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t>;
 template <class T>
 constexpr Elem elem_of() {
   if constexpr (std::is_same_v<T, half>)
@@ -171,6 +190,7 @@ struct Tile : detail::TileBase {
     d.capacity = size_t(Numel) * sizeof(T);
     d.ub_addr = addr_;
     d.ub = ub_;
+    d.static_valid = RowValid != DYNAMIC && ColValid != DYNAMIC;
     return d;
   }
   void bind(T* p, int64_t addr, const uint8_t* ub) {
@@ -254,6 +274,380 @@ TILESIM_PTO_ROWEXPAND(TROWEXPANDDIV, tilesim::pto::Op::DIV, TILESIM_PTO_DIV_PREF
 TILESIM_PTO_ROWEXPAND(TROWEXPANDMAX, tilesim::pto::Op::MAX, TILESIM_PTO_NO_PREFIX)
 TILESIM_PTO_ROWEXPAND(TROWEXPANDMIN, tilesim::pto::Op::MIN, TILESIM_PTO_NO_PREFIX)
 TILESIM_PTO_ROWEXPAND(TROWEXPANDEXPDIF, tilesim::pto::Op::EXPDIF, TILESIM_PTO_NO_PREFIX)
+
+// ---- the instruction table's C++ names (spec 21 §2, rows in tilesim/pto/instructions.hpp) ----
+namespace detail {
+using tilesim::pto::Instr;
+// A scalar argument as the code of its dtype (the engine reads it as the tile's dtype).
+template <class T>
+uint64_t code_of(const T& v) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return v.bits;
+  else if constexpr (std::is_same_v<T, float>)
+    return std::bit_cast<uint32_t>(v);
+  else
+    return uint64_t(std::make_unsigned_t<T>(v));
+}
+template <class T>
+constexpr bool dtype_any(Instr i) {
+  return (tilesim::pto::instr_dtypes_any(i) & (1u << unsigned(elem_of<T>()))) != 0;
+}
+inline void run(const tilesim::pto::Call& c) { tilesim::pto::execute_current(c); }
+template <class... X>
+inline constexpr bool kNoTiles = (... && !is_tile_v<X>);
+}  // namespace detail
+
+// `auto PrecisionType = X::DEFAULT,` for the rows with an ALG column (the vendor's signatures).
+#define TILESIM_PTO_TPL_NoAlg
+#define TILESIM_PTO_TPL_DivAlgorithm auto PrecisionType = DivAlgorithm::DEFAULT,
+#define TILESIM_PTO_TPL_RemAlgorithm auto PrecisionType = RemAlgorithm::DEFAULT,
+#define TILESIM_PTO_TPL_RemSAlgorithm auto PrecisionType = RemSAlgorithm::DEFAULT,
+#define TILESIM_PTO_TPL_ExpAlgorithm auto PrecisionType = ExpAlgorithm::DEFAULT,
+#define TILESIM_PTO_TPL_LogAlgorithm auto PrecisionType = LogAlgorithm::DEFAULT,
+#define TILESIM_PTO_TPL_SqrtAlgorithm auto PrecisionType = SqrtAlgorithm::DEFAULT,
+#define TILESIM_PTO_TPL_RsqrtAlgorithm auto PrecisionType = RsqrtAlgorithm::DEFAULT,
+#define TILESIM_PTO_TPL_RecipAlgorithm auto PrecisionType = RecipAlgorithm::DEFAULT,
+
+#define TILESIM_PTO_DTYPE_ASSERT(NAME, T)                                                   \
+  static_assert(detail::kIsPtoDType<T> && detail::dtype_any<T>(detail::Instr::NAME),      \
+                #NAME ": DType is not supported by any target "                            \
+                "[docs/pto-instructions.md#dtypes]")
+#define TILESIM_PTO_SAME_ASSERT(NAME, A, B)                                                 \
+  static_assert(std::is_same_v<typename A::DType, typename B::DType>,                      \
+                #NAME ": operands must have the same DType [docs/pto-instructions.md]")
+
+#define TILESIM_PTO_GEN_Binary(NAME, ALG)                                                   \
+  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc0,             \
+            typename TileDataSrc1, typename... WaitEvents>                                 \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&...) {         \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc0);                              \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc1);                              \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                           \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b});        \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_BinaryTmp(NAME, ALG)                                                \
+  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc0,             \
+            typename TileDataSrc1, typename TileDataTmp, typename... WaitEvents>           \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
+           is_tile_v<TileDataTmp> && detail::kNoTiles<WaitEvents...>) RecordEvent          \
+  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,         \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc0);                              \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc1);                              \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc(), t = tmp.desc();           \
+    detail::run(                                                                           \
+        {.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b, .tmp = &t});     \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_Unary(NAME, ALG)                                                    \
+  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                               \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
+    const auto d = dst.desc(), a = src.desc();                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a});                    \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_UnaryRsqrt(NAME, ALG)                                               \
+  TILESIM_PTO_GEN_Unary(NAME, ALG)                                                         \
+  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
+            typename TileDataTmp, typename... WaitEvents>                                  \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> && is_tile_v<TileDataTmp> &&   \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&...) {             \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t});         \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_Scalar(NAME, ALG)                                                   \
+  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,             \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
+    const auto d = dst.desc(), a = src.desc();                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                      \
+                 .scalar = detail::code_of(scalar)});                                      \
+    return {};                                                                             \
+  }
+#define TILESIM_PTO_GEN_LeakyRelu TILESIM_PTO_GEN_Scalar
+
+#define TILESIM_PTO_GEN_ScalarDiv(NAME, ALG)                                                \
+  TILESIM_PTO_GEN_Scalar(NAME, ALG)                                                        \
+  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, typename TileDataDst::DType scalar, TileDataSrc& src,             \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
+    const auto d = dst.desc(), a = src.desc();                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                      \
+                 .scalar = detail::code_of(scalar), .scalar_first = true});                \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_ScalarTmp(NAME, ALG)                                                \
+  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
+            typename TileDataTmp, typename... WaitEvents>                                  \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> && is_tile_v<TileDataTmp> &&   \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,             \
+       TileDataTmp& tmp, WaitEvents&...) {                                                 \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,           \
+                 .scalar = detail::code_of(scalar)});                                      \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_Axpy(NAME, ALG)                                                     \
+  template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>            \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar,            \
+       WaitEvents&...) {                                                                   \
+    using D = typename TileDataDst::DType;                                                 \
+    using S = typename TileDataSrc::DType;                                                 \
+    static_assert(std::is_same_v<D, S> || (std::is_same_v<D, float> && std::is_same_v<S, half>), \
+                  "TAXPY: (dst, src0) must be (half, half), (float, float) or (float, half) " \
+                  "[docs/pto-instructions.md#tile-scalar]");                               \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, D);                                                     \
+    const auto d = dst.desc(), a = src0.desc();                                            \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                      \
+                 .scalar = detail::code_of(scalar)});                                      \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_ExpandScalar(NAME, ALG)                                             \
+  template <typename TileData, typename... WaitEvents>                                     \
+  requires(is_tile_v<TileData> && detail::kNoTiles<WaitEvents...>) RecordEvent             \
+  NAME(TileData& dst, typename TileData::DType scalar, WaitEvents&...) {                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileData::DType);                              \
+    const auto d = dst.desc();                                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .scalar = detail::code_of(scalar)}); \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_Compare(NAME, ALG)                                                  \
+  template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,            \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode cmpMode,          \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc0::DType);                          \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataSrc0, TileDataSrc1);                             \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                           \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,          \
+                 .cmp = uint8_t(cmpMode)});                                                \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_CompareScalar(NAME, ALG)                                            \
+  template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>            \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1, CmpMode mode, \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc::DType);                           \
+    const auto d = dst.desc(), a = src0.desc();                                            \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                      \
+                 .scalar = detail::code_of(src1), .cmp = uint8_t(mode)});                  \
+    return {};                                                                             \
+  }                                                                                        \
+  template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,            \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode,             \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc0::DType);                          \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataSrc0, TileDataSrc1);                             \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                           \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,          \
+                 .cmp = uint8_t(mode)});                                                   \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_Select(NAME, ALG)                                                   \
+  template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents> \
+  requires(is_tile_v<TileData> && is_tile_v<MaskTile> && is_tile_v<TmpTile> &&            \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,     \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileData::DType);                              \
+    const auto d = dst.desc(), m = selMask.desc(), a = src0.desc(), b = src1.desc(),       \
+               t = tmp.desc();                                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,          \
+                 .mask = &m, .tmp = &t});                                                  \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_SelectScalar(NAME, ALG)                                             \
+  template <typename TileDataDst, typename TileDataMask, typename TileDataSrc,             \
+            typename TileDataTmp, typename... WaitEvents>                                  \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataMask> && is_tile_v<TileDataSrc> &&  \
+           is_tile_v<TileDataTmp> && detail::kNoTiles<WaitEvents...>) RecordEvent          \
+  NAME(TileDataDst& dst, TileDataMask& mask, TileDataSrc& src, TileDataTmp& tmp,           \
+       typename TileDataSrc::DType scalar, WaitEvents&...) {                               \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
+    const auto d = dst.desc(), m = mask.desc(), a = src.desc(), t = tmp.desc();            \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .mask = &m,          \
+                 .tmp = &t, .scalar = detail::code_of(scalar)});                           \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_RowReduce(NAME, ALG)                                                \
+  template <typename TileDataOut, typename TileDataIn, typename TileDataTmp,               \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataOut> && is_tile_v<TileDataIn> && is_tile_v<TileDataTmp> &&    \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) {              \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t});         \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_ColReduce(NAME, ALG)                                                \
+  template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>             \
+  requires(is_tile_v<TileDataOut> && is_tile_v<TileDataIn> &&                              \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataOut& dst, TileDataIn& src, WaitEvents&...) {                                \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                \
+    const auto d = dst.desc(), a = src.desc();                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a});                    \
+    return {};                                                                             \
+  }                                                                                        \
+  template <typename TileDataOut, typename TileDataIn, typename TileDataTmp,               \
+            typename... WaitEvents>                                                        \
+  requires(detail::Instr::NAME == detail::Instr::TCOLSUM && /* only TCOLSUM has a tmp form */ \
+           is_tile_v<TileDataOut> && is_tile_v<TileDataIn> && is_tile_v<TileDataTmp> &&    \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary, WaitEvents&...) { \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,           \
+                 .is_binary = isBinary});                                                  \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN_RowArg(NAME, ALG)                                                   \
+  template <typename TileDataOut, typename TileDataIn, typename TileDataTmp,               \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataOut> && is_tile_v<TileDataIn> && is_tile_v<TileDataTmp> &&    \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) {              \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
+    detail::run({.instr = detail::Instr::NAME, .src0 = &a, .tmp = &t, .dst_idx = &d});     \
+    return {};                                                                             \
+  }                                                                                        \
+  template <typename TileDataOutVal, typename TileDataOutIdx, typename TileDataIn,         \
+            typename TileDataTmp, typename... WaitEvents>                                  \
+  requires(is_tile_v<TileDataOutVal> && is_tile_v<TileDataOutIdx> && is_tile_v<TileDataIn> && \
+           is_tile_v<TileDataTmp> && detail::kNoTiles<WaitEvents...>) RecordEvent          \
+  NAME(TileDataOutVal& dstVal, TileDataOutIdx& dstIdx, TileDataIn& src, TileDataTmp& tmp,  \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOutVal, TileDataIn);                             \
+    const auto v = dstVal.desc(), d = dstIdx.desc(), a = src.desc(), t = tmp.desc();       \
+    detail::run(                                                                           \
+        {.instr = detail::Instr::NAME, .dst = &v, .src0 = &a, .tmp = &t, .dst_idx = &d});  \
+    return {};                                                                             \
+  }
+#define TILESIM_PTO_GEN_ColArg TILESIM_PTO_GEN_RowArg
+
+#define TILESIM_PTO_GEN_RowExpand(NAME, ALG)                                                \
+  template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>            \
+  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                               \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
+    const auto d = dst.desc(), a = src.desc();                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a});                    \
+    return {};                                                                             \
+  }
+#define TILESIM_PTO_GEN_ColExpand TILESIM_PTO_GEN_RowExpand
+#define TILESIM_PTO_GEN_ColExpandOp TILESIM_PTO_GEN_Binary
+
+#define TILESIM_PTO_GEN_Convert(NAME, ALG)                                                  \
+  template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,               \
+            typename TmpTileData, typename... WaitEvents>                                  \
+  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> && is_tile_v<TmpTileData> &&      \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataD& dst, TileDataS& src, TmpTileData& tmp, RoundMode mode,                   \
+       SaturationMode satMode, WaitEvents&...) {                                           \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                             \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,           \
+                 .round = uint8_t(mode), .sat = int8_t(satMode), .need_set_ctrl = NeedSetCtrl}); \
+    return {};                                                                             \
+  }                                                                                        \
+  template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,               \
+            typename TmpTileData, typename... WaitEvents>                                  \
+  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> && is_tile_v<TmpTileData> &&      \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataD& dst, TileDataS& src, TmpTileData& tmp, RoundMode mode, WaitEvents&...) { \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                             \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,           \
+                 .round = uint8_t(mode), .need_set_ctrl = NeedSetCtrl});                   \
+    return {};                                                                             \
+  }                                                                                        \
+  template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,               \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> &&                                 \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode satMode,             \
+       WaitEvents&...) {                                                                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                             \
+    const auto d = dst.desc(), a = src.desc();                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .round = uint8_t(mode), \
+                 .sat = int8_t(satMode), .need_set_ctrl = NeedSetCtrl});                   \
+    return {};                                                                             \
+  }                                                                                        \
+  template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,               \
+            typename... WaitEvents>                                                        \
+  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> &&                                 \
+           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
+  NAME(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&...) {                   \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                             \
+    const auto d = dst.desc(), a = src.desc();                                             \
+    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .round = uint8_t(mode), \
+                 .need_set_ctrl = NeedSetCtrl});                                           \
+    return {};                                                                             \
+  }
+
+#define TILESIM_PTO_GEN(NAME, KIND, OP, ALG, A2A3, A5) TILESIM_PTO_GEN_##KIND(NAME, ALG)
+TILESIM_PTO_INSTRS(TILESIM_PTO_GEN)
+#undef TILESIM_PTO_GEN
+
 #undef TILESIM_PTO_NO_PREFIX
 #undef TILESIM_PTO_DIV_PREFIX
 #undef TILESIM_PTO_ROWEXPAND

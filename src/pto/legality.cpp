@@ -204,7 +204,7 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
          "20 §3 rule 3");
 
   // §5: tmp form is mode 1 only; a2a3 broadcasts through a buffer, a5 ignores it.
-  if (tmp && p.mode == 2)
+  if (tmp && p.mode == 2 && tg.kind != TargetKind::cpu)  // spec 21 §5: cpu accepts any tmp
     fail(
         ErrorCode::Constraint, I,
         fmt::format(

@@ -523,6 +523,10 @@ const char* carrier_of(Elem e) {
       return "<u2";
     case Elem::u32:
       return "<u4";
+    case Elem::s64:
+      return "<i8";
+    case Elem::u64:
+      return "<u8";
   }
   return "";
 }

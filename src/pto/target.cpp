@@ -26,9 +26,12 @@ constexpr uint16_t kA5Basic =
 constexpr uint16_t kHalfFloat = bit(Elem::f16) | bit(Elem::f32);
 
 // spec 20 §2 table; §5: a2a3 broadcasts through an 8 KB buffer at 184 KB (TMP_UB_OFFSET).
+// cpu (spec 21 §5): the vendor CPU simulator's legality, the union of a2a3 and a5, its 512 KB UB.
 constexpr Target kTargets[] = {
-    {"a2a3", 192 * 1024, kA2A3Basic, kHalfFloat, kHalfFloat, true, 184 * 1024, 8 * 1024},
-    {"a5", 256 * 1024, kA5Basic, kA5Basic, kHalfFloat, false, 0, 0},
+    {"a2a3", TargetKind::a2a3, 192 * 1024, kA2A3Basic, kHalfFloat, kHalfFloat, true, 184 * 1024,
+     8 * 1024},
+    {"a5", TargetKind::a5, 256 * 1024, kA5Basic, kA5Basic, kHalfFloat, false, 0, 0},
+    {"cpu", TargetKind::cpu, 512 * 1024, kA5Basic, kA5Basic, kHalfFloat, false, 0, 0},
 };
 constexpr size_t kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]);
 
@@ -43,8 +46,8 @@ UbStore& ub_store() {
   return s;
 }
 
-constexpr const char* kElemNames[kNumElems] = {"fp16", "bf16", "fp32", "s8", "s16",
-                                               "s32",  "u8",   "u16",  "u32"};
+constexpr const char* kElemNames[kNumElems] = {"fp16", "bf16", "fp32", "s8",  "s16", "s32",
+                                               "u8",   "u16",  "u32",  "s64", "u64"};
 constexpr const char* kOpNames[kNumOps] = {"TROWEXPANDADD",   "TROWEXPANDSUB", "TROWEXPANDMUL",
                                            "TROWEXPANDDIV",   "TROWEXPANDMAX", "TROWEXPANDMIN",
                                            "TROWEXPANDEXPDIF"};
@@ -62,7 +65,8 @@ Elem parse_elem(std::string_view name, std::string_view what) {
   static constexpr std::pair<const char*, Elem> kAs[] = {
       {"f16", Elem::f16},  {"f32", Elem::f32}, {"bf16", Elem::bf16}, {"i8", Elem::s8},
       {"i16", Elem::s16},  {"i32", Elem::s32}, {"ui8", Elem::u8},    {"ui16", Elem::u16},
-      {"ui32", Elem::u32}, {"u8", Elem::u8},   {"u16", Elem::u16},   {"u32", Elem::u32}};
+      {"ui32", Elem::u32}, {"u8", Elem::u8},   {"u16", Elem::u16},   {"u32", Elem::u32},
+      {"i64", Elem::s64},  {"ui64", Elem::u64}, {"u64", Elem::u64}};
   for (const auto& [n, e] : kAs)
     if (detail::iequals(n, name)) return e;
   formats::DType d;
@@ -87,13 +91,17 @@ Elem parse_elem(std::string_view name, std::string_view what) {
         return Elem::u16;
       case DType::u32:
         return Elem::u32;
+      case DType::s64:
+        return Elem::s64;
+      case DType::u64:
+        return Elem::u64;
       default:
         break;
     }
   }
   raise(ErrorCode::Unsupported, what,
         "dtype '" + std::string(name) +
-            "' is not a PTO tile dtype (fp16 bf16 fp32 s8 s16 s32 u8 u16 u32)",
+            "' is not a PTO tile dtype (fp16 bf16 fp32 s8 s16 s32 u8 u16 u32 s64 u64)",
         "20 §2");
 }
 

@@ -862,6 +862,9 @@ RowsFn RowFor(Elem dt) {
       return &Rows<&RowInt<op, uint16_t>>;
     case Elem::u32:
       return &Rows<&RowInt<op, uint32_t>>;
+    case Elem::s64:
+    case Elem::u64:
+      break;  // no TROWEXPAND* dtype (spec 20 §2): rejected before any kernel is chosen
   }
   return nullptr;
 }

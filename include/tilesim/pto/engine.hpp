@@ -8,11 +8,13 @@
 #include <string_view>
 #include <type_traits>
 
+#include "tilesim/pto/instructions.hpp"
+
 namespace tilesim::pto {
 
-// Element types of spec 20 §2 (the union over targets).
-enum class Elem : uint8_t { f16, bf16, f32, s8, s16, s32, u8, u16, u32 };
-inline constexpr int kNumElems = 9;
+// Element types of spec 20 §2 and spec 21 §2 (the union over targets; s64/u64 are a5 types).
+enum class Elem : uint8_t { f16, bf16, f32, s8, s16, s32, u8, u16, u32, s64, u64 };
+inline constexpr int kNumElems = 11;
 
 // The Elem of a C++ element type carried by value: float and the integer types. The 16-bit float
 // carriers (pto::half, pto::bfloat16_t) are mapped by the front end, which owns those types.
@@ -30,6 +32,10 @@ constexpr Elem elem_of_value() {
     return Elem::u8;
   else if constexpr (std::is_same_v<T, uint16_t>)
     return Elem::u16;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return Elem::s64;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return Elem::u64;
   else {
     static_assert(std::is_same_v<T, uint32_t>, "not a PTO element type [spec 20 §2]");
     return Elem::u32;
@@ -46,6 +52,9 @@ constexpr size_t elem_size(Elem e) noexcept {
     case Elem::s16:
     case Elem::u16:
       return 2;
+    case Elem::s64:
+    case Elem::u64:
+      return 8;
     default:
       return 4;
   }
@@ -68,6 +77,13 @@ const char* op_name(Op op) noexcept;  // "TROWEXPANDADD", ...
 inline constexpr uint8_t kLocVec = 0;
 inline constexpr uint8_t kSLayoutNoneBox = 0;
 
+// Dtype sets of the instruction table (bit 1 << Elem).
+namespace dts {
+inline constexpr uint16_t F16 = 1u << 0, BF16 = 1u << 1, F32 = 1u << 2, S8 = 1u << 3,
+                          S16 = 1u << 4, S32 = 1u << 5, U8 = 1u << 6, U16 = 1u << 7,
+                          U32 = 1u << 8, S64 = 1u << 9, U64 = 1u << 10;
+}  // namespace dts
+
 struct TileDesc {
   Elem dtype = Elem::f32;
   uint8_t loc = kLocVec;  // pto::TileType value
@@ -83,12 +99,15 @@ struct TileDesc {
   size_t capacity = 0;          // bytes addressable at data (>= rows*cols*elem_size)
   int64_t ub_addr = -1;         // manual mode: byte address in the UB `ub`; -1 = auto mode
   const uint8_t* ub = nullptr;  // base of the simulated UB the tile is bound to
+  bool static_valid = true;     // the C++ type fixes the valid shape (not DYNAMIC)
   size_t bytes() const noexcept { return size_t(rows) * size_t(cols) * elem_size(dtype); }
 };
 
 // A target profile (spec 20 §2, §5): one row of the data table in target.cpp.
+enum class TargetKind : uint8_t { a2a3, a5, cpu };
 struct Target {
   const char* name;
+  TargetKind kind;
   size_t ub_bytes;
   uint16_t basic_mask;  // ADD SUB MUL MAX MIN dtypes, bit (1 << Elem)
   uint16_t div_mask;
@@ -127,6 +146,89 @@ enum class Path : uint8_t { Fast, Reference };
 // `ub` is the UB of `t` that manual-mode operands are bound to.
 void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
                 const TileDesc* tmp, const Target& t, const Ub& ub, Path path = Path::Fast);
+
+// ---- the instruction table (spec 21 §2; rows in tilesim/pto/instructions.hpp) ----
+
+// Operand shapes: each kind has one signature in the C++ front end and one walker in the engine.
+enum class Kind : uint8_t {
+  Binary,         // (dst, src0, src1)
+  BinaryTmp,      // (dst, src0, src1, tmp)
+  Unary,          // (dst, src)
+  UnaryRsqrt,     // (dst, src) and (dst, src, tmp)
+  Scalar,         // (dst, src, scalar)
+  ScalarDiv,      // (dst, src, scalar) and (dst, scalar, src)
+  ScalarTmp,      // (dst, src, scalar, tmp)
+  LeakyRelu,      // (dst, src, slope)
+  Axpy,           // (dst, src, scalar): dst = scalar * src + dst
+  ExpandScalar,   // (dst, scalar)
+  Compare,        // (dst, src0, src1, CmpMode)
+  CompareScalar,  // (dst, src, scalar | tile, CmpMode)
+  Select,         // (dst, mask, src0, src1, tmp)
+  SelectScalar,   // (dst, mask, src, tmp, scalar)
+  RowReduce,      // (dst, src, tmp)
+  ColReduce,      // (dst, src) and (dst, src, tmp, isBinary)
+  RowArg,         // (dst, src, tmp) and (dstVal, dstIdx, src, tmp)
+  ColArg,         // (dst, src, tmp) and (dstVal, dstIdx, src, tmp)
+  RowExpand,      // (dst, src)
+  ColExpand,      // (dst, src)
+  ColExpandOp,    // (dst, src0, src1)
+  Convert,        // (dst, src[, tmp], RoundMode[, SaturationMode])
+};
+
+enum class Instr : uint8_t {
+#define TILESIM_PTO_INSTR_ENUM(NAME, KIND, OP, ALG, A2A3, A5) NAME,
+  TILESIM_PTO_INSTRS(TILESIM_PTO_INSTR_ENUM)
+#undef TILESIM_PTO_INSTR_ENUM
+};
+
+// The union of an instruction's dtype sets over the targets (compile-time checks reject only what
+// no target accepts, spec 21 §5).
+constexpr uint16_t instr_dtypes_any(Instr i) noexcept {
+  using namespace dts;
+  switch (i) {
+#define TILESIM_PTO_INSTR_ANY(NAME, KIND, OP, ALG, A2A3, A5) \
+  case Instr::NAME:                                          \
+    return uint16_t((A2A3) | (A5));
+    TILESIM_PTO_INSTRS(TILESIM_PTO_INSTR_ANY)
+#undef TILESIM_PTO_INSTR_ANY
+  }
+  return 0;
+}
+
+struct InstrInfo {
+  Instr id;
+  const char* name;  // "TADD"
+  Kind kind;
+  uint16_t a2a3, a5;  // dtype sets (dts bits)
+};
+const InstrInfo& instr_info(Instr i) noexcept;
+int num_instrs() noexcept;
+// Finds an instruction by its vendor name, any case ("TADD", "tadd"); nullptr if none.
+const InstrInfo* find_instr(std::string_view name) noexcept;
+
+// One call of any instruction of the table: the operands its kind uses, the rest null.
+struct Call {
+  Instr instr;
+  const TileDesc* dst = nullptr;
+  const TileDesc* src0 = nullptr;
+  const TileDesc* src1 = nullptr;  // also TSEL's second source, TCMPS's tile form
+  const TileDesc* mask = nullptr;  // TSEL / TSELS
+  const TileDesc* tmp = nullptr;
+  const TileDesc* dst_idx = nullptr;  // TROWARG* / TCOLARG* value form: the index tile
+  uint64_t scalar = 0;        // a code of the scalar's dtype (the tile's DType unless noted)
+  bool scalar_first = false;  // TDIVS(dst, scalar, src)
+  uint8_t cmp = 0;            // CmpMode: EQ NE LT LE GT GE
+  uint8_t round = 1;          // RoundMode: NONE RINT ROUND FLOOR CEIL TRUNC ODD
+  int8_t sat = -1;            // SaturationMode ON (0) / OFF (1); -1 = the form without it
+  bool need_set_ctrl = true;  // TCVT<NeedSetCtrl>
+  bool is_binary = false;     // TCOLSUM(dst, src, tmp, isBinary)
+};
+
+// Runs one instruction on target `t`: every rule of its page checked before anything is written
+// (spec 00), then only what the instruction writes is written. `ub` as for row_expand.
+void execute(const Call& c, const Target& t, const Ub& ub, Path path = Path::Fast);
+// The C++ front end's call: current target, its process-wide UB.
+void execute_current(const Call& c);
 
 // The C++ front end's calls: current target, its process-wide UB.
 void row_expand_current(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,

@@ -1,0 +1,217 @@
+// Compare and select (spec 21 §2; docs/pto-instructions.md#compare-and-select):
+//   TCMP(dst, src0, src1, cmp)      predicate (i, j) = src0 PRED src1, packed into dst
+//   TCMPS(dst, src, scalar|tile, cmp)  the same against a scalar (tile form: its element (0, 0))
+//   TSEL(dst, mask, src0, src1, tmp)   dst = mask bit ? src0 : src1
+//   TSELS(dst, mask, src, tmp, scalar) dst = mask bit ? src : scalar
+// Mask format (spec 21 §2, the a2a3 vcmpv / a5 predicate-store packing): predicate (i, j) is bit
+// j mod W (bit 0 least significant) of element (i, j div W) of a RowMajor tile of W-bit words.
+#include <fmt/format.h>
+
+#include <optional>
+#include <vector>
+
+#include "pto/instr.hpp"
+
+namespace tilesim::pto::instr {
+namespace {
+
+constexpr ops::Op kPred[] = {ops::Op::eq, ops::Op::ne, ops::Op::lt,
+                             ops::Op::le, ops::Op::gt, ops::Op::ge};
+constexpr const char* kCmpNames[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+
+bool is_a2a3(const Ctx& c) { return c.target.kind == TargetKind::a2a3; }
+
+uint64_t scalar_code(const Call& call, formats::DType dt) {
+  const unsigned bits = formats::info(dt).storage_bits;
+  return bits >= 64 ? call.scalar : (call.scalar & ((uint64_t{1} << bits) - 1));
+}
+
+void check_mode(const Ctx& c, const TileDesc& src, uint8_t cmp) {
+  if (cmp > 5)
+    c.fail(ErrorCode::Constraint, fmt::format("CmpMode must be EQ NE LT LE GT GE (0..5), got {}", cmp));
+  // TCMP.md / TCMPS.md: a2a3 int32 compares for equality whatever the mode; only EQ and NE are
+  // what they say.
+  if (is_a2a3(c) && src.dtype == Elem::s32 && cmp > 1)
+    c.fail(ErrorCode::Unsupported,
+           fmt::format("CmpMode::{} on int32 is not available on a2a3 (its backend tests equality "
+                       "for every mode; EQ and NE only)",
+                       kCmpNames[cmp]));
+}
+
+// dst of a compare: u8 (a2a3), u32 (a5), either (cpu); RowMajor Vec; validRow R, validCol >=
+// ceil(C/W). Returns W.
+int check_mask_dst(const Ctx& c, const TileDesc& dst, int R, int C) {
+  tile_ok(c, dst, "dst");
+  vec(c, dst, "dst");
+  row_major(c, dst, "dst");
+  const bool u8 = dst.dtype == Elem::u8, u32 = dst.dtype == Elem::u32;
+  const bool ok = c.target.kind == TargetKind::a2a3 ? u8
+                  : c.target.kind == TargetKind::a5 ? u32
+                                                    : (u8 || u32);
+  if (!ok)
+    c.fail(ErrorCode::Unsupported,
+           fmt::format("dst dtype must be {} on target {}, got {}",
+                       c.target.kind == TargetKind::a2a3 ? "u8"
+                       : c.target.kind == TargetKind::a5 ? "u32"
+                                                          : "u8 or u32",
+                       c.target.name, elem_name(dst.dtype)));
+  const int W = u8 ? 8 : 32;
+  const int words = (C + W - 1) / W;
+  if (dst.valid_row != R || dst.valid_col < words)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("dst valid shape must be {} rows and >= ceil({}/{}) = {} columns, got {}x{}",
+                       R, C, W, words, dst.valid_row, dst.valid_col));
+  return W;
+}
+
+void check_src(const Ctx& c, const TileDesc& t, const char* who) {
+  tile_ok(c, t, who);
+  vec(c, t, who);
+  row_major(c, t, who);
+  dtype_allowed(c, t, who);
+}
+
+// Packs per-element predicates of row r into dst words (bits past C stay 0).
+void pack_row(const TileDesc& dst, int r, const uint8_t* pred, int C, int W) {
+  const int words = (C + W - 1) / W;
+  for (int w = 0; w < words; ++w) {
+    uint32_t word = 0;
+    for (int b = 0; b < W && w * W + b < C; ++b)
+      if (pred[w * W + b]) word |= uint32_t{1} << b;
+    if (W == 8)
+      *at(dst, r, w) = uint8_t(word);
+    else
+      std::memcpy(at(dst, r, w), &word, 4);
+  }
+}
+
+// a2a3 TCMPS on 16-bit integers compares the bits as fp16 (its backend reinterprets src and the
+// scalar as half): modelled, docs/pto-instructions.md#compare-and-select.
+formats::DType compare_dtype(const Ctx& c, const TileDesc& src) {
+  if (c.info.id == Instr::TCMPS && is_a2a3(c) &&
+      (src.dtype == Elem::s16 || src.dtype == Elem::u16))
+    return formats::DType::fp16;
+  return core_dtype(src.dtype);
+}
+
+void cmp(const Ctx& c, const Call& call, Path path) {
+  const TileDesc &dst = *call.dst, &s0 = *call.src0;
+  check_src(c, s0, "src0");
+  const bool tile_form = c.info.kind == Kind::Compare || call.src1 != nullptr;
+  if (tile_form) {
+    check_src(c, *call.src1, "src1");
+    same_dtype(c, s0, "src0", *call.src1, "src1");
+    if (c.info.kind == Kind::Compare) same_valid(c, *call.src1, "src1", s0, "src0");
+  }
+  check_mode(c, s0, call.cmp);
+  const int R = s0.valid_row, C = s0.valid_col;
+  const int W = check_mask_dst(c, dst, R, C);
+  const formats::DType dt = compare_dtype(c, s0);
+  const ops::Op pred = kPred[call.cmp];
+  uint64_t s = 0;
+  if (c.info.kind == Kind::CompareScalar)
+    s = tile_form ? ops::load_code(core_dtype(s0.dtype), call.src1->data, 0)
+                  : scalar_code(call, core_dtype(s0.dtype));
+  // Every predicate is computed before dst is written (dst may alias a source's bytes).
+  std::vector<uint8_t> preds(size_t(R) * size_t(C));
+  for (int r = 0; r < R; ++r) {
+    uint8_t* out = preds.data() + size_t(r) * C;
+    if (c.info.kind == Kind::Compare)
+      ops::compare(pred, dt, at(s0, r, 0), at(*call.src1, r, 0), out, size_t(C), core_path(path));
+    else
+      ops::compare_scalar(pred, dt, at(s0, r, 0), s, out, size_t(C), core_path(path));
+  }
+  for (int r = 0; r < R; ++r) pack_row(dst, r, preds.data() + size_t(r) * C, C, W);
+}
+
+// The mask tile: an integer RowMajor Vec tile of W-bit words, validRow >= R, validCol >= ceil(C/W).
+int check_mask(const Ctx& c, const TileDesc& m, int R, int C) {
+  tile_ok(c, m, "mask");
+  vec(c, m, "mask");
+  row_major(c, m, "mask");
+  if (elem_is_float(m.dtype))
+    c.fail(ErrorCode::Constraint,
+           fmt::format("mask must be an integer tile (the packed predicates of TCMP), got {}",
+                       elem_name(m.dtype)));
+  const int W = int(esize(m)) * 8;
+  const int words = (C + W - 1) / W;
+  if (m.valid_row < R || m.valid_col < words)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("mask valid shape must cover {} rows and ceil({}/{}) = {} words, got {}x{}",
+                       R, C, W, words, m.valid_row, m.valid_col));
+  return W;
+}
+
+void mask_row(const TileDesc& m, int r, int C, int W, uint8_t* out) {
+  for (int j = 0; j < C; ++j) {
+    const uint64_t word = ops::load_code(core_dtype(m.dtype), at(m, r, j / W), 0);
+    out[j] = uint8_t((word >> (j % W)) & 1u);
+  }
+}
+
+void sel(const Ctx& c, const Call& call) {
+  const TileDesc &dst = *call.dst, &s0 = *call.src0;
+  check_src(c, dst, "dst");
+  check_src(c, s0, call.src1 ? "src0" : "src");
+  same_dtype(c, dst, "dst", s0, call.src1 ? "src0" : "src");
+  same_valid(c, s0, call.src1 ? "src0" : "src", dst, "dst");
+  const bool scalar_form = c.info.kind == Kind::SelectScalar;
+  if (!scalar_form) {
+    check_src(c, *call.src1, "src1");
+    same_dtype(c, dst, "dst", *call.src1, "src1");
+    same_valid(c, *call.src1, "src1", dst, "dst");
+  }
+  const int R = dst.valid_row, C = dst.valid_col;
+  const int W = check_mask(c, *call.mask, R, C);
+  const formats::DType dt = core_dtype(dst.dtype);
+  const uint64_t s = scalar_form ? scalar_code(call, dt) : 0;
+  if (is_a2a3(c) && call.tmp) {
+    const TileDesc& tmp = *call.tmp;
+    tile_ok(c, tmp, "tmp");
+    vec(c, tmp, "tmp");
+    if (!scalar_form) {  // TSEL.md: u32, cmpmaskLen words (4 for 16-bit T, 2 for 32-bit T)
+      const int need = esize(dst) == 2 ? 4 : 2;
+      if (tmp.dtype != Elem::u32 || tmp.valid_col < need)
+        c.fail(ErrorCode::Constraint,
+               fmt::format("tmp must be a u32 tile with validCol >= {} on a2a3, got {} validCol {}",
+                           need, elem_name(tmp.dtype), tmp.valid_col));
+    } else {  // TSELS.md: src's dtype, at least one element; it receives the scalar
+      same_dtype(c, tmp, "tmp", s0, "src");
+      if (tmp.valid_row < 1 || tmp.valid_col < 1)
+        c.fail(ErrorCode::Constraint, "tmp must hold at least one element on a2a3");
+      no_overlap(c, tmp, "tmp", dst, "dst");
+    }
+  }
+  std::vector<uint8_t> bits(size_t(R) * size_t(C));
+  for (int r = 0; r < R; ++r) mask_row(*call.mask, r, C, W, bits.data() + size_t(r) * C);
+  if (R == 0 || C == 0) return;
+  const Source a(s0, dst, R, C);
+  std::vector<uint8_t> ssrc;
+  const Source* b = nullptr;
+  std::optional<Source> bs;
+  if (!scalar_form) {
+    bs.emplace(*call.src1, dst, R, C);
+    b = &*bs;
+  } else {
+    ssrc.resize(size_t(C) * esize(dst));
+    for (int j = 0; j < C; ++j) ops::store_code(dt, ssrc.data(), size_t(j), s);
+  }
+  for (int r = 0; r < R; ++r)
+    ops::select(dt, bits.data() + size_t(r) * C, a.row(r), b ? b->row(r) : ssrc.data(),
+                at(dst, r, 0), size_t(C));
+  if (scalar_form && is_a2a3(c) && call.tmp) ops::store_code(dt, call.tmp->data, 0, s);
+}
+
+}  // namespace
+
+void compare(const Ctx& c, const Call& call, Path path) {
+  switch (c.info.kind) {
+    case Kind::Compare:
+    case Kind::CompareScalar:
+      return cmp(c, call, path);
+    default:
+      return sel(c, call);
+  }
+}
+
+}  // namespace tilesim::pto::instr

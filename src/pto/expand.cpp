@@ -1,0 +1,151 @@
+// Expand instructions (spec 21 §2; docs/pto-instructions.md#expand):
+//   TROWEXPAND(dst, src)            dst[i][j] = src[i][0]
+//   TCOLEXPAND(dst, src)            dst[i][j] = src[0][j]
+//   TCOLEXPAND{ADD,SUB,MUL,DIV,MAX,MIN,EXPDIF}(dst, src0, src1)
+//                                   dst[i][j] = src0 OP src1 with the expanded operand read as s_j
+// The column family is spec 20's row family with rows and columns exchanged; each dst row is one
+// element-op core call against the expanded row (a contiguous vector).
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "pto/instr.hpp"
+
+namespace tilesim::pto::instr {
+namespace {
+
+void nonempty(const Ctx& c, const TileDesc& dst) {
+  if (dst.valid_row < 1 || dst.valid_col < 1)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("dst valid shape must be at least 1x1, got {}x{}", dst.valid_row,
+                       dst.valid_col));
+}
+
+void basic(const Ctx& c, const TileDesc& t, const char* who) {
+  tile_ok(c, t, who);
+  vec(c, t, who);
+  dtype_allowed(c, t, who);
+}
+
+void row_expand_copy(const Ctx& c, const Call& call) {
+  const TileDesc &dst = *call.dst, &src = *call.src0;
+  basic(c, dst, "dst");
+  basic(c, src, "src");
+  row_major(c, dst, "dst");
+  same_dtype(c, dst, "dst", src, "src");
+  if (src.slayout != kSLayoutNoneBox)
+    c.fail(ErrorCode::Constraint, "src must have SLayout::NoneBox");
+  nonempty(c, dst);
+  const int R = dst.valid_row, C = dst.valid_col;
+  if (src.valid_row != R || src.valid_col < 1)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("src must have validRow == dst validRow {} and validCol >= 1, got {}x{}", R,
+                       src.valid_row, src.valid_col));
+  if (c.target.kind == TargetKind::a5 && src.static_valid && src.valid_col != 1)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("src's static ValidCol must be 1 on a5, got {}", src.valid_col));
+  const size_t sz = esize(dst);
+  std::vector<uint8_t> col(size_t(R) * sz);  // read every source element first (aliasing)
+  for (int r = 0; r < R; ++r) std::memcpy(col.data() + r * sz, at(src, r, 0), sz);
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < C; ++j) std::memcpy(at(dst, r, j), col.data() + r * sz, sz);
+}
+
+void col_expand_copy(const Ctx& c, const Call& call) {
+  const TileDesc &dst = *call.dst, &src = *call.src0;
+  basic(c, dst, "dst");
+  basic(c, src, "src");
+  row_major(c, dst, "dst");
+  row_major(c, src, "src");
+  same_dtype(c, dst, "dst", src, "src");
+  nonempty(c, dst);
+  const int R = dst.valid_row, C = dst.valid_col;
+  if (src.valid_col != C || src.valid_row < 1)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("src must have validCol == dst validCol {} and validRow >= 1, got {}x{}", C,
+                       src.valid_row, src.valid_col));
+  const size_t n = size_t(C) * esize(dst);
+  std::vector<uint8_t> row(src.data, src.data + n);
+  for (int r = 0; r < R; ++r) std::memcpy(at(dst, r, 0), row.data(), n);
+}
+
+ops::Op op_of(Instr i) {
+  switch (i) {
+    case Instr::TCOLEXPANDADD: return ops::Op::add;
+    case Instr::TCOLEXPANDSUB: return ops::Op::sub;
+    case Instr::TCOLEXPANDMUL: return ops::Op::mul;
+    case Instr::TCOLEXPANDDIV: return ops::Op::div;
+    case Instr::TCOLEXPANDMAX: return ops::Op::max;
+    case Instr::TCOLEXPANDMIN: return ops::Op::min;
+    default: return ops::Op::sub;  // EXPDIF: the difference, then exp
+  }
+}
+
+void col_expand_op(const Ctx& c, const Call& call, Path path) {
+  const TileDesc &dst = *call.dst, &s0 = *call.src0, &s1 = *call.src1;
+  basic(c, dst, "dst");
+  basic(c, s0, "src0");
+  basic(c, s1, "src1");
+  for (auto [t, who] : {std::pair{&dst, "dst"}, {&s0, "src0"}, {&s1, "src1"}}) row_major(c, *t, who);
+  same_dtype(c, dst, "dst", s0, "src0");
+  same_dtype(c, dst, "dst", s1, "src1");
+  const int R = dst.valid_row, C = dst.valid_col;
+  if (R == 0 || C == 0) return;
+  // The full operand: src0 if its valid shape is dst's, else src1 (spec 21 §2).
+  const bool full0 = s0.valid_row == R && s0.valid_col == C;
+  const bool full1 = !full0 && s1.valid_row == R && s1.valid_col == C;
+  if (!full0 && !full1)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("no source matches dst's valid shape {}x{} (src0 valid {}x{}, src1 valid "
+                       "{}x{}); one must be the full operand",
+                       R, C, s0.valid_row, s0.valid_col, s1.valid_row, s1.valid_col));
+  const TileDesc& full = full0 ? s0 : s1;
+  const TileDesc& x = full0 ? s1 : s0;
+  const char* xname = full0 ? "src1" : "src0";
+  if (x.valid_col != C || x.valid_row < 1)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("{} (expanded operand) must have validCol == {} and validRow >= 1, got {}x{}",
+                       xname, C, x.valid_row, x.valid_col));
+  const ops::Op op = op_of(c.info.id);
+  const formats::DType dt = core_dtype(dst.dtype);
+  if (op == ops::Op::div && !elem_is_float(dst.dtype)) {
+    if (full0) {  // divisor: the expanded row
+      for (int j = 0; j < C; ++j)
+        if (ops::load_code(dt, at(s1, 0, j), 0) == 0)
+          c.fail(ErrorCode::Constraint,
+                 fmt::format("integer division by zero: src1 (expanded operand) element (0, {}) is 0",
+                             j));
+    } else {
+      no_zero_divisor(c, s1, "src1 (full operand)");
+    }
+  }
+  const size_t n = size_t(C) * esize(dst);
+  const std::vector<uint8_t> s(at(x, 0, 0), at(x, 0, 0) + n);  // snapshot: dst may alias it
+  const Source f(full, dst, R, C);
+  const bool expdif = c.info.id == Instr::TCOLEXPANDEXPDIF;
+  for_rows(R, C, expdif ? 13 : 18, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r) {
+      uint8_t* d = at(dst, int(r), 0);
+      const uint8_t* a = full0 ? f.row(int(r)) : s.data();
+      const uint8_t* b = full0 ? s.data() : f.row(int(r));
+      ops::binary(op, dt, a, b, d, size_t(C), core_path(path));
+      // EXPDIF = round_T(src0 - src1), then e^d correctly rounded (spec 20 §4, column form).
+      if (expdif) ops::unary(ops::Op::exp, dt, d, d, size_t(C), core_path(path));
+    }
+  });
+}
+
+}  // namespace
+
+void expand(const Ctx& c, const Call& call, Path path) {
+  switch (c.info.kind) {
+    case Kind::RowExpand:
+      return row_expand_copy(c, call);
+    case Kind::ColExpand:
+      return col_expand_copy(c, call);
+    default:
+      return col_expand_op(c, call, path);
+  }
+}
+
+}  // namespace tilesim::pto::instr
