@@ -102,7 +102,9 @@ inline void fill_random(std::mt19937& g, Elem e, uint8_t* p, size_t n) {
       // keep values moderate half of the time so sums and products round, not overflow
       if (g() % 2) v = (r & 0x8000) | (0x3000 + (r % 0x2000));
     }
-    std::memcpy(p + i * sz, &v, sz);
+    uint64_t v64 = v;  // 8-byte dtypes (s64/u64): a second random word, the edges sign-extended
+    if (sz == 8) v64 = edge ? uint64_t(int64_t(int32_t(v))) : (uint64_t(g()) << 32) | v;
+    std::memcpy(p + i * sz, &v64, sz);
   }
 }
 }  // namespace pto_test
