@@ -1,5 +1,6 @@
 // Test helpers: tiles as descriptors over owned byte vectors or over a private simulated UB.
 #pragma once
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -94,8 +95,9 @@ inline void fill_random(std::mt19937& g, Elem e, uint8_t* p, size_t n) {
         v = f16_edges[r % 16];
       else if (e == Elem::bf16)
         v = bf16_edges[r % 16];
-      else
-        v = (r & 1) ? 0xFFFFFFFFu << (8 * sz - 1) : ~(0xFFFFFFFFu << (8 * sz - 1));  // MIN / MAX
+      else  // MIN / MAX of the width (sz <= 4 here; 8-byte edges are sign-extended below)
+        v = (r & 1) ? 0xFFFFFFFFu << (8 * std::min<size_t>(sz, 4) - 1)
+                    : ~(0xFFFFFFFFu << (8 * std::min<size_t>(sz, 4) - 1));
       if (e != Elem::f32 && e != Elem::f16 && e != Elem::bf16 && (r & 2))
         v = r % 3 == 0 ? 0 : 0xFFFFFFFFu;
     } else if (e == Elem::f16 || e == Elem::bf16) {
