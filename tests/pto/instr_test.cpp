@@ -1,0 +1,390 @@
+// PTO element-wise, tile-scalar, compare/select and expand instructions (spec 21 §2): known
+// answers through the vendor C++ API, every row's fast path against the scalar definition on
+// random and edge tiles (targets, valid regions, threads), and the rules' rejections with dst
+// untouched.
+#include <gtest/gtest.h>
+#include <pto/pto-inst.hpp>
+
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "ops/elementwise.hpp"
+#include "pto/instr.hpp"
+#include "pto_test_util.hpp"
+#include "tilesim/parallel.hpp"
+
+namespace {
+
+using namespace pto_test;
+using tilesim::pto::Call;
+using tilesim::pto::execute;
+using tilesim::pto::find_target;
+using tilesim::pto::Instr;
+using tilesim::pto::Kind;
+using tilesim::pto::Path;
+
+struct TargetGuard {
+  explicit TargetGuard(const char* t) { pto::set_target(t); }
+  ~TargetGuard() { pto::set_target("a2a3"); }
+};
+
+template <class T, int R, int C>
+using VecTile = pto::Tile<pto::TileType::Vec, T, R, C, pto::BLayout::RowMajor, pto::DYNAMIC,
+                          pto::DYNAMIC>;
+
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+
+// ---- known answers through the C++ API ----
+
+TEST(PtoInstr, BinaryKnownAnswersOnTheValidRegionOnly) {
+  VecTile<float, 4, 16> a(3, 10), b(3, 10), d(3, 10);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 16; ++c) {
+      a.at(r, c) = float(r * 16 + c);
+      b.at(r, c) = 2.0f;
+      d.at(r, c) = -7.0f;
+    }
+  pto::TADD(d, a, b);
+  EXPECT_EQ(d.at(2, 9), 43.0f);   // 2*16+9 + 2
+  EXPECT_EQ(d.at(2, 10), -7.0f);  // outside the valid columns: untouched
+  EXPECT_EQ(d.at(3, 0), -7.0f);   // outside the valid rows
+  pto::TDIV(d, a, b);
+  EXPECT_EQ(d.at(1, 1), 8.5f);
+  pto::TSUB(d, d, a);  // in place: dst aliases src0
+  EXPECT_EQ(d.at(1, 1), 8.5f - 17.0f);
+  pto::TMAX(d, a, b);
+  EXPECT_EQ(d.at(0, 1), 2.0f);
+  EXPECT_EQ(d.at(0, 5), 5.0f);
+  pto::TEXP(d, b);
+  EXPECT_EQ(bits(d.at(0, 0)), 0x40EC7326u);  // e^2 = 7.389056098..., RNE to fp32
+  pto::TSQRT(d, b);
+  EXPECT_EQ(bits(d.at(0, 0)), 0x3FB504F3u);  // sqrt(2) RNE
+  pto::TRECIP(d, b);
+  EXPECT_EQ(d.at(2, 2), 0.5f);
+}
+
+TEST(PtoInstr, IntegerOpsWrapAndFloorTheRemainder) {
+  TargetGuard g("a5");
+  VecTile<int32_t, 1, 8> a(1, 8), b(1, 8), d(1, 8), tmp(1, 8);
+  const int32_t av[8] = {7, -7, 7, -7, INT32_MIN, 5, 1 << 30, -1};
+  const int32_t bv[8] = {2, 2, -2, -2, -1, 5, 4, 31};
+  for (int c = 0; c < 8; ++c) a.at(0, c) = av[c], b.at(0, c) = bv[c];
+  pto::TREM(d, a, b, tmp);
+  const int32_t rem[8] = {1, 1, -1, -1, 0, 0, 0, 30};  // spec 15: floored, sign of the divisor
+  for (int c = 0; c < 8; ++c) EXPECT_EQ(d.at(0, c), rem[c]) << c;
+  pto::TDIV(d, a, b);
+  const int32_t quo[8] = {3, -3, -3, 3, INT32_MIN, 1, 1 << 28, 0};  // truncated; MIN/-1 wraps
+  for (int c = 0; c < 8; ++c) EXPECT_EQ(d.at(0, c), quo[c]) << c;
+  pto::TMUL(d, a, b);
+  EXPECT_EQ(d.at(0, 6), 0);  // 2^32 wraps to 0
+  pto::TSHR(d, a, b);
+  EXPECT_EQ(d.at(0, 7), -1);  // -1 >> 31 (arithmetic)
+  pto::TSHRS(d, a, int32_t(40));
+  EXPECT_EQ(d.at(0, 1), -1) << "count >= width, signed: sign fill (spec 15)";
+  EXPECT_EQ(d.at(0, 0), 0);
+  pto::TABS(d, a);
+  EXPECT_EQ(d.at(0, 4), INT32_MIN) << "abs(MIN) = MIN (spec 15)";
+}
+
+TEST(PtoInstr, TileScalarForms) {
+  VecTile<float, 2, 8> a(2, 8), d(2, 8);
+  for (int c = 0; c < 8; ++c) a.at(0, c) = float(c) - 3.0f, a.at(1, c) = 2.0f;
+  pto::TADDS(d, a, 0.5f);
+  EXPECT_EQ(d.at(0, 0), -2.5f);
+  pto::TDIVS(d, a, 4.0f);
+  EXPECT_EQ(d.at(0, 1), -0.5f);
+  pto::TDIVS(d, 1.0f, a);  // scalar / tile
+  EXPECT_EQ(d.at(1, 0), 0.5f);
+  EXPECT_EQ(bits(d.at(0, 3)), 0x7F800000u) << "1 / +0 = +Inf";
+  pto::TLRELU(d, a, 0.25f);
+  EXPECT_EQ(d.at(0, 0), -0.75f);
+  EXPECT_EQ(d.at(0, 5), 2.0f);
+  EXPECT_EQ(bits(d.at(0, 3)), 0u) << "0 * slope = +0";
+  pto::TEXPANDS(d, 1.5f);
+  EXPECT_EQ(d.at(1, 7), 1.5f);
+  pto::TMINS(d, a, -1.0f);
+  EXPECT_EQ(d.at(0, 0), -3.0f);
+  EXPECT_EQ(d.at(0, 6), -1.0f);
+  // TAXPY: dst = s*src + dst, two roundings (docs/pto-instructions.md#tile-scalar).
+  VecTile<float, 1, 8> acc(1, 8);
+  VecTile<pto::half, 1, 16> h(1, 8);
+  for (int c = 0; c < 8; ++c) acc.at(0, c) = 1.0f, h.at(0, c) = pto::half(float(c));
+  pto::TAXPY(acc, h, pto::half(0.5f));
+  EXPECT_EQ(acc.at(0, 6), 4.0f);  // 0.5*6 + 1
+}
+
+TEST(PtoInstr, CompareWritesThePackedMaskAndSelectReadsIt) {
+  TargetGuard g("a2a3");
+  VecTile<float, 2, 16> a(2, 12), b(2, 12), d(2, 12);
+  VecTile<uint8_t, 2, 32> m(2, 2);
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 16; ++c) a.at(r, c) = float(c), b.at(r, c) = 5.0f;
+  for (int c = 0; c < 32; ++c) m.at(0, c) = m.at(1, c) = 0xEE;
+  pto::TCMP(m, a, b, pto::CmpMode::LT);
+  // columns 0..4 are < 5: bits 0..4 of byte 0; byte 1 holds columns 8..11 (none); bits past
+  // column 11 are 0 (spec 21 §2), bytes past ceil(12/8) = 2 untouched.
+  EXPECT_EQ(m.at(0, 0), 0x1F);
+  EXPECT_EQ(m.at(1, 1), 0x00);
+  EXPECT_EQ(m.at(0, 2), 0xEE);
+  pto::TCMPS(m, a, 9.0f, pto::CmpMode::GE);
+  EXPECT_EQ(m.at(0, 0), 0x00);
+  EXPECT_EQ(m.at(0, 1), 0x0E);  // columns 9, 10, 11
+  VecTile<uint32_t, 1, 16> tmp(1, 16);
+  pto::TSEL(d, m, a, b, tmp);
+  EXPECT_EQ(d.at(0, 9), 9.0f);
+  EXPECT_EQ(d.at(0, 8), 5.0f);
+  VecTile<float, 1, 8> stmp(1, 1);
+  pto::TSELS(d, m, a, stmp, -1.0f);
+  EXPECT_EQ(d.at(1, 10), 10.0f);
+  EXPECT_EQ(d.at(1, 0), -1.0f);
+  EXPECT_EQ(stmp.at(0, 0), -1.0f) << "a2a3 TSELS leaves the scalar in tmp[0]";
+}
+
+TEST(PtoInstr, A2a3Int16CompareScalarIsAnFp16CompareOfTheBits) {
+  VecTile<int16_t, 1, 16> a(1, 4);
+  VecTile<uint8_t, 1, 32> m(1, 1);
+  a.at(0, 0) = -1;      // 0xFFFF: an fp16 NaN
+  a.at(0, 1) = 0;       // +0
+  a.at(0, 2) = -32768;  // 0x8000: -0 as fp16
+  a.at(0, 3) = 3;
+  {
+    TargetGuard g("a2a3");
+    pto::TCMPS(m, a, int16_t(0), pto::CmpMode::EQ);
+    EXPECT_EQ(m.at(0, 0), 0x06) << "NaN != 0; +0 == 0; -0 == 0; 3 (subnormal) != 0";
+    pto::TCMPS(m, a, int16_t(-1), pto::CmpMode::EQ);
+    EXPECT_EQ(m.at(0, 0), 0x00) << "NaN == NaN is false";
+  }
+  {
+    TargetGuard g("a5");
+    VecTile<uint32_t, 1, 8> m32(1, 1);
+    pto::TCMPS(m32, a, int16_t(-1), pto::CmpMode::EQ);
+    EXPECT_EQ(m32.at(0, 0), 0x1u) << "a5 compares the integers";
+  }
+}
+
+TEST(PtoInstr, ExpandFamily) {
+  VecTile<float, 4, 8> d(3, 8), full(3, 8), row(1, 8);
+  pto::Tile<pto::TileType::Vec, float, 8, 1, pto::BLayout::ColMajor, pto::DYNAMIC, pto::DYNAMIC>
+      col(3, 1);
+  for (int r = 0; r < 3; ++r) col.at(r, 0) = float(r + 1);
+  for (int c = 0; c < 8; ++c) row.at(0, c) = float(c);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 8; ++c) full.at(r, c) = 10.0f * r;
+  pto::TROWEXPAND(d, col);
+  EXPECT_EQ(d.at(2, 7), 3.0f);
+  pto::TCOLEXPAND(d, row);
+  EXPECT_EQ(d.at(2, 7), 7.0f);
+  pto::TCOLEXPANDSUB(d, full, row);
+  EXPECT_EQ(d.at(2, 3), 17.0f);
+  pto::TCOLEXPANDSUB(d, row, full);  // expanded operand first: order kept
+  EXPECT_EQ(d.at(2, 3), -17.0f);
+  pto::TCOLEXPANDEXPDIF(d, full, full);  // row 0 of full is 0: e^(x - 0)
+  EXPECT_EQ(d.at(0, 1), 1.0f);
+  EXPECT_EQ(bits(d.at(1, 1)), 0x46AC14EEu);  // e^10 = 22026.4657..., RNE to fp32
+}
+
+// ---- every row against the scalar definition ----
+
+// Dtypes of an instruction on a target (the table's sets).
+std::vector<Elem> dtypes_of(const tilesim::pto::InstrInfo& info, const Target& t) {
+  const uint16_t m = t.kind == tilesim::pto::TargetKind::a2a3 ? info.a2a3
+                     : t.kind == tilesim::pto::TargetKind::a5 ? info.a5
+                                                             : uint16_t(info.a2a3 | info.a5);
+  std::vector<Elem> v;
+  for (int e = 0; e < kNumElems; ++e)
+    if (m & (1u << e)) v.push_back(Elem(e));
+  return v;
+}
+
+bool has_zero(Elem e, const HostTile& t, int R, int C) {
+  if (elem_is_float(e)) return false;
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) {
+      uint64_t v = 0;
+      std::memcpy(&v, const_cast<HostTile&>(t).at(r, c), elem_size(e));
+      if (v == 0) return true;
+    }
+  return false;
+}
+
+void make_nonzero(Elem e, HostTile& t) {
+  if (elem_is_float(e)) return;
+  const size_t sz = elem_size(e);
+  for (size_t i = 0; i < t.bytes.size(); i += sz) {
+    uint64_t v = 0;
+    std::memcpy(&v, &t.bytes[i], sz);
+    if (v == 0) t.bytes[i] = 3;
+  }
+}
+
+TEST(PtoInstr, EveryRowFastEqualsReference) {
+  std::mt19937 g(21);
+  size_t runs = 0;
+  const int shapes[][4] = {{1, 1, 16, 64}, {3, 17, 4, 64}, {8, 64, 8, 64}, {5, 100, 8, 128}};
+  for (const char* tn : {"a2a3", "a5", "cpu"}) {
+    const Target& t = find_target(tn);
+    for (int i = 0; i < tilesim::pto::num_instrs(); ++i) {
+      const auto& info = tilesim::pto::instr_info(Instr(i));
+      const Kind k = info.kind;
+      if (k != Kind::Binary && k != Kind::BinaryTmp && k != Kind::Unary &&
+          k != Kind::UnaryRsqrt && k != Kind::Scalar && k != Kind::ScalarDiv &&
+          k != Kind::ScalarTmp && k != Kind::LeakyRelu && k != Kind::ColExpandOp &&
+          k != Kind::Compare && k != Kind::CompareScalar)
+        continue;
+      for (Elem e : dtypes_of(info, t))
+        for (const auto& sh : shapes) {
+          const int R = sh[0], C = sh[1], rows = sh[2], cols = sh[3];
+          SCOPED_TRACE(std::string(info.name) + " " + elem_name(e) + " " + tn + " " +
+                       std::to_string(R) + "x" + std::to_string(C));
+          HostTile a(e, rows, cols, true, R, C), b(e, rows, cols, true, R, C);
+          fill_random(g, e, a.bytes.data(), a.bytes.size() / a.sz());
+          fill_random(g, e, b.bytes.data(), b.bytes.size() / b.sz());
+          const bool div = std::string(info.name).find("DIV") != std::string::npos ||
+                           std::string(info.name).find("REM") != std::string::npos ||
+                           k == Kind::UnaryRsqrt || std::string(info.name) == "TRECIP";
+          if (div) {
+            make_nonzero(e, a);
+            make_nonzero(e, b);
+          }
+          if (k == Kind::ColExpandOp) b.d.valid_row = 1;
+          Call call{.instr = Instr(i), .src0 = &a.d, .src1 = &b.d};
+          std::vector<uint8_t> sbytes(8);
+          fill_random(g, e, sbytes.data(), 1);
+          std::memcpy(&call.scalar, sbytes.data(), elem_size(e));
+          if (div && !elem_is_float(e) && call.scalar == 0) call.scalar = 1;
+          if ((info.id == Instr::TSHLS || info.id == Instr::TSHRS)) call.scalar %= 40;
+          if (k == Kind::ScalarDiv) call.scalar_first = g() % 2;
+          Elem de = e;
+          if (k == Kind::Compare || k == Kind::CompareScalar) {
+            de = t.kind == tilesim::pto::TargetKind::a2a3 ? Elem::u8 : Elem::u32;
+            call.cmp = uint8_t(g() % 6);
+            if (t.kind == tilesim::pto::TargetKind::a2a3 && e == Elem::s32) call.cmp %= 2;
+          }
+          HostTile d1(de, rows, cols, true, R, k == Kind::Compare || k == Kind::CompareScalar ? (C + 7) / 8 : C);
+          fill_random(g, de, d1.bytes.data(), d1.bytes.size() / d1.sz());
+          HostTile d2 = d1;
+          call.dst = &d1.d;
+          (void)has_zero;
+          execute(call, t, Ub{}, Path::Fast);
+          call.dst = &d2.d;
+          execute(call, t, Ub{}, Path::Reference);
+          ASSERT_EQ(d1.bytes, d2.bytes);
+          ++runs;
+        }
+    }
+  }
+  EXPECT_GT(runs, 500u);
+}
+
+TEST(PtoInstr, ThreadsDoNotChangeBits) {
+  std::mt19937 g(5);
+  const Target& t = find_target("a5");
+  for (Instr i : {Instr::TADD, Instr::TEXP, Instr::TDIVS, Instr::TCOLEXPANDMUL})
+    for (Elem e : {Elem::f32, Elem::f16}) {
+      HostTile a(e, 600, 512, true), b(e, 600, 512, true), d1(e, 600, 512, true);
+      fill_random(g, e, a.bytes.data(), a.bytes.size() / a.sz());
+      fill_random(g, e, b.bytes.data(), b.bytes.size() / b.sz());
+      if (i == Instr::TCOLEXPANDMUL) b.d.valid_row = 1;
+      HostTile d2 = d1;
+      Call call{.instr = i, .dst = &d1.d, .src0 = &a.d, .src1 = &b.d, .scalar = 0x3F00};
+      tilesim::set_num_threads(1);
+      execute(call, t, Ub{}, Path::Fast);
+      tilesim::set_num_threads(2);
+      call.dst = &d2.d;
+      execute(call, t, Ub{}, Path::Fast);
+      tilesim::set_num_threads(0);
+      EXPECT_EQ(d1.bytes, d2.bytes) << tilesim::pto::instr_info(i).name;
+    }
+}
+
+// ---- rejections: message and untouched dst ----
+
+void expect_rejected(const Call& call, const Target& t, const HostTile& dst, const char* needle) {
+  const std::vector<uint8_t> before = dst.bytes;
+  try {
+    execute(call, t, Ub{});
+    ADD_FAILURE() << "not rejected: " << needle;
+  } catch (const tilesim::Error& err) {
+    EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
+    EXPECT_NE(std::string(err.what()).find("[docs/pto-instructions.md#"), std::string::npos)
+        << err.what();
+  }
+  EXPECT_EQ(dst.bytes, before);
+}
+
+TEST(PtoInstrRejects, EveryRule) {
+  const Target &a2a3 = find_target("a2a3"), &a5 = find_target("a5");
+  HostTile f(Elem::f32, 4, 8, true), f2(Elem::f32, 4, 8, true), d(Elem::f32, 4, 8, true);
+  HostTile i32(Elem::s32, 4, 8, true), i32b(Elem::s32, 4, 8, true), di(Elem::s32, 4, 8, true);
+  for (int c = 0; c < 8; ++c) i32b.set<int32_t>(1, c, 1), i32b.set<int32_t>(0, c, 1),
+                              i32b.set<int32_t>(2, c, 1), i32b.set<int32_t>(3, c, 1);
+  i32b.set<int32_t>(2, 5, 0);
+  expect_rejected({.instr = Instr::TDIV, .dst = &di.d, .src0 = &i32.d, .src1 = &i32b.d}, a2a3, di,
+                  "TDIV: dst dtype s32 is not supported on target a2a3");
+  expect_rejected({.instr = Instr::TDIV, .dst = &di.d, .src0 = &i32.d, .src1 = &i32b.d}, a5, di,
+                  "integer division by zero: src1 (divisor) element (2, 5) is 0");
+  HostTile cm(Elem::f32, 8, 8, false);
+  expect_rejected({.instr = Instr::TADD, .dst = &d.d, .src0 = &cm.d, .src1 = &f2.d}, a2a3, d,
+                  "src0 must be RowMajor");
+  HostTile small(Elem::f32, 4, 8, true, 2, 8);
+  expect_rejected({.instr = Instr::TMUL, .dst = &d.d, .src0 = &f.d, .src1 = &small.d}, a2a3, d,
+                  "src1 valid shape must equal dst's, got 2x8 and 4x8");
+  HostTile h(Elem::f16, 4, 16, true, 4, 8);
+  expect_rejected({.instr = Instr::TADD, .dst = &d.d, .src0 = &f.d, .src1 = &h.d}, a2a3, d,
+                  "dst and src1 must have the same dtype");
+  expect_rejected({.instr = Instr::TSHLS, .dst = &di.d, .src0 = &i32.d, .scalar = uint32_t(-2)},
+                  a2a3, di, "shift count (scalar) must be >= 0, got -2");
+  expect_rejected({.instr = Instr::TDIVS, .dst = &di.d, .src0 = &i32.d, .scalar = 0}, a2a3, di,
+                  "the scalar divisor is 0");
+  HostTile m8(Elem::u8, 4, 32, true, 4, 1);
+  expect_rejected({.instr = Instr::TCMP, .dst = &m8.d, .src0 = &i32.d, .src1 = &i32b.d, .cmp = 2},
+                  a2a3, m8, "CmpMode::LT on int32 is not available on a2a3");
+  HostTile m32(Elem::u32, 4, 8, true, 4, 1);
+  expect_rejected({.instr = Instr::TCMP, .dst = &m32.d, .src0 = &f.d, .src1 = &f2.d}, a2a3, m32,
+                  "dst dtype must be u8 on target a2a3, got u32");
+  HostTile m8small(Elem::u8, 4, 32, true, 3, 1);
+  expect_rejected({.instr = Instr::TCMP, .dst = &m8small.d, .src0 = &f.d, .src1 = &f2.d}, a2a3,
+                  m8small, "dst valid shape must be 4 rows");
+  HostTile tmp(Elem::s32, 4, 8, true), ones(Elem::s32, 4, 8, true);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c) ones.set<int32_t>(r, c, 1);
+  expect_rejected({.instr = Instr::TREM, .dst = &di.d, .src0 = &i32.d, .src1 = &ones.d,
+                   .tmp = &tmp.d},
+                  a2a3, di, "tmp must have validRow >= 1 and validCol >= Cols + 2*ceil(Cols/64) = 10");
+  HostTile x(Elem::s32, 4, 8, true);
+  expect_rejected({.instr = Instr::TXOR, .dst = &di.d, .src0 = &i32.d, .src1 = &i32b.d,
+                   .tmp = &di.d},
+                  a2a3, di, "dst and tmp must not share storage");
+  HostTile dd(Elem::f32, 4, 8, true, 0, 0);
+  expect_rejected({.instr = Instr::TROWEXPAND, .dst = &dd.d, .src0 = &f.d}, a2a3, dd,
+                  "dst valid shape must be at least 1x1");
+  HostTile tr(Elem::f32, 4, 8, true);
+  expect_rejected({.instr = Instr::TRECIP, .dst = &tr.d, .src0 = &tr.d}, a2a3, tr,
+                  "src and dst must not share storage");
+  HostTile mat(Elem::f32, 4, 8, true);
+  mat.d.loc = 1;
+  expect_rejected({.instr = Instr::TEXP, .dst = &mat.d, .src0 = &f.d}, a2a3, mat,
+                  "dst must be a TileType::Vec tile, got Mat");
+}
+
+// The vendor's template spellings compile (explicit precision arguments, the tmp overloads).
+TEST(PtoInstr, VendorSpellingsCompile) {
+  TargetGuard g("cpu");
+  VecTile<float, 2, 8> a(2, 8), b(2, 8), d(2, 8), t(2, 8);
+  for (int c = 0; c < 8; ++c) a.at(0, c) = a.at(1, c) = 4.0f, b.at(0, c) = b.at(1, c) = 3.0f;
+  pto::TDIV<pto::DivAlgorithm::HIGH_PRECISION>(d, a, b);
+  EXPECT_EQ(bits(d.at(0, 0)), 0x3FAAAAABu);
+  pto::TREM<pto::RemAlgorithm::DEFAULT>(d, a, b, t);
+  EXPECT_EQ(d.at(1, 1), 1.0f);
+  pto::TEXP<pto::ExpAlgorithm::HIGH_PRECISION>(d, a);
+  pto::TRSQRT(d, a);
+  EXPECT_EQ(d.at(0, 0), 0.5f);
+  pto::TRSQRT(d, a, t);
+  EXPECT_EQ(d.at(0, 0), 0.5f);
+  pto::RecordEvent ev = pto::TADD(d, a, b);
+  pto::TMUL(d, a, b, ev);  // trailing events are accepted
+  EXPECT_EQ(d.at(0, 0), 12.0f);
+}
+
+}  // namespace
