@@ -63,15 +63,23 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using DD = hn::ScalableTag<double>;
 using DI = hn::RebindToSigned<DD>;
-using DF = hn::Rebind<float, DD>;  // the fp32 lanes of one double vector
+using DF = hn::ScalableTag<float>;  // full fp32 vectors: two double vectors each (one on SCALAR)
+using DU = hn::RebindToUnsigned<DF>;
 using VD = hn::Vec<DD>;
 using VI = hn::Vec<DI>;
 using VF = hn::Vec<DF>;
+using VU = hn::Vec<DU>;
 using MD = hn::Mask<DD>;
 using MF = hn::Mask<DF>;
+#if HWY_TARGET == HWY_SCALAR
+using DH = DF;  // one fp32 lane, one double lane
+#else
+using DH = hn::Half<DF>;
+#endif
+#define TILESIM_AVX3 (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3)
 
 // A 16-entry double table indexed by the low 4 bits of each lane of i.
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+#if TILESIM_AVX3
 struct Lut16 {  // two registers, one vpermt2pd (it reads only the low 4 index bits)
   __m512d lo, hi;
   explicit Lut16(const double* t) : lo(_mm512_load_pd(t)), hi(_mm512_load_pd(t + 8)) {}
@@ -87,18 +95,30 @@ struct Lut16 {
 };
 #endif
 
-// Lanes of y (the double approximation) whose low 29 significand bits lie within W ulps of 2^28,
-// i.e. of an fp32 midpoint: ((bits + W - 2^28) mod 2^29) < 2W.
+// Lanes of y (the double approximation) whose low 29 significand bits are not within W ulps of
+// 2^28, i.e. of an fp32 midpoint: ((bits + W - 2^28) mod 2^29) >= 2W, some bit of [log2(2W), 29)
+// set. (vptestmq on AVX-512: Highway's TestBit there is that instruction, any bit of the mask.)
 template <int64_t W>
-struct NearMidpoint {
-  VI off = hn::Set(DI(), W - (int64_t(1) << 28)), low29 = hn::Set(DI(), (int64_t(1) << 29) - 1),
-     width = hn::Set(DI(), 2 * W);
-  NearMidpoint() {}  // user-provided, so it is compiled for this SIMD target
+struct FarFromMidpoint {
+  VI off = hn::Set(DI(), W - (int64_t(1) << 28)),
+     bits = hn::Set(DI(), ((int64_t(1) << 29) - 1) & ~(2 * W - 1));
+  FarFromMidpoint() {}  // user-provided, so it is compiled for this SIMD target
   HWY_INLINE MD operator()(VD y) const {
-    const DI di;
-    return hn::RebindMask(DD(), hn::Lt(hn::And(hn::Add(hn::BitCast(di, y), off), low29), width));
+    const VI v = hn::Add(hn::BitCast(DI(), y), off);
+#if TILESIM_AVX3
+    return hn::RebindMask(DD(), hn::TestBit(v, bits));
+#else
+    return hn::RebindMask(DD(), hn::Ne(hn::And(v, bits), hn::Zero(DI())));
+#endif
   }
 };
+
+// x's fp32 bits in [lo, hi] (unsigned): one subtraction and one compare.
+HWY_INLINE MF BitsIn(VF x, uint32_t lo, uint32_t hi) {
+  const DU du;
+  const VU d = hn::Sub(hn::BitCast(du, x), hn::Set(du, lo));
+  return hn::RebindMask(DF(), hn::Lt(d, hn::Set(du, hi - lo + 1)));
+}
 
 // e^x. k = round(16 x / ln2) by the 1.5*2^52 shifter (k in t's low bits), r = x - k*ln2/16
 // (|r| <= ln2/32, up to a rounding of 16x/ln2 without FMA), e^x = 2^(k>>4) * 2^((k&15)/16) *
@@ -106,16 +126,15 @@ struct NearMidpoint {
 // 4 fitted at the Chebyshev nodes of [-ln2/32, ln2/32] (relative error 2^-46.6 with these double
 // coefficients, measured at 200 bits). Errors: r is off by |k| * |ln2/16 - double| < 2^11 *
 // 2^-58 plus, without FMA, the rounding of k*ln2/16 (< 2^-47); the table 2^-53; the evaluation a
-// few 2^-53. Total < 2^-45: 2^8 ulps of y, W = 2^10. Range: [-87.3, 88.7], normal fp32 results.
+// few 2^-53. Total < 2^-45: 2^8 ulps of y, W = 2^10. Range: |x| <= 87.3 (normal fp32 results).
 struct ExpKernel {
-  static constexpr int64_t kW = int64_t(1) << 10;
   Lut16 lut{kExpU};
   VD shifter = hn::Set(DD(), 0x1.8p52), inv = hn::Set(DD(), 0x1.71547652b82fep4),
      ln2_16 = hn::Set(DD(), 0x1.62e42fefa39efp-5), c0 = hn::Set(DD(), 1.0),
      c1 = hn::Set(DD(), 0x1.fffffffe5bc58p-2), c2 = hn::Set(DD(), 0x1.55555554dd44bp-3),
-     c3 = hn::Set(DD(), 0x1.55570aa826c45p-5), c4 = hn::Set(DD(), 0x1.11120af7211b8p-7),
-     lo = hn::Set(DD(), -87.3), hi = hn::Set(DD(), 88.7);
-  NearMidpoint<kW> near;
+     c3 = hn::Set(DD(), 0x1.55570aa826c45p-5), c4 = hn::Set(DD(), 0x1.11120af7211b8p-7);
+  VF limit = hn::Set(DF(), 87.3f);
+  FarFromMidpoint<int64_t(1) << 10> far;
   ExpKernel() {}  // user-provided, so it is compiled for this SIMD target
 
   HWY_INLINE VD Approx(VD x) const {
@@ -130,7 +149,7 @@ struct ExpKernel {
     q = hn::MulAdd(q, r, c0);
     return hn::MulAdd(hn::Mul(scale, r), q, scale);
   }
-  HWY_INLINE MD InRange(VD x) const { return hn::And(hn::Ge(x, lo), hn::Le(x, hi)); }
+  HWY_INLINE MF InRange(VF x) const { return hn::Le(hn::Abs(x), limit); }  // NaN: false
   // Exact results outside the range: +0 and +Inf (NaN fails both compares).
   HWY_INLINE MF Shortcut(VF x, VF& r) const {
     const DF df;
@@ -149,7 +168,6 @@ struct ExpKernel {
 // k != 0 |ln x| >= 0.335, k*ln2 is off by < 2^7 * 2^-54: < 2^-45. Total < 2^-42.7: 2^10.3 ulps
 // of y, W = 2^13 (7x). Range: positive normal fp32 x (the results are normal or x = 1).
 struct LnKernel {
-  static constexpr int64_t kW = int64_t(1) << 13;
   Lut16 invc_t{kLnInvc}, logc_t{kLnLogc};
   VI off = hn::Set(DI(), int64_t(0x3FE6600000000000)),  // bits of 0.69921875 (fp32 0x3f330000)
       exp_mask = hn::Set(DI(), int64_t(0xFFF0000000000000ull)),
@@ -158,9 +176,8 @@ struct LnKernel {
      ln2 = hn::Set(DD(), 0x1.62e42fefa39efp-1), p0 = hn::Set(DD(), -0x1.0000000005d18p-1),
      p1 = hn::Set(DD(), 0x1.555555555fad7p-2), p2 = hn::Set(DD(), -0x1.fffff8b811db9p-3),
      p3 = hn::Set(DD(), 0x1.99999320bc229p-3), p4 = hn::Set(DD(), -0x1.55abb44c5d8e2p-3),
-     p5 = hn::Set(DD(), 0x1.24df0fafe22f3p-3), lo = hn::Set(DD(), 0x1p-126),
-     hi = hn::Set(DD(), 0x1.fffffep127);
-  NearMidpoint<kW> near;
+     p5 = hn::Set(DD(), 0x1.24df0fafe22f3p-3);
+  FarFromMidpoint<int64_t(1) << 13> far;
   LnKernel() {}
 
   HWY_INLINE VD Approx(VD x) const {
@@ -171,7 +188,11 @@ struct LnKernel {
     const VI i = hn::ShiftRight<48>(tmp);  // the interval in the low 4 bits
     const VD z = hn::BitCast(DD(), hn::Sub(xb, hn::And(tmp, exp_mask)));
     const VD r = hn::MulSub(z, invc_t(i), one);  // exact (with or without FMA)
+#if TILESIM_AVX3
+    const VD kd = hn::ConvertTo(DD(), k);  // one vcvtqq2pd
+#else
     const VD kd = hn::Sub(hn::BitCast(DD(), hn::Add(k, shifter_bits)), shifter);
+#endif
     const VD hi_part = hn::MulAdd(kd, ln2, logc_t(i));
     VD p = hn::MulAdd(p5, r, p4);
     p = hn::MulAdd(p, r, p3);
@@ -180,90 +201,116 @@ struct LnKernel {
     p = hn::MulAdd(p, r, p0);
     return hn::Add(hi_part, hn::MulAdd(hn::Mul(r, r), p, r));
   }
-  HWY_INLINE MD InRange(VD x) const { return hn::And(hn::Ge(x, lo), hn::Le(x, hi)); }
+  HWY_INLINE MF InRange(VF x) const { return BitsIn(x, 0x00800000u, 0x7F7FFFFFu); }
   HWY_INLINE MF Shortcut(VF, VF&) const { return hn::FirstN(DF(), 0); }
 };
 
-// 1/sqrt(x) as two correctly rounded double operations: relative error < 2^-53 + 2^-53 (1 +
-// 2^-53): 2^1.1 ulps of y, W = 2^4. Range: positive finite x (subnormals included: the results,
-// 2^-63.5 .. 2^74.5, are normal fp32).
+// 1/sqrt(x), x positive finite (subnormals included: the results, 2^-64 .. 2^74.5, are normal).
+// Portable: two correctly rounded double operations, relative error < 2^-53 + 2^-53 (1 + 2^-53).
+// AVX-512: y0 = vrsqrt14pd(x) (relative error < 2^-14), e = 1 - (x y0) y0 (|e| < 2^-13 + 2^-28;
+// the rounding of x y0 makes it off by < 2^-53), y = y0 + y0 e (1/2 + e (3/8 + e 5/16)), the
+// series of (1 - e)^-1/2 whose remainder is < 0.28 e^4 < 2^-53.8; with the roundings relative
+// error < 2^-51.5. Either way < 2^1.5 ulps of y, W = 2^4.
 struct RsqrtKernel {
-  static constexpr int64_t kW = int64_t(1) << 4;
-  VD one = hn::Set(DD(), 1.0), zero = hn::Zero(DD()), hi = hn::Set(DD(), 0x1.fffffep127);
-  NearMidpoint<kW> near;
+  VD one = hn::Set(DD(), 1.0), half = hn::Set(DD(), 0.5), c2 = hn::Set(DD(), 0.375),
+     c3 = hn::Set(DD(), 0.3125);
+  FarFromMidpoint<int64_t(1) << 4> far;
   RsqrtKernel() {}
 
-  HWY_INLINE VD Approx(VD x) const { return hn::Div(one, hn::Sqrt(x)); }
-  HWY_INLINE MD InRange(VD x) const { return hn::And(hn::Gt(x, zero), hn::Le(x, hi)); }
+  HWY_INLINE VD Approx(VD x) const {
+#if TILESIM_AVX3
+    const VD y0{_mm512_rsqrt14_pd(x.raw)};
+    const VD e = hn::NegMulAdd(hn::Mul(x, y0), y0, one);
+    const VD p = hn::MulAdd(hn::MulAdd(e, c3, c2), e, half);
+    return hn::MulAdd(hn::Mul(y0, e), p, y0);
+#else
+    return hn::Div(one, hn::Sqrt(x));
+#endif
+  }
+  HWY_INLINE MF InRange(VF x) const { return BitsIn(x, 0x00000001u, 0x7F7FFFFFu); }
   HWY_INLINE MF Shortcut(VF, VF&) const { return hn::FirstN(DF(), 0); }
 };
 
-// One vector of fp32 lanes: the rounded approximation and, in ok, the lanes that are final.
+// One fp32 vector: its rounded approximation, and which lanes are final: ok_lo/ok_hi for the
+// double halves' windows, in for the input range.
 template <class K>
-HWY_INLINE VF Round(const K& k, VF xf, MD& ok) {
-  const VD x = hn::PromoteTo(DD(), xf);
-  const VD y = k.Approx(x);
-  ok = hn::AndNot(k.near(y), k.InRange(x));
+HWY_INLINE VF Round(const K& k, VF x, MD& ok_lo, MD& ok_hi, MF& in) {
+  const DD dd;
+  in = k.InRange(x);
+#if HWY_TARGET == HWY_SCALAR
+  const VD y = k.Approx(hn::PromoteTo(dd, x));
+  ok_lo = ok_hi = k.far(y);
   return hn::DemoteTo(DF(), y);
+#else
+  const DH dh;
+  const VD y0 = k.Approx(hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+  const VD y1 = k.Approx(hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+  ok_lo = k.far(y0);
+  ok_hi = k.far(y1);
+  return hn::Combine(DF(), hn::DemoteTo(dh, y1), hn::DemoteTo(dh, y0));
+#endif
 }
 
-// The lanes not ok: the kernel's exact shortcuts, else the definition.
+// The lanes not final: the kernel's exact shortcuts, else the definition.
 template <class K>
-HWY_NOINLINE void Fix(const K& k, MathFn f, VF x, VF r, MD ok, float* out) {
+HWY_NOINLINE void Fix(const K& k, MathFn f, VF x, VF r, MD ok_lo, MD ok_hi, MF in, float* out) {
   const DF df;
   constexpr size_t kMax = hn::MaxLanes(DF());
   HWY_ALIGN float xs[kMax];
-  uint8_t ok_bits[(kMax + 7) / 8] = {}, done_bits[(kMax + 7) / 8] = {};
-  hn::StoreU(x, df, xs);
+  uint8_t lo_bits[8] = {}, hi_bits[8] = {}, in_bits[8] = {}, done_bits[8] = {};
+  hn::Store(x, df, xs);
   const MF done = k.Shortcut(x, r);
-  hn::StoreMaskBits(DD(), ok, ok_bits);
+  hn::StoreMaskBits(DD(), ok_lo, lo_bits);
+  hn::StoreMaskBits(DD(), ok_hi, hi_bits);
+  hn::StoreMaskBits(df, in, in_bits);
   hn::StoreMaskBits(df, done, done_bits);
   hn::StoreU(r, df, out);
+  const size_t N = hn::Lanes(df), H = hn::Lanes(DD());
+  auto bit = [](const uint8_t* b, size_t l) { return (b[l / 8] >> (l % 8)) & 1; };
   uint64_t redone = 0;
-  for (size_t l = 0; l < hn::Lanes(df); ++l)
-    if (!((ok_bits[l / 8] | done_bits[l / 8]) >> (l % 8) & 1)) {
+  for (size_t l = 0; l < N; ++l) {
+    const bool far = l < H ? bit(lo_bits, l) : bit(hi_bits, l - H);
+    if (!((far && bit(in_bits, l)) || bit(done_bits, l))) {
       out[l] = math_f32(f, xs[l]);
       ++redone;
     }
+  }
   if (redone) note_redone(f, redone);
 }
 
 template <class K>
-HWY_INLINE void Two(const K& k, MathFn f, const float* src, float* dst, size_t N) {
-  const DF df;
-  const VF x0 = hn::LoadU(df, src), x1 = hn::LoadU(df, src + N);
-  MD ok0, ok1;
-  const VF r0 = Round(k, x0, ok0), r1 = Round(k, x1, ok1);
-  if (HWY_LIKELY(hn::AllTrue(DD(), hn::And(ok0, ok1)))) {
-    hn::StoreU(r0, df, dst);
-    hn::StoreU(r1, df, dst + N);
+HWY_INLINE void One(const K& k, MathFn f, const float* src, float* dst) {
+  const VF x = hn::LoadU(DF(), src);
+  MD ok_lo, ok_hi;
+  MF in;
+  const VF r = Round(k, x, ok_lo, ok_hi, in);
+  if (HWY_LIKELY(hn::AllTrue(DD(), hn::And(ok_lo, ok_hi)) && hn::AllTrue(DF(), in))) {
+    hn::StoreU(r, DF(), dst);
     return;
   }
-  Fix(k, f, x0, r0, ok0, dst);
-  Fix(k, f, x1, r1, ok1, dst + N);
+  Fix(k, f, x, r, ok_lo, ok_hi, in, dst);
 }
 
 template <class K>
 HWY_NOINLINE void RunDouble(MathFn f, const float* src, float* dst, size_t n) {
   const K k;
-  const size_t N = hn::Lanes(DD());
+  const size_t N = hn::Lanes(DF());
   size_t i = 0;
-  for (; i + 2 * N <= n; i += 2 * N) Two(k, f, src + i, dst + i, N);
+  for (; i + N <= n; i += N) One(k, f, src + i, dst + i);
   if (i == n) return;
-  // The last n - i < 2N elements through a buffer padded with 1 (in every kernel's range).
-  HWY_ALIGN float buf[2 * hn::MaxLanes(DF())];
-  for (size_t l = 0; l < 2 * N; ++l) buf[l] = 1.0f;
+  // The last n - i < N elements through a buffer padded with 1 (in every kernel's range).
+  HWY_ALIGN float buf[hn::MaxLanes(DF())];
+  for (size_t l = 0; l < N; ++l) buf[l] = 1.0f;
   std::memcpy(buf, src + i, (n - i) * sizeof(float));
-  Two(k, f, buf, buf, N);
+  One(k, f, buf, buf);
   std::memcpy(dst + i, buf, (n - i) * sizeof(float));
 }
 
 // sqrt and recip: the IEEE fp32 operation, as math_f32.
 template <bool kSqrt>
 HWY_NOINLINE void RunFloat(MathFn f, const float* src, float* dst, size_t n) {
-  const hn::ScalableTag<float> d;
-  const hn::RebindToUnsigned<decltype(d)> du;
-  const auto qnan = hn::BitCast(d, hn::Set(du, 0x7FC00000u)), one = hn::Set(d, 1.0f);
+  const DF d;
+  const auto qnan = hn::BitCast(d, hn::Set(DU(), 0x7FC00000u)), one = hn::Set(d, 1.0f);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   for (; i + N <= n; i += N) {
@@ -293,14 +340,14 @@ template <class K>
 void ApproxAll(const float* src, double* dst, size_t n) {
   const K k;
   const DD dd;
-  const DF df;
+  const hn::Rebind<float, DD> dr;
   const size_t N = hn::Lanes(dd);
-  HWY_ALIGN float xs[hn::MaxLanes(DF())];
+  HWY_ALIGN float xs[hn::MaxLanes(DD())];
+  HWY_ALIGN double ys[hn::MaxLanes(DD())];
   for (size_t i = 0; i < n; i += N) {
     const size_t m = n - i < N ? n - i : N;
     for (size_t l = 0; l < N; ++l) xs[l] = l < m ? src[i + l] : 1.0f;
-    HWY_ALIGN double ys[hn::MaxLanes(DD())];
-    hn::Store(k.Approx(hn::PromoteTo(dd, hn::Load(df, xs))), dd, ys);
+    hn::Store(k.Approx(hn::PromoteTo(dd, hn::Load(dr, xs))), dd, ys);
     std::memcpy(dst + i, ys, m * sizeof(double));
   }
 }
@@ -320,6 +367,7 @@ void Approx(MathFn f, const float* src, double* dst, size_t n) {
 
 }  // namespace tilesim::ops::math_simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
+#undef TILESIM_AVX3
 
 #if HWY_ONCE
 namespace tilesim::ops::math_simd {
