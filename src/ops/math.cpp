@@ -40,10 +40,14 @@ struct Fmt {
   int emin;           // exponent of the smallest normal, 2^emin
   double max_finite;  // largest finite value
   mpfr_exp_t mpfr_emin, mpfr_emax;
+  // exp(x) is +0 for x <= exp_zero (e^x below half the smallest subnormal) and +Inf for
+  // x >= exp_inf (e^x above max + ulp/2): fp32 -150 ln2 = -103.97, ln(2^128 (1 - 2^-25)) =
+  // 88.72; fp16 -25 ln2 = -17.33, ln 65520 = 11.09; bf16 -134 ln2 = -92.88, 88.72.
+  double exp_zero, exp_inf;
 };
-constexpr Fmt kF32{24, -126, 0x1.fffffep127, -148, 128};
-constexpr Fmt kF16{11, -14, 65504.0, -23, 16};
-constexpr Fmt kBF16{8, -126, 0x1.fep127, -132, 128};
+constexpr Fmt kF32{24, -126, 0x1.fffffep127, -148, 128, -104.0, 89.0};
+constexpr Fmt kF16{11, -14, 65504.0, -23, 16, -17.5, 11.1};
+constexpr Fmt kBF16{8, -126, 0x1.fep127, -132, 128, -93.0, 89.0};
 
 std::atomic<uint64_t> g_exact[kNumMathFns];
 std::atomic<uint64_t> g_redone[kNumMathFns];
@@ -114,8 +118,8 @@ double transcendental(MathFn f, double x, const Fmt& t) {
   double y = 0.0;
   switch (f) {
     case MathFn::exp:
-      if (x == -kInf) return 0.0;
-      if (x == kInf) return kInf;
+      if (x <= t.exp_zero) return 0.0;  // -Inf included
+      if (x >= t.exp_inf) return kInf;
       y = std::exp(x);
       break;
     case MathFn::ln:

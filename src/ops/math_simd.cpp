@@ -251,31 +251,35 @@ HWY_INLINE VF Round(const K& k, VF x, MD& ok_lo, MD& ok_hi, MF& in) {
 #endif
 }
 
-// The lanes not final: the kernel's exact shortcuts, else the definition.
+// The lanes not final: the kernel's exact shortcuts (a whole vector of them, e.g. a masked
+// softmax row of -Inf, stays vector code), else the definition.
 template <class K>
 HWY_NOINLINE void Fix(const K& k, MathFn f, VF x, VF r, MD ok_lo, MD ok_hi, MF in, float* out) {
   const DF df;
   constexpr size_t kMax = hn::MaxLanes(DF());
-  HWY_ALIGN float xs[kMax];
-  uint8_t lo_bits[8] = {}, hi_bits[8] = {}, in_bits[8] = {}, done_bits[8] = {};
-  hn::Store(x, df, xs);
-  const MF done = k.Shortcut(x, r);
-  hn::StoreMaskBits(DD(), ok_lo, lo_bits);
-  hn::StoreMaskBits(DD(), ok_hi, hi_bits);
-  hn::StoreMaskBits(df, in, in_bits);
-  hn::StoreMaskBits(df, done, done_bits);
-  hn::StoreU(r, df, out);
+  uint8_t bits[(kMax + 7) / 8 + 8] = {};
   const size_t N = hn::Lanes(df), H = hn::Lanes(DD());
-  auto bit = [](const uint8_t* b, size_t l) { return (b[l / 8] >> (l % 8)) & 1; };
+  // The windows' verdicts as one fp32 mask (the low half's lanes first).
+  hn::StoreMaskBits(DD(), ok_lo, bits);
+  if (N > H) {
+    uint8_t hi[8] = {};
+    hn::StoreMaskBits(DD(), ok_hi, hi);
+    for (size_t l = 0; l < H; ++l) bits[(H + l) / 8] |= uint8_t(((hi[l / 8] >> (l % 8)) & 1) << ((H + l) % 8));
+  }
+  const MF final_lanes = hn::Or(hn::And(hn::LoadMaskBits(df, bits), in), k.Shortcut(x, r));
+  hn::StoreU(r, df, out);
+  if (hn::AllTrue(df, final_lanes)) return;
+  HWY_ALIGN float xs[kMax];
+  hn::Store(x, df, xs);
+  uint8_t fin[(kMax + 7) / 8 + 8] = {};
+  hn::StoreMaskBits(df, final_lanes, fin);
   uint64_t redone = 0;
-  for (size_t l = 0; l < N; ++l) {
-    const bool far = l < H ? bit(lo_bits, l) : bit(hi_bits, l - H);
-    if (!((far && bit(in_bits, l)) || bit(done_bits, l))) {
+  for (size_t l = 0; l < N; ++l)
+    if (!((fin[l / 8] >> (l % 8)) & 1)) {
       out[l] = math_f32(f, xs[l]);
       ++redone;
     }
-  }
-  if (redone) note_redone(f, redone);
+  note_redone(f, redone);
 }
 
 template <class K>
