@@ -32,10 +32,13 @@ UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 PEERS = ("numpy", "torch", "openblas")
 
 
-def load_cases(bench_dir):
+def load_cases(bench_dir, only=None):
+    """Cases of every bench/peers_*.py, or of the named ones (--peers pto_instr,formats)."""
     cases = []
     for path in sorted(glob.glob(os.path.join(bench_dir, "peers_*.py"))):
         name = os.path.splitext(os.path.basename(path))[0]
+        if only is not None and name[len("peers_"):] not in only:
+            continue
         try:
             spec = importlib.util.spec_from_file_location(name, path)
             mod = importlib.util.module_from_spec(spec)
@@ -96,6 +99,8 @@ def run_tilesim(exe, names, threads, quick):
         # With repetitions only the "median" aggregate is kept; a single run has no aggregates.
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
+        if b.get("error_occurred"):  # SkipWithError (e.g. an instruction that raises Unsupported)
+            continue
         name = re.sub(r"/repeats:\d+$", "", b.get("run_name", b["name"]))
         result[name] = b["real_time"] * UNIT_NS[b.get("time_unit", "ns")]
     return result
@@ -106,13 +111,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(os.path.dirname(here), "build", "release"))
     ap.add_argument("--filter", default="", help="regex on case names")
+    ap.add_argument("--peers", default=None,
+                    help="comma-separated peers files to load (pto_instr = bench/peers_pto_instr.py); "
+                         "default: all")
     ap.add_argument("--quick", action="store_true", help="fewer repetitions, shorter samples")
     ap.add_argument("--out", default=None, help="default: <build>/bench.json")
     ap.add_argument("--rounds", type=int, default=1, help="passes over the cases (median kept)")
     args = ap.parse_args()
 
     exe = os.path.join(args.build, "tilesim_bench")
-    cases = [c for c in load_cases(here) if re.search(args.filter, c["case"])]
+    only = set(args.peers.split(",")) if args.peers else None
+    cases = [c for c in load_cases(here, only) if re.search(args.filter, c["case"])]
     if not cases:
         print("no benchmark cases selected", file=sys.stderr)
         return 1
