@@ -1,13 +1,17 @@
-// tilesim.pto bindings (spec 60 §4): descriptors over NumPy storage, the engine call, the PTO-AS
-// runner. Conversions only; every rule and all arithmetic are in src/pto.
+// tilesim.pto bindings (spec 60 §4): descriptors over NumPy storage, the engine calls (the
+// TROWEXPAND* family and every row of the instruction table through one generic entry point), the
+// PTO-AS runner. Conversions only; every rule and all arithmetic are in src/pto.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "registry.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/pto/engine.hpp"
+#include "tilesim/pto/frontend.hpp"
 #include "tilesim/pto/ptoas.hpp"
 
 namespace py = pybind11;
@@ -43,6 +47,78 @@ tp::TileDesc desc_of(const py::tuple& t, const char* who) {
   return d;
 }
 
+const tp::InstrInfo& instr_of(const std::string& name) {
+  const tp::InstrInfo* info = tp::find_instr(name);
+  if (!info)
+    tilesim::raise(tilesim::ErrorCode::Unsupported, "tilesim.pto",
+                   "unknown instruction '" + name + "'");
+  return *info;
+}
+
+py::tuple spec_tuple(const tp::fe::DstSpec& d) {
+  return py::make_tuple(std::string(tp::elem_name(d.dtype)), d.rows, d.cols, d.valid_row,
+                        d.valid_col, d.row_major);
+}
+
+// One call of a table instruction (tilesim.pto.tadd, ...): operand descriptors or None, the
+// scalar as literal text (read as its tile's dtype by fe::scalar_code), modes by name.
+void execute_instr(const std::string& name, const std::string& target, const py::object& dst,
+                   const py::object& src0, const py::object& src1, const py::object& mask,
+                   const py::object& tmp, const py::object& dst_idx, const py::object& scalar,
+                   bool scalar_first, const py::object& cmp, const py::object& rmode,
+                   const py::object& sat, bool is_binary) {
+  const tp::InstrInfo& info = instr_of(name);
+  const tp::Target& t = tp::find_target(target);
+  struct Slot {
+    tp::TileDesc d;
+    bool present = false;
+  };
+  const auto slot = [](const py::object& o, const char* who) {
+    Slot s;
+    if (!o.is_none()) {
+      s.d = desc_of(o.cast<py::tuple>(), who);
+      s.present = true;
+    }
+    return s;
+  };
+  const Slot d = slot(dst, "dst"), a = slot(src0, "src0"), b = slot(src1, "src1"),
+             mk = slot(mask, "mask"), tm = slot(tmp, "tmp"), di = slot(dst_idx, "dst_idx");
+  const auto ptr = [](const Slot& s) { return s.present ? &s.d : nullptr; };
+  tp::Call c;
+  c.instr = info.id;
+  c.dst = ptr(d);
+  c.src0 = ptr(a);
+  c.src1 = ptr(b);
+  c.mask = ptr(mk);
+  c.tmp = ptr(tm);
+  c.dst_idx = ptr(di);
+  c.scalar_first = scalar_first;
+  c.is_binary = is_binary;
+  if (!cmp.is_none()) c.cmp = tp::fe::parse_cmp(cmp.cast<std::string>());
+  if (!rmode.is_none()) c.round = tp::fe::parse_round(rmode.cast<std::string>());
+  if (!sat.is_none()) c.sat = tp::fe::parse_sat(sat.cast<std::string>());
+  if (!scalar.is_none()) {
+    const tp::TileDesc* owner = tp::fe::scalar_is_dst_dtype(info.kind) ? c.dst : c.src0;
+    if (!owner)
+      tilesim::raise(tilesim::ErrorCode::Constraint, info.name, "no tile to read the scalar as");
+    c.scalar = tp::fe::scalar_code(scalar.cast<std::string>(), owner->dtype, info.name);
+  }
+  std::vector<uint8_t> scratch;
+  tp::TileDesc scratch_desc;
+  if (!c.tmp && c.src0 && tp::fe::needs_scratch_tmp(info.kind)) {  // spec 60 §4 tmp=None
+    const tp::fe::DstSpec s = tp::fe::scratch_tmp(*c.src0);
+    scratch_desc.dtype = s.dtype;
+    scratch_desc.rows = scratch_desc.valid_row = s.rows;
+    scratch_desc.cols = scratch_desc.valid_col = s.cols;
+    scratch.assign(scratch_desc.bytes(), 0);
+    scratch_desc.data = scratch.data();
+    scratch_desc.capacity = scratch.size();
+    c.tmp = &scratch_desc;
+  }
+  py::gil_scoped_release nogil;
+  tp::execute(c, t, tp::Ub{});
+}
+
 tilesim::npy::Array to_npy(const py::array& in) {
   py::array a = py::array::ensure(in, py::array::c_style);
   if (!a)
@@ -71,6 +147,30 @@ void init_pto(py::module_&, py::module_& m) {
     if (!tmp.is_none()) tt = desc_of(tmp.cast<py::tuple>(), "tmp");
     py::gil_scoped_release nogil;
     tp::row_expand(op_of(op), d, a, b, tmp.is_none() ? nullptr : &tt, t, tp::Ub{});
+  });
+  // The instruction table as Python builds its functions from it: (NAME, kind, has a tmp form).
+  m.def("_instructions", [] {
+    py::list l;
+    for (int i = 0; i < tp::num_instrs(); ++i) {
+      const tp::InstrInfo& info = tp::instr_info(tp::Instr(i));
+      l.append(py::make_tuple(std::string(info.name), std::string(tp::fe::kind_name(info.kind)),
+                              tp::fe::has_tmp_form(info)));
+    }
+    return l;
+  });
+  m.def("_is_float", [](const std::string& n) { return tp::elem_is_float(tp::parse_elem(n, "dtype")); });
+  m.def("_execute", &execute_instr);
+  m.def("_default_dst", [](const std::string& name, const std::string& target, const py::tuple& src0,
+                           const py::object& src1, int extent, const std::string& dtype) {
+    const tp::TileDesc a = desc_of(src0, "src0");
+    tp::TileDesc b;
+    if (!src1.is_none()) b = desc_of(src1.cast<py::tuple>(), "src1");
+    const tp::Elem e = dtype.empty() ? a.dtype : tp::parse_elem(dtype, "dtype");
+    return spec_tuple(tp::fe::default_dst(instr_of(name), tp::find_target(target), a,
+                                          src1.is_none() ? nullptr : &b, extent, e));
+  });
+  m.def("_scalar_code", [](const std::string& text, const std::string& dtype) {
+    return tp::fe::scalar_code(text, tp::parse_elem(dtype, "dtype"), "scalar");
   });
   m.def("_run", [](const std::string& text, const py::dict& inputs, const py::dict& valid,
                    const py::object& target) {

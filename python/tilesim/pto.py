@@ -1,7 +1,11 @@
-"""PTO tile ISA (spec 20, API of spec 60 §4): Tile, the seven TROWEXPAND* functions, run.
+"""PTO tile ISA (spec 20, 21; API of spec 60 §4): Tile, the seven TROWEXPAND* functions, one
+function per row of the instruction table (tadd, tcmp, trowsum, tcvt, ...), and run.
 
-Argument handling only; every rule and all arithmetic live in the C++ engine.
+Argument handling only; every rule and all arithmetic live in the C++ engine. The table's functions
+are generated below from _tilesim.pto._instructions(), one builder per operand shape (kind).
 """
+import numbers as _numbers
+
 import numpy as _np
 
 from ._load import export as _export
@@ -10,7 +14,7 @@ _impl = _export(globals(), "pto")
 
 _FROM_NUMPY = {
     "float16": "fp16", "float32": "fp32", "int8": "s8", "int16": "s16", "int32": "s32",
-    "uint8": "u8", "uint16": "u16", "uint32": "u32",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "int64": "s64", "uint64": "u64",
 }
 _LAYOUTS = ("row_major", "col_major")
 
@@ -170,3 +174,279 @@ def run(program_text, inputs=None, *, valid=None, target=None):
             arrays[name] = _np.ascontiguousarray(_np.asarray(v))
     shapes = {k.lstrip("%"): (int(s[0]), int(s[1])) for k, s in shapes.items()}
     return _impl._run(program_text, arrays, shapes, target)
+
+
+# ---- the instruction table's functions (spec 60 §4 "PTO whole kernels") ----
+
+def _opt_tile(x):
+    return None if x is None else _as_tile(x)
+
+
+def _d(t):
+    return None if t is None else t._desc()
+
+
+def _is_tile_like(x):
+    """A Tile or a 2-D array (a tile operand), as opposed to a scalar."""
+    return isinstance(x, Tile) or (not isinstance(x, _numbers.Number) and _np.ndim(x) == 2)
+
+
+def _new_tile(spec):
+    dtype, rows, cols, vr, vc, row_major = spec
+    carrier = _np.dtype(_impl._carrier(dtype))
+    return Tile(_np.zeros((rows, cols), carrier), layout="row_major" if row_major else "col_major",
+                valid=(vr, vc), dtype=dtype)
+
+
+def _default(name, target, src0, src1=None, extent=-1, dtype=""):
+    """The dst=None tile of spec 60 §4 (shape rules in C++, tilesim::pto::fe::default_dst)."""
+    return _new_tile(_impl._default_dst(name, target, src0._desc(), _d(src1), extent, dtype))
+
+
+def _scalar_text(x, dtype):
+    """A Python/NumPy number as the literal the engine reads as `dtype` (spec 60 §4): integers
+    exactly, floats by repr (exact), a NumPy unsigned integer as the code of a bit-carried dtype
+    (bf16). Range and rounding are the C++ reader's (tilesim::pto::fe::scalar_code)."""
+    if isinstance(x, _np.ndarray):
+        if x.size != 1:
+            raise _impl_error("a scalar must be a number or a one-element array, got shape %s"
+                              % (x.shape,))
+        x = x.reshape(())[()]
+    if isinstance(x, (bool, _np.bool_)):
+        x = int(x)
+    is_float = _impl._is_float(dtype)
+    if (isinstance(x, _np.unsignedinteger) and is_float
+            and _np.dtype(_impl._carrier(dtype)).kind == "u"):
+        return "0x%x" % int(x)
+    if isinstance(x, _numbers.Integral):
+        return str(int(x))
+    if isinstance(x, _numbers.Real):
+        f = float(x)
+        if not is_float and f.is_integer():
+            return str(int(f))
+        return repr(f)
+    raise _impl_error("a scalar must be a Python/NumPy number, got %s" % type(x).__name__)
+
+
+def _mode(x, what):
+    if x is None or isinstance(x, str):
+        return x
+    raise _impl_error("%s must be a name (str), got %r" % (what, x))
+
+
+def _exec(name, target, dst=None, src0=None, src1=None, mask=None, tmp=None, dst_idx=None,
+          scalar=None, scalar_first=False, cmp=None, rmode=None, sat=None, is_binary=False):
+    _impl._execute(name, target, _d(dst), _d(src0), _d(src1), _d(mask), _d(tmp), _d(dst_idx),
+                   scalar, bool(scalar_first), _mode(cmp, "cmp"), _mode(rmode, "rmode"), sat,
+                   bool(is_binary))
+
+
+def _saturation(s):
+    if s is None:
+        return None
+    if isinstance(s, (bool, _np.bool_)):
+        return "on" if s else "off"
+    return _mode(s, "saturation")
+
+
+def _make(I, kind, has_tmp):  # noqa: C901 - one branch per operand shape
+    """The Python function of table row I (vendor name) of operand shape `kind`."""
+    doc = None
+    if kind in ("Binary", "ColExpandOp"):
+        def f(src0, src1, *, dst=None, target="a2a3"):
+            src0, src1 = _as_tile(src0), _as_tile(src1)
+            dst = dst if dst is not None else _default(I, target, src0, src1)
+            _exec(I, target, dst=dst, src0=src0, src1=src1)
+            return dst
+        doc = ("dst = src0 OP src1. dst=None: a new row-major tile shaped like src0, valid = its"
+               " valid shape" if kind == "Binary" else
+               "the column twin of TROWEXPAND* (spec 21 §2). dst=None: the expanded operand is the"
+               " source with validRow 1 if exactly one has it, else src1; dst is shaped like the"
+               " other")
+    elif kind == "BinaryTmp":
+        def f(src0, src1, *, tmp=None, dst=None, target="a2a3"):
+            src0, src1 = _as_tile(src0), _as_tile(src1)
+            dst = dst if dst is not None else _default(I, target, src0, src1)
+            _exec(I, target, dst=dst, src0=src0, src1=src1, tmp=_opt_tile(tmp))
+            return dst
+        doc = "dst = src0 OP src1; tmp=None: the form without tmp (same results)"
+    elif kind in ("Unary", "UnaryRsqrt"):
+        if kind == "Unary":
+            def f(src, *, dst=None, target="a2a3"):
+                src = _as_tile(src)
+                dst = dst if dst is not None else _default(I, target, src)
+                _exec(I, target, dst=dst, src0=src)
+                return dst
+        else:
+            def f(src, *, tmp=None, dst=None, target="a2a3"):
+                src = _as_tile(src)
+                dst = dst if dst is not None else _default(I, target, src)
+                _exec(I, target, dst=dst, src0=src, tmp=_opt_tile(tmp))
+                return dst
+        doc = "dst = OP src. dst=None: a new row-major tile shaped like src"
+    elif kind in ("Scalar", "Axpy", "ScalarTmp"):
+        def f(src, scalar, *, tmp=None, dst=None, target="a2a3"):
+            src = _as_tile(src)
+            text = _scalar_text(scalar, src.dtype)
+            dst = dst if dst is not None else _default(I, target, src)
+            _exec(I, target, dst=dst, src0=src, tmp=_opt_tile(tmp), scalar=text)
+            return dst
+        if kind != "ScalarTmp":
+            g = f
+
+            def f(src, scalar, *, dst=None, target="a2a3"):  # noqa: F811 - no tmp form
+                return g(src, scalar, dst=dst, target=target)
+        doc = ("dst = scalar * src + dst (a given dst is read). dst=None: zeros shaped like src"
+               if kind == "Axpy" else
+               "dst = src OP scalar; the scalar is a Python/NumPy number read as src's dtype")
+    elif kind == "LeakyRelu":
+        def f(src, slope, *, dst=None, target="a2a3"):
+            src = _as_tile(src)
+            text = _scalar_text(slope, src.dtype)
+            dst = dst if dst is not None else _default(I, target, src)
+            _exec(I, target, dst=dst, src0=src, scalar=text)
+            return dst
+        doc = "dst = src > 0 ? src : src * slope; slope read as src's dtype"
+    elif kind == "ScalarDiv":
+        def f(src, scalar, *, dst=None, target="a2a3"):
+            first = not _is_tile_like(src)
+            if first:
+                src, scalar = scalar, src
+            src = _as_tile(src)
+            text = _scalar_text(scalar, src.dtype)
+            dst = dst if dst is not None else _default(I, target, src)
+            _exec(I, target, dst=dst, src0=src, scalar=text, scalar_first=first)
+            return dst
+        doc = "dst = src / scalar; called as (scalar, src): dst = scalar / src"
+    elif kind == "ExpandScalar":
+        def f(scalar, shape=None, dtype=None, *, valid=None, dst=None, target="a2a3"):
+            if dst is None:
+                if shape is None or dtype is None:
+                    raise _impl_error("%s: without a dst, shape and dtype must be given" % I)
+                name = _impl._canonical(str(dtype))
+                dst = Tile(_np.zeros(tuple(shape), _np.dtype(_impl._carrier(name))), valid=valid,
+                           dtype=name)
+            else:
+                if shape is not None and tuple(shape) != dst.shape:
+                    raise _impl_error("%s: shape %s differs from dst's %s" % (I, tuple(shape), dst.shape))
+                if dtype is not None and _impl._canonical(str(dtype)) != dst.dtype:
+                    raise _impl_error("%s: dtype %s differs from dst's %s" % (I, dtype, dst.dtype))
+                if valid is not None:
+                    dst.valid = valid
+            _exec(I, target, dst=dst, scalar=_scalar_text(scalar, dst.dtype))
+            return dst
+        doc = "dst = scalar over dst's valid region; scalar read as dtype (as for tadds)"
+    elif kind in ("Compare", "CompareScalar"):
+        def cmp_call(src0, src1, cmp, dst, target):
+            src0 = _as_tile(src0)
+            if kind == "CompareScalar" and not _is_tile_like(src1):
+                text, src1 = _scalar_text(src1, src0.dtype), None
+            else:
+                text, src1 = None, _as_tile(src1)
+            dst = dst if dst is not None else _default(I, target, src0, src1)
+            _exec(I, target, dst=dst, src0=src0, src1=src1, scalar=text, cmp=cmp)
+            return dst
+        if kind == "Compare":
+            def f(src0, src1, cmp, *, dst=None, target="a2a3"):
+                return cmp_call(src0, src1, cmp, dst, target)
+        else:
+            def f(src, scalar, cmp, *, dst=None, target="a2a3"):
+                return cmp_call(src, scalar, cmp, dst, target)
+        doc = ("the packed predicate mask of src0 CMP src1 (spec 21 §2; tcmps: a scalar read as"
+               " src's dtype, or a tile whose element (0, 0) is compared); cmp 'eq' 'ne' 'lt' 'gt'"
+               " 'le' 'ge' (any case, also 'CmpMode::LT'). dst=None: a zero-filled u8 (a2a3, cpu)"
+               " / u32 (a5) tile, src0's rows, the fewest aligned columns >= ceil(C/W)")
+    elif kind in ("Select", "SelectScalar"):
+        def sel_call(mask, src0, src1, tmp, dst, target):
+            mask, src0 = _as_tile(mask), _as_tile(src0)
+            if kind == "SelectScalar":
+                text, src1 = _scalar_text(src1, src0.dtype), None
+            else:
+                text, src1 = None, _as_tile(src1)
+            dst = dst if dst is not None else _default(I, target, src0, src1)
+            _exec(I, target, dst=dst, src0=src0, src1=src1, mask=mask, tmp=_opt_tile(tmp),
+                  scalar=text)
+            return dst
+        if kind == "Select":
+            def f(mask, src0, src1, *, tmp=None, dst=None, target="a2a3"):
+                return sel_call(mask, src0, src1, tmp, dst, target)
+        else:
+            def f(mask, src, scalar, *, tmp=None, dst=None, target="a2a3"):
+                return sel_call(mask, src, scalar, tmp, dst, target)
+        doc = ("dst = mask bit ? src0 : src1 (tsels: a scalar read as src's dtype); the mask as"
+               " tcmp writes it; tmp=None: the form without tmp (same results). dst=None: shaped"
+               " like src0")
+    elif kind in ("RowReduce", "ColReduce"):
+        def f(src, *, tmp=None, is_binary=False, dst=None, target="a2a3"):
+            src = _as_tile(src)
+            dst = dst if dst is not None else _default(I, target, src)
+            _exec(I, target, dst=dst, src0=src, tmp=_opt_tile(tmp), is_binary=is_binary)
+            return dst
+        g = f
+        if kind == "RowReduce":
+            def f(src, *, tmp=None, dst=None, target="a2a3"):  # noqa: F811
+                return g(src, tmp=tmp, dst=dst, target=target)
+            doc = ("dst[i][0] = OP over row i. dst=None: (R, 1) col_major; tmp=None: a scratch"
+                   " tile (same results)")
+        elif not has_tmp:
+            def f(src, *, dst=None, target="a2a3"):  # noqa: F811
+                return g(src, dst=dst, target=target)
+            doc = "dst[0][j] = OP over column j. dst=None: (1, C) row_major"
+        else:
+            doc = ("dst[0][j] = OP over column j; tmp given: the (dst, src, tmp, isBinary) form."
+                   " dst=None: (1, C) row_major")
+    elif kind in ("RowArg", "ColArg"):
+        def f(src, *, tmp=None, dst=None, dst_val=None, target="a2a3"):
+            src = _as_tile(src)
+            dst = dst if dst is not None else _default(I, target, src)
+            _exec(I, target, dst=dst_val, dst_idx=dst, src0=src, tmp=_opt_tile(tmp))
+            return dst
+        doc = ("the int32 index of the extremum of each %s; dst_val given: also the values"
+               " (dstVal, dstIdx form). dst=None: %s" %
+               (("row", "(R, 1) col_major") if kind == "RowArg" else ("column", "(1, C) row_major")))
+    elif kind in ("RowExpand", "ColExpand"):
+        def f(src, n=None, *, dst=None, target="a2a3"):
+            src = _as_tile(src)
+            if dst is None:
+                dst = _default(I, target, src, extent=-1 if n is None else int(n))
+            elif n is not None and int(n) != dst.valid[1 if kind == "RowExpand" else 0]:
+                raise _impl_error("%s: %d differs from dst's valid shape %s" % (I, n, dst.valid))
+            _exec(I, target, dst=dst, src0=src)
+            return dst
+        g = f
+        if kind == "RowExpand":
+            def f(src, cols=None, *, dst=None, target="a2a3"):  # noqa: F811
+                return g(src, cols, dst=dst, target=target)
+            doc = "dst[i][j] = src[i][0]. dst=None: src's storage rows x cols, valid (src validRow, cols)"
+        else:
+            def f(src, rows=None, *, dst=None, target="a2a3"):  # noqa: F811
+                return g(src, rows, dst=dst, target=target)
+            doc = "dst[i][j] = src[0][j]. dst=None: rows x src's storage columns, valid (rows, src validCol)"
+    elif kind == "Convert":
+        def f(src, dtype=None, *, rmode="rint", saturation=None, tmp=None, dst=None,
+              target="a2a3"):
+            src = _as_tile(src)
+            if dst is None:
+                if dtype is None:
+                    raise _impl_error("%s: without a dst, dtype must be given" % I)
+                dst = _default(I, target, src, dtype=_impl._canonical(str(dtype)))
+            elif dtype is not None and _impl._canonical(str(dtype)) != dst.dtype:
+                raise _impl_error("%s: dtype %s differs from dst's %s" % (I, dtype, dst.dtype))
+            _exec(I, target, dst=dst, src0=src, tmp=_opt_tile(tmp), rmode=rmode,
+                  sat=_saturation(saturation))
+            return dst
+        doc = ("src converted to dtype (spec 15 §2). rmode 'none' 'rint' 'round' 'floor' 'ceil'"
+               " 'trunc' 'odd' (also 'CAST_RINT' ...); saturation None (the target's default),"
+               " 'on' / 'off' or True / False; tmp given: a2a3's tmp form. dst=None: src's rows,"
+               " the fewest aligned columns >= src's, valid = src's")
+    else:
+        raise ImportError("tilesim.pto: no Python builder for operand shape %r (%s)" % (kind, I))
+    f.__name__ = f.__qualname__ = I.lower()
+    f.__module__ = __name__
+    f.__doc__ = "%s (spec 21 §2, docs/pto-instructions.md): %s." % (I, doc)
+    return f
+
+
+for _name, _kind, _has_tmp in _impl._instructions():
+    globals()[_name.lower()] = _make(_name, _kind, _has_tmp)
+del _name, _kind, _has_tmp

@@ -1,7 +1,10 @@
-// PTO-AS (spec 20 §6): a line-oriented parser for the three spellings of the row-expand
-// instructions, the !pto.tile / !pto.tile_buf types (compact and keyed), .arg, .target,
-// pto.alloc_tile and pto.tassign, and an interpreter that runs the parsed program on the engine.
-// No arithmetic here: every semantic rule is the engine's (spec 70 item 6).
+// PTO-AS (spec 20 §6, spec 21 §2): a line-oriented parser for the three spellings of every
+// instruction of the table (include/tilesim/pto/instructions.hpp, ops "pto.<lower-case name>") and
+// of the TROWEXPAND* family, the !pto.tile / !pto.tile_buf types (compact and keyed), scalar
+// literals and PTOAS attributes ({cmpMode = #pto<cmp lt>}, ...), .arg, .target, pto.alloc_tile and
+// pto.tassign, and an interpreter that runs the parsed program on the engine. Operands are bound
+// per operand shape (Kind), never per instruction. No arithmetic here: every semantic rule is the
+// engine's (spec 70 item 6).
 #include "tilesim/pto/ptoas.hpp"
 
 // GCC 12 -O3 reports a false -Wrestrict inside std::string operator+ (GCC bug 105329).
@@ -22,6 +25,7 @@
 #include "tilesim/error.hpp"
 #include "tilesim/profile.hpp"
 #include "tilesim/pto/engine.hpp"
+#include "tilesim/pto/frontend.hpp"
 
 namespace tilesim::pto::as {
 namespace {
@@ -52,24 +56,51 @@ struct Operand {
   Pos pos;
 };
 
-enum class Kind { Arg, Alloc, Tassign, Instr };
+enum class StmtKind { Arg, Alloc, Tassign, Instr };
+
+// An ins(...) operand: a tile (%name and its type) or a scalar literal (and its element type).
+struct Arg {
+  bool is_scalar = false;
+  Operand tile;
+  std::string literal;
+  Pos pos;
+  TypeSpec type;             // a tile's annotation
+  Elem scalar_type = Elem::f32;
+  Pos type_pos;
+  std::string type_text;
+};
+
+// Where each operand of an engine Call comes from: indices into Stmt::ins, -1 = absent.
+struct Roles {
+  int src0 = -1, src1 = -1, mask = -1, tmp = -1, scalar = -1;
+  bool scalar_first = false;
+};
 
 struct Stmt {
-  Kind kind;
+  StmtKind kind;
   Pos pos;
   std::string mnemonic;
+  const InstrInfo* info = nullptr;  // a row of the instruction table, or the TROWEXPAND* family
   Op op = Op::ADD;
   bool ssa = false;
-  Operand result;             // Arg / Alloc / SSA result / tassign tile
-  std::vector<Operand> srcs;  // src0, src1[, tmp]
-  std::vector<TypeSpec> src_types;
+  Operand result;        // Arg / Alloc / SSA result / tassign tile
+  std::vector<Arg> ins;  // the sources in the C++ signature's order (after dst)
+  Roles roles;
   std::optional<TypeSpec> dst_type;  // Arg / Alloc type, SSA result type, DPS outs type
   Operand dst;                       // DPS outs operand
+  std::optional<Operand> dst2;       // TROWARG* / TCOLARG* (dstVal, dstIdx): the index tile
+  std::optional<TypeSpec> dst2_type;
+  // Attributes (PTOAS spellings) and the scalar's code, as the engine Call carries them.
+  uint8_t cmp = 0;    // cmpMode, PTOAS default EQ
+  uint8_t round = 1;  // rmode, PTOAS default CAST_RINT
+  int8_t sat = -1;    // sat_mode; -1 = the form without it
+  bool is_binary = false;
+  uint64_t scalar_code = 0;
   int64_t addr = 0;
 };
 
 struct Token {
-  enum T { Ident, Percent, At, Number, Type, Punct, End } t;
+  enum T { Ident, Percent, At, Number, Type, Attr, Punct, End } t;
   std::string s;
   int col;
 };
@@ -124,9 +155,22 @@ class Parser {
           "20 §6");
   }
 
+  // A number starts with a digit, or a sign followed by a digit, '.', "inf" or "nan".
+  static bool starts_number(std::string_view l, size_t p) {
+    const auto digit = [&](size_t i) {
+      return i < l.size() && std::isdigit(static_cast<unsigned char>(l[i]));
+    };
+    if (digit(p)) return true;
+    if (l[p] != '-' && l[p] != '+') return false;
+    if (digit(p + 1) || (p + 1 < l.size() && l[p + 1] == '.' && digit(p + 2))) return true;
+    const std::string_view rest = l.substr(p + 1, 3);
+    return rest == "inf" || rest == "nan";
+  }
+
   void tokenize(std::string_view l) {
     toks_.clear();
     size_t p = 0;
+    int braces = 0;
     auto is_id = [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
     };
@@ -137,8 +181,11 @@ class Parser {
         ++p;
         continue;
       }
-      if (c == '#' || (c == '/' && p + 1 < l.size() && l[p + 1] == '/')) break;  // comments
-      if (c == '!') {  // a type: up to the matching '>'
+      // '#' inside an attribute dictionary starts an attribute value (#pto<cmp lt>); elsewhere
+      // it starts a comment, as '//' does.
+      const bool attr = c == '#' && braces > 0;
+      if ((c == '#' && !attr) || (c == '/' && p + 1 < l.size() && l[p + 1] == '/')) break;
+      if (c == '!' || attr) {  // a type or an attribute value: up to the matching '>'
         size_t q = p;
         while (q < l.size() && l[q] != '<') ++q;
         int depth = 0;
@@ -148,8 +195,10 @@ class Parser {
           if (l[r] == '>' && --depth == 0) break;
         }
         if (q >= l.size() || r >= l.size())
-          error_at(col, std::string(l.substr(p)), "unterminated type (missing '>')");
-        toks_.push_back({Token::Type, std::string(l.substr(p, r + 1 - p)), col});
+          error_at(col, std::string(l.substr(p)),
+                   attr ? "unterminated attribute value (missing '>')"
+                        : "unterminated type (missing '>')");
+        toks_.push_back({attr ? Token::Attr : Token::Type, std::string(l.substr(p, r + 1 - p)), col});
         p = r + 1;
         continue;
       }
@@ -167,9 +216,20 @@ class Parser {
         p += 2;
         continue;
       }
-      if (std::isdigit(static_cast<unsigned char>(c))) {
-        size_t q = p;
-        while (q < l.size() && std::isalnum(static_cast<unsigned char>(l[q]))) ++q;
+      if (starts_number(l, p)) {
+        // A number: [+-] then digits, letters and '.', with a sign after an exponent letter
+        // (1.5e-3, 0x1.8p-2); "-inf" and "+nan" too. scalar_code() judges the text.
+        size_t q = p + ((c == '-' || c == '+') ? 1 : 0);
+        const bool hex = q + 1 < l.size() && l[q] == '0' && (l[q + 1] == 'x' || l[q + 1] == 'X');
+        while (q < l.size()) {
+          const char d = l[q];
+          const char prev = l[q - 1];
+          const bool exp_sign = (d == '-' || d == '+') &&
+                                (hex ? (prev == 'p' || prev == 'P') : (prev == 'e' || prev == 'E'));
+          if (!std::isalnum(static_cast<unsigned char>(d)) && d != '.' && d != '_' && !exp_sign)
+            break;
+          ++q;
+        }
         toks_.push_back({Token::Number, std::string(l.substr(p, q - p)), col});
         p = q;
         continue;
@@ -181,7 +241,9 @@ class Parser {
         p = q;
         continue;
       }
-      if (std::strchr("(),:=;", c)) {
+      if (std::strchr("(),:=;{}", c)) {
+        if (c == '{') ++braces;
+        if (c == '}') --braces;
         toks_.push_back({Token::Punct, std::string(1, c), col});
         ++p;
         continue;
@@ -267,13 +329,21 @@ class Parser {
   }
 
   Elem elem(std::string_view s, int col, const std::string& tok) {
-    static constexpr const char* kOk[] = {"f16", "f32",  "bf16", "i8", "i16", "i32",
-                                          "ui8", "ui16", "ui32", "u8", "u16", "u32"};
+    Elem e;
+    if (elem_of(s, e)) return e;
+    error_at(col, tok,
+             "unknown element type '" + std::string(s) +
+                 "' (f16 f32 bf16 i8 i16 i32 i64 ui8 ui16 ui32 ui64)");
+  }
+  static bool elem_of(std::string_view s, Elem& out) {
+    static constexpr const char* kOk[] = {"f16", "f32", "bf16", "i8",  "i16", "i32", "i64", "ui8",
+                                          "ui16", "ui32", "ui64", "u8", "u16", "u32", "u64"};
     for (const char* k : kOk)
-      if (s == k) return parse_elem(s, "PTO-AS");
-    error_at(
-        col, tok,
-        "unknown element type '" + std::string(s) + "' (f16 f32 bf16 i8 i16 i32 ui8 ui16 ui32)");
+      if (s == k) {
+        out = parse_elem(s, "PTO-AS");
+        return true;
+      }
+    return false;
   }
 
   TypeSpec type(const Token& tk) {
@@ -404,27 +474,270 @@ class Parser {
     return type(expect(Token::Type, "a type !pto.tile<...> or !pto.tile_buf<...>"));
   }
 
-  // srcs ':' types, with 2 or 3 sources.
-  void sources(Stmt& st, bool in_parens) {
-    st.srcs.push_back(operand());
-    expect_punct(",");
-    st.srcs.push_back(operand());
-    if (accept(",")) st.srcs.push_back(operand());
-    expect_punct(":");
-    for (size_t k = 0; k < st.srcs.size(); ++k) {
-      if (k) expect_punct(",");
-      st.src_types.push_back(type_tok());
+  // ---- instructions: operands, attributes, binding to the roles of an engine Call ----
+
+  // Resolves an op name: the TROWEXPAND* family, or a row of the instruction table spelled in
+  // lower case ("pto.tadd"). The DPS spelling needs the "pto." prefix.
+  void resolve_op(Stmt& st, const Token& m, bool need_prefix) {
+    std::string_view name = m.s;
+    const bool prefixed = name.substr(0, 4) == "pto.";
+    if (prefixed) name.remove_prefix(4);
+    if (need_prefix && !prefixed) error(m, "unknown instruction");
+    if (const auto op = op_of(name)) {
+      st.op = *op;
+      return;
     }
-    (void)in_parens;
+    const InstrInfo* info = find_instr(name);
+    bool lower = info != nullptr;
+    for (char c : name) lower = lower && !std::isupper(static_cast<unsigned char>(c));
+    if (!lower) error(m, "unknown instruction");
+    st.info = info;
+  }
+
+  static bool is_special_float(std::string_view s) { return s == "inf" || s == "nan"; }
+
+  // ins operands [attributes] ':' types, the types optionally in parentheses (PTOAS IR level 1).
+  void ins_list(Stmt& st) {
+    do {
+      const Token& t = peek();
+      Arg a;
+      a.pos = {line_, t.col};
+      if (t.t == Token::Percent) {
+        a.tile = {t.s, a.pos};
+      } else if (t.t == Token::Number || (t.t == Token::Ident && is_special_float(t.s))) {
+        a.is_scalar = true;
+        a.literal = t.s;
+      } else {
+        error(t, "expected a tile operand '%name' or a scalar literal");
+      }
+      next();
+      st.ins.push_back(std::move(a));
+    } while (accept(","));
+    attributes(st);
+    expect_punct(":");
+    const bool paren = accept("(");
+    for (size_t k = 0; k < st.ins.size(); ++k) {
+      if (k) expect_punct(",");
+      Arg& a = st.ins[k];
+      const Token& t = peek();
+      a.type_pos = {line_, t.col};
+      a.type_text = t.s;
+      if (!a.is_scalar) {
+        a.type = type_tok();
+        continue;
+      }
+      if (t.t != Token::Ident) error(t, "expected the scalar's element type (f32, i16, ...)");
+      a.scalar_type = elem(t.s, t.col, t.s);
+      next();
+    }
+    if (paren) expect_punct(")");
+  }
+
+  // The attribute names an instruction takes (PTOAS spellings).
+  static std::vector<const char*> attribute_names(const Stmt& st) {
+    if (!st.info) return {};
+    switch (st.info->kind) {
+      case Kind::Compare:
+      case Kind::CompareScalar:
+        return {"cmpMode"};
+      case Kind::Convert:
+        return {"rmode", "sat_mode"};
+      case Kind::ColReduce:
+        if (fe::has_tmp_form(*st.info)) return {"isBinary"};
+        return {};
+      default:
+        return {};
+    }
+  }
+
+  // "#pto<cmp lt>" or "#pto.cmp<lt>": the value word, after checking the attribute's kind.
+  std::string attr_word(const Token& v, const char* kind) {
+    const std::string want = fmt::format("expected #pto<{} VALUE> or #pto.{}<VALUE>", kind, kind);
+    if (v.t != Token::Attr) error(v, want);
+    const std::string& s = v.s;
+    std::string k, w;
+    if (s.rfind("#pto<", 0) == 0) {
+      const std::string inner = s.substr(5, s.size() - 6);
+      const size_t sp = inner.find(' ');
+      if (sp != std::string::npos) {
+        k = inner.substr(0, sp);
+        w = inner.substr(sp + 1);
+      }
+    } else if (s.rfind("#pto.", 0) == 0) {
+      const size_t lt = s.find('<');
+      k = s.substr(5, lt - 5);
+      w = s.substr(lt + 1, s.size() - lt - 2);
+    }
+    while (!w.empty() && w.front() == ' ') w.erase(0, 1);
+    while (!w.empty() && w.back() == ' ') w.pop_back();
+    if (k != kind || w.empty()) error(v, want);
+    return w;
+  }
+
+  // An optional attribute dictionary: {cmpMode = #pto<cmp lt>}, {rmode = #pto<round_mode ROUND>,
+  // sat_mode = #pto<saturation_mode OFF>}, {isBinary = true}. One per statement.
+  void attributes(Stmt& st) {
+    if (peek().t != Token::Punct || peek().s != "{") return;
+    const Token& open = next();
+    if (attrs_seen_) error(open, "a second attribute dictionary");
+    attrs_seen_ = true;
+    const auto names = attribute_names(st);
+    std::vector<std::string> given;
+    do {
+      const Token& key = expect(Token::Ident, "an attribute name");
+      if (std::find(names.begin(), names.end(), std::string_view(key.s)) == names.end()) {
+        std::string list;
+        for (const char* n : names) list += (list.empty() ? "" : " ") + std::string(n);
+        error(key, fmt::format("unknown attribute '{}' for {} (it takes {})", key.s, st.mnemonic,
+                               list.empty() ? "none" : list));
+      }
+      if (std::find(given.begin(), given.end(), key.s) != given.end())
+        error(key, "attribute '" + key.s + "' given twice");
+      given.push_back(key.s);
+      expect_punct("=");
+      const Token& v = next();
+      try {
+        if (key.s == "cmpMode") {
+          st.cmp = fe::parse_cmp(attr_word(v, "cmp"));
+        } else if (key.s == "rmode") {
+          st.round = fe::parse_round(attr_word(v, "round_mode"));
+        } else if (key.s == "sat_mode") {
+          st.sat = fe::parse_sat(attr_word(v, "saturation_mode"));
+        } else {  // isBinary
+          if (v.t != Token::Ident || (v.s != "true" && v.s != "false"))
+            error(v, "expected true or false");
+          st.is_binary = v.s == "true";
+        }
+      } catch (const Error& e) {
+        if (e.code() == ErrorCode::Parse) throw;
+        error(v, e.what());
+      }
+    } while (accept(","));
+    expect_punct("}");
+  }
+
+  // Operand shapes per Kind, each a pattern of the ins(...) operands in the C++ signature's order
+  // (after dst): a = src0, b = src1, m = mask, t = tmp, s = a scalar (every other letter a tile).
+  static std::vector<const char*> patterns(const Stmt& st) {
+    if (!st.info) return {"ab", "abt"};  // TROWEXPAND*(src0, src1[, tmp])
+    const bool tmp = fe::has_tmp_form(*st.info);
+    switch (st.info->kind) {
+      case Kind::Binary:
+      case Kind::Compare:
+      case Kind::ColExpandOp:
+        return {"ab"};
+      case Kind::BinaryTmp:
+        return {"ab", "abt"};
+      case Kind::Unary:
+      case Kind::RowExpand:
+      case Kind::ColExpand:
+        return {"a"};
+      case Kind::UnaryRsqrt:
+      case Kind::RowReduce:
+      case Kind::ColReduce:
+      case Kind::RowArg:
+      case Kind::ColArg:
+      case Kind::Convert:
+        if (tmp) return {"a", "at"};
+        return {"a"};
+      case Kind::Scalar:
+      case Kind::LeakyRelu:
+      case Kind::Axpy:
+        return {"as"};
+      case Kind::ScalarDiv:
+        return {"as", "sa"};
+      case Kind::ScalarTmp:
+        return {"as", "ast"};
+      case Kind::ExpandScalar:
+        return {"s"};
+      case Kind::CompareScalar:
+        return {"as", "ab"};
+      case Kind::Select:
+        return {"mab", "mabt"};
+      case Kind::SelectScalar:
+        return {"mas", "mats"};
+    }
+    return {};
+  }
+
+  static std::string usage(const std::vector<const char*>& pats) {
+    std::string out;
+    for (const char* p : pats) {
+      const bool two = std::strchr(p, 'b') != nullptr;
+      std::string one;
+      for (const char* c = p; *c; ++c) {
+        if (!one.empty()) one += ", ";
+        switch (*c) {
+          case 'a': one += two ? "%src0" : "%src"; break;
+          case 'b': one += "%src1"; break;
+          case 'm': one += "%mask"; break;
+          case 't': one += "%tmp"; break;
+          default: one += "SCALAR"; break;
+        }
+      }
+      out += (out.empty() ? "(" : " or (") + one + ")";
+    }
+    return out;
+  }
+
+  // Binds the parsed operands to the roles of the engine Call by the kind's patterns, checks the
+  // outs count and the attributes' context, and reads the scalar literal as its tile's dtype.
+  void bind(Stmt& st, const Token& m) {
+    const auto pats = patterns(st);
+    std::string shape, got;
+    for (const Arg& a : st.ins) {
+      shape += a.is_scalar ? 's' : 'T';
+      got += std::string(got.empty() ? "" : ", ") + (a.is_scalar ? a.literal : "%" + a.tile.name);
+    }
+    const char* match = nullptr;
+    for (const char* p : pats) {
+      std::string want(p);
+      for (char& c : want)
+        if (c != 's') c = 'T';
+      if (want == shape) match = p;
+    }
+    if (!match) error(m, fmt::format("{} takes {}, got ({})", m.s, usage(pats), got));
+    for (size_t k = 0; match[k]; ++k) {
+      const int i = int(k);
+      switch (match[k]) {
+        case 'a': st.roles.src0 = i; break;
+        case 'b': st.roles.src1 = i; break;
+        case 'm': st.roles.mask = i; break;
+        case 't': st.roles.tmp = i; break;
+        default: st.roles.scalar = i; break;
+      }
+    }
+    st.roles.scalar_first = match[0] == 's' && match[1] == 'a';
+    const bool two_outs = st.info && (st.info->kind == Kind::RowArg || st.info->kind == Kind::ColArg);
+    if (st.dst2 && !two_outs) error_at(st.dst2->pos.col, "%" + st.dst2->name, "one destination expected");
+    if (st.is_binary && st.roles.tmp < 0)
+      error(m, "isBinary = true needs the tmp form ins(%src, %tmp {isBinary = true} : ...)");
+    if (st.roles.scalar < 0) return;
+    // A scalar is read as its tile's dtype (src0's; dst's for TEXPANDS); its annotation names
+    // that dtype (TLRELU's slope may also be f32, PTOAS's type for it).
+    Arg& a = st.ins[size_t(st.roles.scalar)];
+    const Elem owner = fe::scalar_is_dst_dtype(st.info->kind)
+                           ? st.dst_type->dtype
+                           : st.ins[size_t(st.roles.src0)].type.dtype;
+    if (a.scalar_type != owner && !(st.info->kind == Kind::LeakyRelu && a.scalar_type == Elem::f32))
+      error_at(a.type_pos.col, a.type_text,
+               fmt::format("the scalar is read as {}, the dtype of its tile; its type {} differs",
+                           elem_name(owner), elem_name(a.scalar_type)));
+    try {
+      st.scalar_code = fe::scalar_code(a.literal, owner, st.info->name);
+    } catch (const Error& e) {
+      error_at(a.pos.col, a.literal, e.what());
+    }
   }
 
   Stmt statement() {
     Stmt st;
+    attrs_seen_ = false;
     const Token& first = peek();
     st.pos = {line_, first.col};
     if (first.t == Token::Ident && first.s == ".arg") {
       next();
-      st.kind = Kind::Arg;
+      st.kind = StmtKind::Arg;
       st.result = operand();
       expect_punct(":");
       st.dst_type = type_tok();
@@ -438,28 +751,27 @@ class Parser {
       st.mnemonic = m.s;
       st.pos = {line_, m.col};
       if (m.s == "pto.alloc_tile") {
-        st.kind = Kind::Alloc;
+        st.kind = StmtKind::Alloc;
         expect_punct(":");
         st.dst_type = type_tok();
         end_of_line();
         return st;
       }
-      const auto op = op_of(m.s);
-      if (!op) error(m, "unknown instruction");
-      st.kind = Kind::Instr;
-      st.op = *op;
+      resolve_op(st, m, false);
+      st.kind = StmtKind::Instr;
       st.ssa = true;
-      sources(st, false);
+      ins_list(st);
       expect_punct("->");
       st.dst_type = type_tok();
       end_of_line();
+      bind(st, m);
       return st;
     }
     if (first.t != Token::Ident) error(first, "expected a statement");
     const Token& m = next();
     st.mnemonic = m.s;
     if (m.s == "pto.tassign") {
-      st.kind = Kind::Tassign;
+      st.kind = StmtKind::Tassign;
       st.result = operand();
       expect_punct(",");
       const Token& at = expect(Token::At, "@tile(ADDRESS)");
@@ -469,34 +781,40 @@ class Parser {
       errno = 0;
       char* endp = nullptr;
       const unsigned long long v = std::strtoull(n.s.c_str(), &endp, 0);
-      if (*endp != '\0' || errno != 0 || v > (1ull << 40))
+      if (*endp != '\0' || errno != 0 || v > (1ull << 40) || n.s[0] == '-' || n.s[0] == '+')
         error(n, "expected a UB byte address (decimal or 0x...)");
       st.addr = int64_t(v);
       expect_punct(")");
       end_of_line();
       return st;
     }
-    const auto op = op_of(m.s);
-    if (!op || m.s.substr(0, 4) != "pto.") error(m, "unknown instruction");
-    st.kind = Kind::Instr;
-    st.op = *op;
+    resolve_op(st, m, true);
+    st.kind = StmtKind::Instr;
     const Token& ins = expect(Token::Ident, "'ins('");
     if (ins.s != "ins") error(ins, "expected 'ins('");
     expect_punct("(");
-    sources(st, true);
+    ins_list(st);
     expect_punct(")");
     const Token& outs = expect(Token::Ident, "'outs('");
     if (outs.s != "outs") error(outs, "expected 'outs('");
     expect_punct("(");
     st.dst = operand();
+    if (accept(",")) st.dst2 = operand();
     expect_punct(":");
     st.dst_type = type_tok();
+    if (st.dst2) {
+      expect_punct(",");
+      st.dst2_type = type_tok();
+    }
     expect_punct(")");
+    attributes(st);  // PTOAS also prints the dictionary after outs(...)
     end_of_line();
+    bind(st, m);
     return st;
   }
 
   std::string_view text_;
+  bool attrs_seen_ = false;
   std::string file_;
   std::vector<Token> toks_;
   size_t i_ = 0;
@@ -549,22 +867,22 @@ class Machine {
   void exec(const Stmt& st) {
     try {
       switch (st.kind) {
-        case Kind::Arg:
+        case StmtKind::Arg:
           define(st, true);
           break;
-        case Kind::Alloc:
+        case StmtKind::Alloc:
           define(st, false);
           break;
-        case Kind::Tassign:
+        case StmtKind::Tassign:
           tassign(st);
           break;
-        case Kind::Instr:
+        case StmtKind::Instr:
           instr(st);
           break;
       }
     } catch (const Error& e) {
       if (std::string_view(e.what()).substr(0, file_.size()) == file_) throw;
-      const std::string tok = st.kind == Kind::Arg ? ".arg" : st.mnemonic;
+      const std::string tok = st.kind == StmtKind::Arg ? ".arg" : st.mnemonic;
       throw Error(e.code(), fmt::format("{}:{}:{}: {} (at '{}')", file_, st.pos.line, st.pos.col,
                                         e.what(), tok));
     }
@@ -743,35 +1061,94 @@ class Machine {
            ErrorCode::Constraint);
   }
 
-  void instr(const Stmt& st) {
-    std::vector<VTile*> srcs;
-    for (size_t k = 0; k < st.srcs.size(); ++k) {
-      VTile* v = find(st.srcs[k]);
-      agree(*v, st.src_types[k], st.srcs[k]);
-      srcs.push_back(v);
-    }
-    VTile* dst;
-    if (st.ssa) {
-      TypeSpec ty = *st.dst_type;
-      // An SSA result is a new auto-mode tile; '?' valid dimensions (and every dimension of a
-      // !pto.tile type, which has no valid shape) follow the source whose static shape matches
-      // (src0 first), else the static extent.
-      const bool follow_r = !ty.is_buf || ty.vr == kDyn, follow_c = !ty.is_buf || ty.vc == kDyn;
-      if (follow_r) ty.vr = kAbsent;
-      if (follow_c) ty.vc = kAbsent;
-      for (VTile* s : {srcs[0], srcs[1]})
+  // The SSA result: a new auto-mode tile of the annotated type. Its '?' valid dimensions (and
+  // every dimension of a !pto.tile type, which has no valid shape) follow the sources: for the
+  // TROWEXPAND* family the source whose static shape matches (src0 first); for the table's
+  // instructions the destination Python would create (spec 60 §4 dst=None) when it fits; else the
+  // static extent.
+  VTile* ssa_result(const Stmt& st, VTile* s0, VTile* s1) {
+    TypeSpec ty = *st.dst_type;
+    const bool follow_r = !ty.is_buf || ty.vr == kDyn, follow_c = !ty.is_buf || ty.vc == kDyn;
+    if (follow_r) ty.vr = kAbsent;
+    if (follow_c) ty.vc = kAbsent;
+    if (!st.info) {
+      for (VTile* s : {s0, s1})
         if (s->d.rows == ty.rows && s->d.cols == ty.cols) {
           if (follow_r) ty.vr = s->d.valid_row;
           if (follow_c) ty.vc = s->d.valid_col;
           break;
         }
-      dst = &create(st.result, ty, false, st.mnemonic.c_str());
-    } else {
-      dst = find(st.dst);
-      agree(*dst, *st.dst_type, st.dst);
+    } else if (s0 && (follow_r || follow_c)) {
+      const Kind k = st.info->kind;
+      const int extent = k == Kind::RowExpand ? ty.cols : k == Kind::ColExpand ? ty.rows : -1;
+      const fe::DstSpec d = fe::default_dst(*st.info, target_, s0->d, s1 ? &s1->d : nullptr,
+                                            extent, ty.dtype);
+      if (follow_r && d.valid_row <= ty.rows) ty.vr = d.valid_row;
+      if (follow_c && d.valid_col <= ty.cols) ty.vc = d.valid_col;
     }
-    row_expand(st.op, dst->d, srcs[0]->d, srcs[1]->d, srcs.size() > 2 ? &srcs[2]->d : nullptr,
-               target_, ub_);
+    return &create(st.result, ty, false, st.mnemonic.c_str());
+  }
+
+  VTile* bound(const Operand& o, const TypeSpec& ty) {
+    VTile* v = find(o);
+    agree(*v, ty, o);
+    return v;
+  }
+
+  void instr(const Stmt& st) {
+    std::vector<VTile*> in(st.ins.size(), nullptr);
+    for (size_t k = 0; k < st.ins.size(); ++k)
+      if (!st.ins[k].is_scalar) in[k] = bound(st.ins[k].tile, st.ins[k].type);
+    const auto tile = [&](int k) { return k < 0 ? nullptr : in[size_t(k)]; };
+    const auto desc = [&](int k) -> const TileDesc* {
+      VTile* v = tile(k);
+      return v ? &v->d : nullptr;
+    };
+    const Roles& r = st.roles;
+    VTile* dst = st.ssa ? ssa_result(st, tile(r.src0), tile(r.src1)) : bound(st.dst, *st.dst_type);
+    if (!st.info) {
+      row_expand(st.op, dst->d, *desc(r.src0), *desc(r.src1), desc(r.tmp), target_, ub_);
+      return;
+    }
+    Call c;
+    c.instr = st.info->id;
+    c.src0 = desc(r.src0);
+    c.src1 = desc(r.src1);
+    c.mask = desc(r.mask);
+    c.tmp = desc(r.tmp);
+    c.scalar = st.scalar_code;
+    c.scalar_first = r.scalar_first;
+    c.cmp = st.cmp;
+    c.round = st.round;
+    c.sat = st.sat;
+    c.is_binary = st.is_binary;
+    const Kind k = st.info->kind;
+    if (k == Kind::RowArg || k == Kind::ColArg) {  // (dstIdx) or (dstVal, dstIdx)
+      if (st.dst2) {
+        c.dst = &dst->d;
+        c.dst_idx = &bound(*st.dst2, *st.dst2_type)->d;
+      } else {
+        c.dst_idx = &dst->d;
+      }
+    } else {
+      c.dst = &dst->d;
+    }
+    // The reductions without a tmp operand get a scratch one (fe::needs_scratch_tmp).
+    std::vector<uint8_t> scratch;
+    TileDesc scratch_desc;
+    if (!c.tmp && fe::needs_scratch_tmp(k) && c.src0) {
+      const fe::DstSpec s = fe::scratch_tmp(*c.src0);
+      scratch_desc.dtype = s.dtype;
+      scratch_desc.rows = s.rows;
+      scratch_desc.cols = s.cols;
+      scratch_desc.valid_row = s.valid_row;
+      scratch_desc.valid_col = s.valid_col;
+      scratch.assign(scratch_desc.bytes(), 0);
+      scratch_desc.data = scratch.data();
+      scratch_desc.capacity = scratch.size();
+      c.tmp = &scratch_desc;
+    }
+    execute(c, target_, ub_);
   }
 
   std::string file_;
@@ -800,7 +1177,7 @@ std::vector<Output> run(std::string_view text, std::string_view filename,
                                             : default_target();
   const auto declared = [&](const std::string& name) {
     for (const Stmt& s : prog)
-      if (s.kind == Kind::Arg && s.result.name == name) return true;
+      if (s.kind == StmtKind::Arg && s.result.name == name) return true;
     return false;
   };
   for (const auto& [name, arr] : options.inputs)

@@ -2,13 +2,19 @@
 // type agreement, and errors with file:line:column and the offending token.
 #include "tilesim/pto/ptoas.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cctype>
+#include <cstdio>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 
 #include "tilesim/error.hpp"
+#include "tilesim/pto/engine.hpp"
 
 using namespace tilesim::pto;
 
@@ -292,4 +298,455 @@ TEST(PtoAs, MutatedProgramsOnlyRaiseErrors) {
     }
   }
   EXPECT_GT(errors, 1000);
+}
+
+// ---- every row of the instruction table (spec 21 §2) through PTO-AS ----
+
+namespace {
+
+using tilesim::pto::InstrInfo;
+using tilesim::pto::Kind;
+
+// The PTO-AS name of a dtype ("f32", "i16", "ui8", ...).
+std::string as_type(Elem e) {
+  switch (e) {
+    case Elem::f16: return "f16";
+    case Elem::bf16: return "bf16";
+    case Elem::f32: return "f32";
+    case Elem::s8: return "i8";
+    case Elem::s16: return "i16";
+    case Elem::s32: return "i32";
+    case Elem::s64: return "i64";
+    case Elem::u8: return "ui8";
+    case Elem::u16: return "ui16";
+    case Elem::u32: return "ui32";
+    case Elem::u64: return "ui64";
+  }
+  return "?";
+}
+
+// A dtype the instruction takes on cpu (the union): fp32 when it can, else s32, s16, the first.
+Elem pick_dtype(const InstrInfo& info) {
+  const uint16_t m = uint16_t(info.a2a3 | info.a5);
+  for (Elem e : {Elem::f32, Elem::s32, Elem::s16})
+    if (m & (1u << unsigned(e))) return e;
+  for (int e = 0; e < tilesim::pto::kNumElems; ++e)
+    if (m & (1u << e)) return Elem(e);
+  return Elem::f32;
+}
+
+// Deterministic input arrays: no zeros (divisors, integer TRECIP), small magnitudes.
+tilesim::npy::Array input(Elem e, size_t r, size_t c, int salt) {
+  tilesim::npy::Array a;
+  a.descr = as::carrier_descr(tilesim::pto::elem_name(e));
+  a.shape = {r, c};
+  const size_t sz = tilesim::pto::elem_size(e);
+  a.data.assign(r * c * sz, 0);
+  for (size_t i = 0; i < r * c; ++i) {
+    int v = int((i * 7 + size_t(salt) * 3) % 13) - 6;
+    if (v == 0) v = 7;
+    if (salt == 2) v = 1 + int(i * 7 % 5);  // second operands (divisors, shift counts): 1..5
+    if (e == Elem::u8 || e == Elem::u16 || e == Elem::u32 || e == Elem::u64) v = v < 0 ? -v : v;
+    uint64_t code;
+    if (e == Elem::f32) {
+      const float f = float(v) + 0.25f;
+      code = std::bit_cast<uint32_t>(f);
+    } else if (e == Elem::f16 || e == Elem::bf16) {
+      code = e == Elem::f16 ? 0x3C00 : 0x3F80;  // 1.0
+    } else {
+      code = uint64_t(int64_t(v));
+    }
+    std::memcpy(a.data.data() + i * sz, &code, sz);
+  }
+  return a;
+}
+
+struct Spelled {
+  std::string args;                 // .arg lines
+  std::string ssa_ops, ins, types;  // operands / their types
+  std::string attrs;                // "" or " {...}"
+  std::string dst_type;             // the result's !pto.tile type
+  std::string dst_buf;              // the DPS outs tile_buf type
+  std::map<std::string, tilesim::npy::Array> inputs;
+};
+
+// The operands of one instruction of each kind (16x32 tiles; scalars as literals).
+Spelled spell(const InstrInfo& info) {
+  const Elem e = pick_dtype(info);
+  const std::string t = as_type(e);
+  const std::string full = "!pto.tile<16x32x" + t + ">";
+  const std::string full_buf = "!pto.tile_buf<vec, 16x32x" + t + ">";
+  Spelled s;
+  const auto arg = [&](const std::string& n, const std::string& ty, Elem de, size_t r, size_t c,
+                       int salt) {
+    s.args += ".arg %" + n + " : " + ty + "\n";
+    s.inputs[n] = input(de, r, c, salt);
+  };
+  const auto two_src = [&] {
+    arg("a", full, e, 16, 32, 1);
+    arg("b", full, e, 16, 32, 2);
+    s.ins = "%a, %b";
+    s.types = full + ", " + full;
+  };
+  s.dst_type = full;
+  s.dst_buf = full_buf;
+  switch (info.kind) {
+    case Kind::Binary:
+      two_src();
+      break;
+    case Kind::BinaryTmp:
+      two_src();
+      arg("t", "!pto.tile_buf<vec, 16x64x" + t + ">", e, 16, 64, 3);
+      s.ins += ", %t";
+      s.types += ", !pto.tile<16x64x" + t + ">";
+      break;
+    case Kind::Unary:
+    case Kind::UnaryRsqrt:
+      arg("a", full, e, 16, 32, 1);
+      s.ins = "%a";
+      s.types = full;
+      break;
+    case Kind::Scalar:
+    case Kind::LeakyRelu:
+    case Kind::Axpy:
+    case Kind::ScalarDiv:
+      arg("a", full, e, 16, 32, 1);
+      s.ins = "%a, 3";
+      s.types = full + ", " + t;
+      break;
+    case Kind::ScalarTmp:
+      arg("a", full, e, 16, 32, 1);
+      arg("t", full, e, 16, 32, 3);
+      s.ins = "%a, 3, %t";
+      s.types = full + ", " + t + ", " + full;
+      break;
+    case Kind::ExpandScalar:
+      s.ins = "-2";
+      s.types = t;
+      break;
+    case Kind::Compare:
+    case Kind::CompareScalar:
+      if (info.kind == Kind::Compare) {
+        two_src();
+      } else {
+        arg("a", full, e, 16, 32, 1);
+        s.ins = "%a, 2";
+        s.types = full + ", " + t;
+      }
+      s.attrs = " {cmpMode = #pto<cmp lt>}";
+      s.dst_type = "!pto.tile<16x32xui8>";
+      s.dst_buf = "!pto.tile_buf<vec, 16x32xui8>";
+      break;
+    case Kind::Select:
+    case Kind::SelectScalar:
+      arg("m", "!pto.tile<16x32xui8>", Elem::u8, 16, 32, 4);
+      arg("a", full, e, 16, 32, 1);
+      if (info.kind == Kind::Select) {
+        arg("b", full, e, 16, 32, 2);
+        s.ins = "%m, %a, %b";
+        s.types = "!pto.tile<16x32xui8>, " + full + ", " + full;
+      } else {
+        s.ins = "%m, %a, 5";
+        s.types = "!pto.tile<16x32xui8>, " + full + ", " + t;
+      }
+      break;
+    case Kind::RowReduce:
+    case Kind::RowArg:
+      arg("a", full, e, 16, 32, 1);
+      s.ins = "%a";
+      s.types = full;
+      s.dst_type = info.kind == Kind::RowArg ? "!pto.tile<16x1xi32>" : "!pto.tile<16x1x" + t + ">";
+      s.dst_buf = info.kind == Kind::RowArg
+                      ? "!pto.tile_buf<vec, 16x1xi32, blayout=col_major>"
+                      : "!pto.tile_buf<vec, 16x1x" + t + ", blayout=col_major>";
+      break;
+    case Kind::ColReduce:
+    case Kind::ColArg:
+      arg("a", full, e, 16, 32, 1);
+      s.ins = "%a";
+      s.types = full;
+      s.dst_type = info.kind == Kind::ColArg ? "!pto.tile<1x32xi32>" : "!pto.tile<1x32x" + t + ">";
+      s.dst_buf = info.kind == Kind::ColArg ? "!pto.tile_buf<vec, 1x32xi32>"
+                                            : "!pto.tile_buf<vec, 1x32x" + t + ">";
+      break;
+    case Kind::RowExpand:
+      arg("a", "!pto.tile<16x1x" + t + ">", e, 16, 1, 1);
+      s.ins = "%a";
+      s.types = "!pto.tile<16x1x" + t + ">";
+      break;
+    case Kind::ColExpand:
+      arg("a", "!pto.tile<1x32x" + t + ">", e, 1, 32, 1);
+      s.ins = "%a";
+      s.types = "!pto.tile<1x32x" + t + ">";
+      break;
+    case Kind::ColExpandOp:
+      arg("a", full, e, 16, 32, 1);
+      arg("b", "!pto.tile<1x32x" + t + ">", e, 1, 32, 2);
+      s.ins = "%a, %b";
+      s.types = full + ", !pto.tile<1x32x" + t + ">";
+      break;
+    case Kind::Convert:
+      arg("a", full, e, 16, 32, 1);
+      s.ins = "%a";
+      s.types = full;
+      s.attrs = " {rmode = #pto<round_mode FLOOR>}";
+      s.dst_type = "!pto.tile<16x32xf16>";
+      s.dst_buf = "!pto.tile_buf<vec, 16x32xf16>";
+      break;
+  }
+  return s;
+}
+
+// The three spellings of one instruction: SSA with and without "pto.", and DPS into an alloc_tile.
+std::string three_spellings(const InstrInfo& info, const Spelled& s) {
+  std::string n = info.name;
+  for (char& c : n) c = char(std::tolower(static_cast<unsigned char>(c)));
+  std::string p = ".target cpu\n" + s.args;
+  p += "%r1 = pto." + n + " " + s.ins + s.attrs + " : " + s.types + " -> " + s.dst_type + "\n";
+  p += "%r2 = " + n + " " + s.ins + s.attrs + " : (" + s.types + ") -> " + s.dst_type + "\n";
+  p += "%r3 = pto.alloc_tile : " + s.dst_buf + "\n";
+  p += "pto." + n + " ins(" + s.ins + s.attrs + " : " + s.types + ") outs(%r3 : " + s.dst_buf +
+       ")\n";
+  return p;
+}
+
+}  // namespace
+
+// Every row of the table parses and runs in the three spellings, which give the same bits.
+TEST(PtoAs, EveryInstructionInAllThreeSpellings) {
+  int ran = 0;
+  for (int i = 0; i < tilesim::pto::num_instrs(); ++i) {
+    const InstrInfo& info = tilesim::pto::instr_info(tilesim::pto::Instr(i));
+    const Spelled s = spell(info);
+    const std::string prog = three_spellings(info, s);
+    as::RunOptions o;
+    o.inputs = s.inputs;
+    std::vector<as::Output> r;
+    try {
+      r = as::run(prog, "t.pto", o);
+    } catch (const tilesim::Error& e) {
+      // Only a family still being written may decline (reductions, TCVT); never a parse error.
+      EXPECT_NE(e.code(), tilesim::ErrorCode::Parse) << info.name << ": " << e.what() << "\n" << prog;
+      EXPECT_EQ(e.code(), tilesim::ErrorCode::Unsupported) << info.name << ": " << e.what() << "\n"
+                                                         << prog;
+      continue;
+    }
+    ++ran;
+    const auto& r1 = out(r, "r1").array;
+    const auto& r2 = out(r, "r2").array;
+    const auto& r3 = out(r, "r3").array;
+    EXPECT_EQ(r1.data, r2.data) << info.name;
+    // The DPS destination is the whole tile (valid = its shape); the SSA result's valid region is
+    // the one Python's dst=None would have: compare what both wrote, the SSA region.
+    ASSERT_EQ(r1.shape, r3.shape) << info.name;
+    EXPECT_EQ(r1.data, r3.data) << info.name << "\n" << prog;
+  }
+  std::printf("%d of %d instructions ran\n", ran, tilesim::pto::num_instrs());
+  EXPECT_GE(ran, tilesim::pto::num_instrs() - 12);  // all but reductions/TCVT before they land
+}
+
+namespace {
+template <class T>
+T elem_at(const tilesim::npy::Array& a, size_t i, size_t j) {
+  T v;
+  std::memcpy(&v, a.data.data() + (i * a.shape[1] + j) * sizeof(T), sizeof(T));
+  return v;
+}
+}  // namespace
+
+// Scalars are literals read as their tile's dtype; attributes in PTOAS's spellings; the value +
+// index form of the arg reductions has two outs; TDIVS takes the scalar first too.
+TEST(PtoAs, ScalarsAttributesAndForms) {
+  const std::string prog = R"(
+.target a5
+.arg %x : !pto.tile<8x8xf32>
+.arg %h : !pto.tile_buf<vec, 8x16xbf16>
+.arg %i : !pto.tile<8x8xi32>
+%a = pto.tadds %x, -1.5 : !pto.tile<8x8xf32>, f32 -> !pto.tile<8x8xf32>
+%d = pto.tdivs 1, %x : f32, !pto.tile<8x8xf32> -> !pto.tile<8x8xf32>      // scalar / tile
+%e = pto.texpands 0x3F80 : bf16 -> !pto.tile<8x16xbf16>                   # a code: bf16 1.0
+%f = pto.texpands 0x1.8p1 : f32 -> !pto.tile<8x8xf32>                     # hex float 3.0
+%g = pto.tadds %i, 0xFFFFFFFF : !pto.tile<8x8xi32>, i32 -> !pto.tile<8x8xi32>  # bit pattern: -1
+%m = pto.tcmps %x, 2.0 {cmpMode = #pto.cmp<GE>} : (!pto.tile<8x8xf32>, f32) -> !pto.tile<8x8xui32>
+%c = pto.tcvt %x {rmode = #pto<round_mode CAST_FLOOR>, sat_mode = #pto<saturation_mode ON>} : !pto.tile<8x8xf32> -> !pto.tile<8x8xi32>
+%v = pto.alloc_tile : !pto.tile_buf<vec, 8x1xf32, blayout=col_major>
+%k = pto.alloc_tile : !pto.tile_buf<vec, 8x1xi32, blayout=col_major>
+pto.trowargmax ins(%x : !pto.tile<8x8xf32>) outs(%v, %k : !pto.tile<8x1xf32>, !pto.tile<8x1xi32>)
+%l = pto.tlrelu %x, 0.5 : !pto.tile<8x8xf32>, f32 -> !pto.tile<8x8xf32>
+)";
+  as::RunOptions o;
+  o.inputs["x"] = f32(8, 8, [](size_t i, size_t j) { return float(j) - float(i) + 0.5f; });
+  const auto r = as::run(prog, "t.pto", o);
+  EXPECT_EQ(at(out(r, "a").array, 0, 3), 2.0f);         // 3.5 - 1.5
+  EXPECT_EQ(at(out(r, "d").array, 0, 1), 1.0f / 1.5f);  // 1 / 1.5, correctly rounded
+  EXPECT_EQ(elem_at<uint16_t>(out(r, "e").array, 7, 15), 0x3F80);
+  EXPECT_EQ(at(out(r, "f").array, 2, 2), 3.0f);
+  EXPECT_EQ(elem_at<int32_t>(out(r, "g").array, 0, 0), -1);  // 0 + (-1)
+  // Row 0 is 0.5 1.5 2.5 ... 7.5: GE 2 from column 2 on, packed into bit j of a u32 (a5).
+  EXPECT_EQ(elem_at<uint32_t>(out(r, "m").array, 0, 0), 0xFCu);
+  EXPECT_EQ(out(r, "m").array.shape, (std::vector<size_t>{8, 8}));
+  EXPECT_EQ(elem_at<int32_t>(out(r, "c").array, 1, 0), -1);  // floor(-0.5)
+  EXPECT_EQ(elem_at<int32_t>(out(r, "k").array, 3, 0), 7);   // the last column is each row's max
+  EXPECT_EQ(at(out(r, "v").array, 3, 0), 4.5f);
+  EXPECT_EQ(at(out(r, "l").array, 1, 0), -0.25f);  // -0.5 * 0.5
+}
+
+// TCOLSUM's tmp form with isBinary (PTOAS: the dictionary inside ins), the reductions without a
+// tmp operand (a scratch one is passed), TRSQRT with and without tmp, TXOR without tmp.
+TEST(PtoAs, TmpForms) {
+  const std::string prog = R"(
+.arg %x : !pto.tile<16x8xf32>
+.arg %t : !pto.tile<16x8xf32>
+.arg %i : !pto.tile<16x8xi32>
+%s1 = pto.alloc_tile : !pto.tile_buf<vec, 1x8xf32>
+pto.tcolsum ins(%x, %t {isBinary = true} : !pto.tile<16x8xf32>, !pto.tile<16x8xf32>) outs(%s1 : !pto.tile<1x8xf32>)
+%s2 = pto.tcolsum %x : !pto.tile<16x8xf32> -> !pto.tile<1x8xf32>
+%r1 = pto.trowsum %x : !pto.tile<16x8xf32> -> !pto.tile<16x1xf32>
+%r2 = pto.trowsum %x, %t : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> -> !pto.tile<16x1xf32>
+%q = pto.trsqrt %x : !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>
+%o = pto.txor %i, %i : !pto.tile<16x8xi32>, !pto.tile<16x8xi32> -> !pto.tile<16x8xi32>
+)";
+  as::RunOptions o;
+  o.inputs["x"] = f32(16, 8, [](size_t i, size_t j) { return float(i + j + 1); });
+  const auto r = as::run(prog, "t.pto", o);
+  EXPECT_EQ(at(out(r, "s1").array, 0, 2), 16.0f * 3 + 120.0f);  // sum over i of (i + 3)
+  EXPECT_EQ(out(r, "s1").array.data, out(r, "s2").array.data);
+  EXPECT_EQ(at(out(r, "r1").array, 2, 0), 3.0f * 8 + 28.0f);
+  EXPECT_EQ(out(r, "r1").array.data, out(r, "r2").array.data);
+  EXPECT_EQ(at(out(r, "q").array, 3, 0), 0.5f);  // 1/sqrt(4)
+}
+
+TEST(PtoAs, InstructionParseErrors) {
+  struct Row {
+    const char* text;
+    const char* expect;
+  };
+  const std::string pre =
+      ".arg %x : !pto.tile<16x8xf32>\n.arg %y : !pto.tile<16x8xf32>\n.arg %i : "
+      "!pto.tile<16x16xi16>\n";
+  const Row rows[] = {
+      {"%a = pto.tfoo %x : !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>",
+       "t.pto:4:6: unknown instruction, at 'pto.tfoo'"},
+      {"%a = pto.TADD %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>",
+       "t.pto:4:6: unknown instruction, at 'pto.TADD'"},  // op names are lower case
+      {"tadd ins(%x, %y : !pto.tile<16x8xf32>, !pto.tile<16x8xf32>) outs(%x : !pto.tile<16x8xf32>)",
+       "t.pto:4:1: unknown instruction, at 'tadd'"},  // the DPS spelling needs "pto."
+      {"%a = pto.tadd %x : !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>",
+       "t.pto:4:6: pto.tadd takes (%src0, %src1), got (%x), at 'pto.tadd'"},
+      {"%a = pto.tadds %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>",
+       "pto.tadds takes (%src, SCALAR), got (%x, %y)"},
+      {"%a = pto.tdivs 2, 3 : f32, f32 -> !pto.tile<16x8xf32>",
+       "pto.tdivs takes (%src, SCALAR) or (SCALAR, %src), got (2, 3)"},
+      {"%a = pto.tsels %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>",
+       "takes (%mask, %src, SCALAR) or (%mask, %src, %tmp, SCALAR)"},
+      {"%a = pto.tadds %i, 70000 : !pto.tile<16x16xi16>, i16 -> !pto.tile<16x16xi16>",
+       "t.pto:4:20: TADDS: scalar 70000 is out of range for s16 (-32768..32767)"},
+      {"%a = pto.tadds %i, 2.5 : !pto.tile<16x16xi16>, i16 -> !pto.tile<16x16xi16>",
+       "an s16 scalar must be an integer, got '2.5'"},
+      {"%a = pto.tadds %i, 0x1FFFF : !pto.tile<16x16xi16>, i16 -> !pto.tile<16x16xi16>",
+       "hex scalar '0x1FFFF' does not fit the 16 bits of s16"},
+      {"%a = pto.tadds %x, 1.5x : !pto.tile<16x8xf32>, f32 -> !pto.tile<16x8xf32>",
+       "expected a number for a fp32 scalar, got '1.5x'"},
+      {"%a = pto.tadds %x, 1.5 : !pto.tile<16x8xf32>, f16 -> !pto.tile<16x8xf32>",
+       "t.pto:4:47: the scalar is read as fp32, the dtype of its tile; its type fp16 differs, at "
+       "'f16'"},
+      {"%a = pto.tadds %x, 1.5 : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>",
+       "expected the scalar's element type (f32, i16, ...)"},
+      {"%a = pto.tadd %x, %y {cmpMode = #pto<cmp lt>} : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> "
+       "-> !pto.tile<16x8xf32>",
+       "t.pto:4:23: unknown attribute 'cmpMode' for pto.tadd (it takes none)"},
+      {"%a = pto.tcmp %x, %y {cmpMode = #pto<cmp xx>} : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> "
+       "-> !pto.tile<16x8xui8>",
+       "unknown compare mode 'xx' (EQ NE LT LE GT GE"},
+      {"%a = pto.tcmp %x, %y {cmpMode = #pto<round_mode lt>} : !pto.tile<16x8xf32>, "
+       "!pto.tile<16x8xf32> -> !pto.tile<16x8xui8>",
+       "expected #pto<cmp VALUE> or #pto.cmp<VALUE>"},
+      {"%a = pto.tcmp %x, %y {cmpMode = #pto<cmp lt>, cmpMode = #pto<cmp gt>} : "
+       "!pto.tile<16x8xf32>, !pto.tile<16x8xf32> -> !pto.tile<16x8xui8>",
+       "attribute 'cmpMode' given twice"},
+      {"%a = pto.tcvt %x {rmode = #pto<round_mode SIDEWAYS>} : !pto.tile<16x8xf32> -> "
+       "!pto.tile<16x8xi32>",
+       "unknown rounding mode 'SIDEWAYS'"},
+      {"%a = pto.tcvt %x {sat_mode = #pto<saturation_mode MAYBE>} : !pto.tile<16x8xf32> -> "
+       "!pto.tile<16x8xi32>",
+       "unknown saturation mode 'MAYBE'"},
+      {"%a = pto.tcmp %x, %y {cmpMode = #pto<cmp lt> : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> "
+       "-> !pto.tile<16x8xui8>",
+       "expected '}'"},
+      {"%a = pto.tcmp %x, %y {cmpMode = #pto<cmp lt : !pto.tile<16x8xf32>",
+       "unterminated attribute value (missing '>')"},
+      {"pto.tcolsum ins(%x {isBinary = true} : !pto.tile<16x8xf32>) outs(%y : !pto.tile<1x8xf32>)",
+       "isBinary = true needs the tmp form"},
+      {"pto.tcolmax ins(%x, %y : !pto.tile<16x8xf32>, !pto.tile<16x8xf32>) outs(%y : "
+       "!pto.tile<1x8xf32>)",
+       "pto.tcolmax takes (%src), got (%x, %y)"},  // only TCOLSUM has a tmp form
+      {"pto.tadd ins(%x, %y : !pto.tile<16x8xf32>, !pto.tile<16x8xf32>) outs(%x, %y : "
+       "!pto.tile<16x8xf32>, !pto.tile<16x8xf32>)",
+       "t.pto:4:74: one destination expected, at '%y'"},
+      {"pto.tcmp ins(%x, %y {cmpMode = #pto<cmp lt>} : !pto.tile<16x8xf32>, !pto.tile<16x8xf32>) "
+       "outs(%x : !pto.tile<16x8xui8>) {cmpMode = #pto<cmp gt>}",
+       "a second attribute dictionary, at '{'"},
+      {"%a = pto.tadd %x, $ : !pto.tile<16x8xf32>", "t.pto:4:19: unexpected character, at '$'"},
+      {"%a = pto.tadd %x, : !pto.tile<16x8xf32>",
+       "expected a tile operand '%name' or a scalar literal, at ':'"},
+  };
+  for (const Row& r : rows) {
+    const std::string e = error_of(pre + r.text);
+    EXPECT_NE(e.find(r.expect), std::string::npos) << r.text << "\n -> " << e;
+    EXPECT_NE(e.find("[spec 20 §6]"), std::string::npos) << e;
+  }
+}
+
+// Nothing runs when any line is invalid: the engine rejection of line 3 would come first if the
+// program ran line by line; the parse error of line 4 is what is reported.
+TEST(PtoAs, NothingRunsWhenAnyLineIsInvalid) {
+  const std::string prog =
+      ".arg %x : !pto.tile<16x8xf32>\n.arg %y : !pto.tile<16x16xf32>\n"
+      "%a = pto.tadd %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x16xf32> -> !pto.tile<16x8xf32>\n"
+      "%b = pto.tadds %x, nope : !pto.tile<16x8xf32>, f32 -> !pto.tile<16x8xf32>\n";
+  const std::string e = error_of(prog);
+  EXPECT_NE(e.find("t.pto:4:20: expected a tile operand '%name' or a scalar literal, at 'nope'"),
+            std::string::npos)
+      << e;
+  // Engine rules keep the statement's position and name the instruction.
+  const std::string e2 = error_of(prog.substr(0, prog.rfind("%b")));
+  EXPECT_NE(e2.find("t.pto:3:6: TADD: "), std::string::npos) << e2;
+  EXPECT_NE(e2.find("(at 'pto.tadd')"), std::string::npos) << e2;
+}
+
+// The attribute spellings accepted (docs/pto.md#pto-as): PTOAS's #pto<cmp lt> (its enum prints
+// lower case), the pto-isa pages' #pto.cmp<LT>, the PTO IR manual's less_than, the dictionary
+// inside ins(...) or after outs(...); absent, cmpMode is EQ and rmode CAST_RINT (PTOAS defaults).
+TEST(PtoAs, AttributeSpellings) {
+  const std::string ty = "!pto.tile<8x8xf32>, !pto.tile<8x8xf32>";
+  std::string prog = ".arg %x : !pto.tile<8x8xf32>\n.arg %y : !pto.tile<8x8xf32>\n";
+  const char* spellings[] = {"#pto<cmp lt>", "#pto<cmp LT>", "#pto.cmp<lt>", "#pto.cmp<LT>",
+                             "#pto<cmp less_than>", "#pto<cmp CmpMode::LT>"};
+  int k = 0;
+  for (const char* sp : spellings)
+    prog += fmt::format("%m{} = pto.tcmp %x, %y {{cmpMode = {}}} : {} -> !pto.tile<8x32xui8>\n",
+                        k++, sp, ty);
+  prog += "%d = pto.alloc_tile : !pto.tile_buf<vec, 8x32xui8, valid=8x1>\n";
+  prog += "pto.tcmp ins(%x, %y : " + ty +
+          ") outs(%d : !pto.tile_buf<vec, 8x32xui8, valid=8x1>) {cmpMode = #pto<cmp lt>}  # ok\n";
+  prog += "%eq = pto.tcmp %x, %y : " + ty + " -> !pto.tile<8x32xui8>\n";
+  prog += "%c1 = pto.tcvt %x {rmode = #pto<round_mode CAST_RINT>} : !pto.tile<8x8xf32> -> "
+          "!pto.tile<8x8xi32>\n";
+  prog += "%c2 = pto.tcvt %x : !pto.tile<8x8xf32> -> !pto.tile<8x8xi32>\n";
+  prog += "%c3 = pto.tcvt %x {rmode = #pto.round_mode<rint>} : !pto.tile<8x8xf32> -> "
+          "!pto.tile<8x8xi32>\n";
+  as::RunOptions o;
+  o.inputs["x"] = f32(8, 8, [](size_t i, size_t j) { return float(j) + 0.5f * float(i); });
+  o.inputs["y"] = f32(8, 8, [](size_t, size_t) { return 3.0f; });
+  const auto r = as::run(prog, "t.pto", o);
+  const auto& m0 = out(r, "m0").array;
+  EXPECT_EQ(elem_at<uint8_t>(m0, 0, 0), 0x07);  // row 0: 0 1 2 < 3
+  EXPECT_EQ(elem_at<uint8_t>(m0, 2, 0), 0x03);  // row 2: 1 2 < 3, 3 is not
+  for (int i = 1; i < k; ++i) EXPECT_EQ(out(r, "m" + std::to_string(i)).array.data, m0.data) << i;
+  EXPECT_EQ(out(r, "d").array.data, m0.data);
+  EXPECT_EQ(elem_at<uint8_t>(out(r, "eq").array, 2, 0), 0x04);  // EQ: row 2 is 1 2 3 ...
+  EXPECT_EQ(out(r, "c1").array.data, out(r, "c2").array.data);
+  EXPECT_EQ(out(r, "c1").array.data, out(r, "c3").array.data);
+  EXPECT_EQ(elem_at<int32_t>(out(r, "c1").array, 1, 0), 0);  // rint(0.5) = 0, ties to even
+  EXPECT_EQ(elem_at<int32_t>(out(r, "c1").array, 3, 0), 2);  // rint(1.5) = 2
 }
