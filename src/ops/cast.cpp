@@ -110,6 +110,19 @@ uint64_t cast_one(DType from, DType to, uint64_t code, const CastMode& m) {
   return m.int_saturate ? int_range_clamp(to, iv) : mask_bits(iv.raw, bits_of(to));
 }
 
+uint64_t to_integral_one(DType t, uint64_t code, formats::Rounding r) {
+  if (!is_float_dtype(t)) return code;
+  const double v = formats::decode(code, t);
+  if (v != v || std::isinf(v)) return formats::encode(v, t);  // canonical NaN; ±Inf kept
+  // Exact: an integral neighbour of a value of t is a value of t (it has at most as many
+  // significant bits), so encoding it rounds nothing.
+  return formats::encode(std::copysign(round_integral(v, r), v), t);
+}
+
+void to_integral(DType t, const void* src, void* dst, size_t n, formats::Rounding r) {
+  for (size_t i = 0; i < n; ++i) store_code(t, dst, i, to_integral_one(t, load_code(t, src, i), r));
+}
+
 void cast(DType from, DType to, const void* src, void* dst, size_t n, const CastMode& m,
           Path path) {
   const bool fast = path == Path::Fast && is_float_dtype(from) &&

@@ -22,4 +22,12 @@ uint64_t cast_one(DType from, DType to, uint64_t code, const CastMode& m);
 void cast(DType from, DType to, const void* src, void* dst, size_t n, const CastMode& m,
           Path path = Path::Fast);
 
+// A float code rounded to an integral value of the same format in `r` (IEEE 754 roundToIntegral):
+// ±0, ±Inf and integral values are kept, a zero result keeps the input's sign (−0.25 → −0 in rne),
+// NaN gives the canonical NaN. Spec 15 §2 has no row for float → same float; this is PTO TCVT
+// fp32 → fp32 (pto-isa a2a3 `vconv_f322f32{r,a,f,c,z}`, a5 `vtrc`: round to integer, stay fp32).
+// Integer dtypes are returned unchanged. The array form is the scalar loop (no SIMD form yet).
+uint64_t to_integral_one(DType t, uint64_t code, formats::Rounding r);
+void to_integral(DType t, const void* src, void* dst, size_t n, formats::Rounding r);
+
 }  // namespace tilesim::ops
