@@ -563,7 +563,9 @@ void col_reduce(const Ctx& c, const Call& call, Path path) {
   const DType t = core_dtype(src.dtype);
   const size_t esz = esize(src), stride = size_t(src.cols) * esz;
   std::vector<uint8_t> res(C * esz);
-  const size_t chunk = 256;  // columns per task
+  // Columns per task: up to 256, fewer when the binary trees' rows would outgrow 64 KB.
+  const size_t chunk =
+      std::clamp<size_t>(65536 / (std::max<size_t>(R / 2, 1) * esz) / 16 * 16, 16, 256);
   for_rows(int(ceil_div(C, chunk)), int(R * std::min(C, chunk)), 16, [&](size_t k0, size_t k1) {
     for (size_t k = k0; k < k1; ++k) {
       const size_t c0 = k * chunk, n = std::min(chunk, C - c0);
@@ -611,6 +613,60 @@ ArgResult arg_of(ops::Op op, DType t, const uint8_t* x, size_t n) {
   return {i, ops::eval(op, t, v, v)};  // max(v, v) = v; a NaN becomes canonical
 }
 
+// Fast args: the maxima (minima) of blocks of 16 elements by SIMD ops, arg_reduce over those to
+// find the first block holding the line's result, then arg_reduce inside that block. The same
+// index as arg_reduce over the whole line: every earlier block lies strictly below the result
+// (or holds no NaN), and inside the block the first best element is the first one overall.
+constexpr size_t kArgBlock = 16;
+
+// Lines of n contiguous codes (line r at x + r * stride).
+void lines_arg_fast(ops::Op op, DType t, size_t esz, const uint8_t* x, size_t stride, size_t lines,
+                    size_t n, ArgResult* res) {
+  const size_t nb = ceil_div(n, kArgBlock), bb = kArgBlock * esz;
+  if (nb < 3) {
+    for (size_t r = 0; r < lines; ++r) res[r] = arg_of(op, t, x + r * stride, n);
+    return;
+  }
+  std::vector<uint8_t> m(lines * nb * bb);
+  for (size_t r = 0; r < lines; ++r) {
+    const uint8_t* line = x + r * stride;
+    uint8_t* mr = m.data() + r * nb * bb;
+    std::memcpy(mr, line, n * esz);
+    for (size_t k = n; k < nb * kArgBlock; ++k)  // pad with the last block's first element
+      std::memcpy(mr + k * esz, line + (nb - 1) * bb, esz);
+  }
+  tree_groups(op, t, esz, m.data(), lines * nb, kArgBlock, Path::Fast);  // block r*nb+b at r*nb+b
+  for (size_t r = 0; r < lines; ++r) {
+    const uint8_t* line = x + r * stride;
+    const size_t b = ops::arg_reduce(op, t, m.data() + r * nb * esz, nb);
+    const ArgResult in = arg_of(op, t, line + b * bb, std::min(kArgBlock, n - b * kArgBlock));
+    res[r] = {b * kArgBlock + in.idx, in.val};
+  }
+}
+
+// The n columns of an ND src (row i at src + i * stride): block maxima as row-vector ops.
+void cols_arg_fast(ops::Op op, DType t, size_t esz, const uint8_t* src, size_t stride, size_t R,
+                   size_t n, ArgResult* res) {
+  const size_t nb = ceil_div(R, kArgBlock), nbytes = n * esz;
+  std::vector<uint8_t> m(nb * nbytes), col(std::max(nb, kArgBlock) * esz);
+  for (size_t b = 0; b < nb; ++b) {
+    uint8_t* mb = m.data() + b * nbytes;
+    std::memcpy(mb, src + b * kArgBlock * stride, nbytes);
+    for (size_t i = b * kArgBlock + 1; i < std::min(R, (b + 1) * kArgBlock); ++i)
+      lanes_op(op, t, mb, src + i * stride, mb, n, Path::Fast);
+  }
+  for (size_t j = 0; j < n; ++j) {
+    for (size_t b = 0; b < nb; ++b)
+      std::memcpy(col.data() + b * esz, m.data() + b * nbytes + j * esz, esz);
+    const size_t b = ops::arg_reduce(op, t, col.data(), nb);
+    const size_t i0 = b * kArgBlock, k = std::min(kArgBlock, R - i0);
+    for (size_t i = 0; i < k; ++i)
+      std::memcpy(col.data() + i * esz, src + (i0 + i) * stride + j * esz, esz);
+    const ArgResult in = arg_of(op, t, col.data(), k);
+    res[j] = {i0 + in.idx, in.val};
+  }
+}
+
 void row_arg_tmp(const Ctx& c, const Call& call, const TileDesc& src, bool with_val) {
   const TileDesc& tmp = a2a3_tmp(c, call, src);
   const size_t esz = esize(src), E = lanes_of(esz), epb = block_of(esz);
@@ -631,7 +687,7 @@ void row_arg_tmp(const Ctx& c, const Call& call, const TileDesc& src, bool with_
                 C <= E * E ? "TROWARGMAX.md stage 1 stride" : "TROWARGMAX.md stage 2 stride");
 }
 
-void row_arg(const Ctx& c, const Call& call, Path) {
+void row_arg(const Ctx& c, const Call& call, Path path) {
   const TileDesc &src = *call.src0, &idx = *call.dst_idx;
   const TileDesc* val = call.dst;
   basic(c, src, "src");
@@ -657,8 +713,12 @@ void row_arg(const Ctx& c, const Call& call, Path) {
   const size_t R = size_t(src.valid_row), C = size_t(src.valid_col);
   const size_t stride = size_t(src.cols) * esize(src);
   std::vector<ArgResult> res(R);
-  for_rows(int(R), int(C), 14, [&](size_t r0, size_t r1) {
-    for (size_t r = r0; r < r1; ++r) res[r] = arg_of(op, t, src.data + r * stride, C);
+  for_rows(int(R), int(C), 16, [&](size_t r0, size_t r1) {
+    for (size_t b = r0; b < r1 && path == Path::Fast; b += batch_rows(C))
+      lines_arg_fast(op, t, esize(src), src.data + b * stride, stride,
+                     std::min(batch_rows(C), r1 - b), C, res.data() + b);
+    for (size_t r = r0; r < r1 && path == Path::Reference; ++r)
+      res[r] = arg_of(op, t, src.data + r * stride, C);
   });
   for (size_t r = 0; r < R; ++r) {
     ops::store_code(ti, at(idx, int(r), 0), 0, res[r].idx);  // low bits of the index dtype
@@ -681,7 +741,7 @@ void col_arg_tmp(const Ctx& c, const Call& call, const TileDesc& src, bool with_
       esz == 2 && !with_val ? "TCOLARGMAX.md: 2-byte index form" : "TCOLARGMAX.md: tmpGapEles");
 }
 
-void col_arg(const Ctx& c, const Call& call, Path) {
+void col_arg(const Ctx& c, const Call& call, Path path) {
   const TileDesc &src = *call.src0, &idx = *call.dst_idx;
   const TileDesc* val = call.dst;
   basic(c, src, "src");
@@ -718,7 +778,17 @@ void col_arg(const Ctx& c, const Call& call, Path) {
   const DType t = core_dtype(src.dtype), ti = core_dtype(idx.dtype);
   const size_t R = size_t(src.valid_row), C = size_t(src.valid_col), esz = esize(src);
   std::vector<ArgResult> res(C);
-  for_rows(int(C), int(R), 14, [&](size_t j0, size_t j1) {
+  // A DN src holds each column contiguously (a line like a row's); an ND one is walked by rows.
+  const size_t stride = size_t(src.row_major ? src.cols : src.rows) * esz;
+  for_rows(int(C), int(R), 16, [&](size_t j0, size_t j1) {
+    if (path == Path::Fast && src.row_major)
+      return cols_arg_fast(op, t, esz, src.data + j0 * esz, stride, R, j1 - j0, res.data() + j0);
+    if (path == Path::Fast) {
+      for (size_t b = j0; b < j1; b += batch_rows(R))
+        lines_arg_fast(op, t, esz, src.data + b * stride, stride, std::min(batch_rows(R), j1 - b),
+                       R, res.data() + b);
+      return;
+    }
     std::vector<uint8_t> col(R * esz);
     for (size_t j = j0; j < j1; ++j) {
       for (size_t i = 0; i < R; ++i)

@@ -1065,4 +1065,24 @@ TEST(PtoReduceDiff, FoldsAndArgsOnEveryDtypeAndTarget) {
   EXPECT_GT(runs, 200u);
 }
 
+TEST(PtoReduceDiff, ColArgOfADNSourceEqualsTheNDOne) {
+  // TCOLARGMAX.md: src may be ND or DN; a DN column is contiguous, so the walker differs.
+  std::mt19937 g(15);
+  for (const Target* t : {&A2, &A5, &CPU})
+    for (Elem e : {Elem::f32, Elem::f16})
+      for (Instr in : {Instr::TCOLARGMAX, Instr::TCOLARGMIN})
+        for (auto [R, C] : {std::pair{32, 5}, {96, 300}, {1024, 80}}) {
+          HostTile nd(e, R, (C + 15) / 16 * 16, true, R, C), dn(e, R, C, false);
+          fill_random(g, e, nd.bytes.data(), nd.bytes.size() / nd.sz());
+          for (int i = 0; i < R; ++i)
+            for (int j = 0; j < C; ++j) std::memcpy(dn.at(i, j), nd.at(i, j), nd.sz());
+          HostTile tmp(e, 1, 256, true), i1(Elem::u32, 1, (C + 7) / 8 * 8, true, 1, C), i2 = i1;
+          const auto a =
+              run_all({.instr = in, .src0 = &nd.d, .tmp = &tmp.d, .dst_idx = &i1.d}, *t, {&i1});
+          const auto b =
+              run_all({.instr = in, .src0 = &dn.d, .tmp = &tmp.d, .dst_idx = &i2.d}, *t, {&i2});
+          EXPECT_EQ(a, b) << t->name << " " << elem_name(e) << " " << R << "x" << C;
+        }
+}
+
 }  // namespace
