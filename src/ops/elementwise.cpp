@@ -132,6 +132,13 @@ void st(void* p, size_t i, T v) {
   std::memcpy(static_cast<uint8_t*>(p) + i * sizeof(T), &v, sizeof(T));
 }
 
+const uint8_t* row_of(const void* p, size_t stride, size_t r) {
+  return static_cast<const uint8_t*>(p) + r * stride;
+}
+uint8_t* row_of(void* p, size_t stride, size_t r) {
+  return static_cast<uint8_t*>(p) + r * stride;
+}
+
 template <class T>
 void int_binary_loop(Op op, const void* a, const void* b, bool b_scalar, T s, bool s_first,
                      void* dst, size_t n) {
@@ -179,8 +186,7 @@ void for_int_type(DType t, F&& f) {
   }
 }
 
-// fp32 array loops of the definition (for fp32 ops without a SIMD form, and for the 16-bit
-// chunks of ops computed in fp32).
+// fp32 loop of the definition (fp32 ops without a SIMD form, e.g. rem).
 void f32_binary_loop(Op op, const float* a, const float* b, bool b_scalar, float s, bool s_first,
                      float* dst, size_t n) {
   auto run = [&](auto fn) {
@@ -211,7 +217,7 @@ bool via_f32(Op op) {
   }
 }
 
-constexpr size_t kChunk = 512;
+constexpr size_t kChunk = 512;  // a multiple of 8: chunks start on whole bytes of packed bits
 
 void widen(DType t, const void* p, float* out, size_t n) {
   if (t == DType::fp16)
@@ -226,39 +232,151 @@ void narrow(DType t, const float* in, void* p, size_t n) {
     formats::simd::f32_to_bf16(in, static_cast<uint16_t*>(p), n);
 }
 
-// One fp32 pass over a chunk: SIMD where there is a kernel, else the definition's loop.
-void f32_chunk_binary(Op op, const float* a, const float* b, bool b_scalar, float s, bool s_first,
-                      float* dst, size_t n) {
-  const bool done = b_scalar ? simd::binary_scalar(op, DType::fp32, a, def::f32_bits(s), s_first,
-                                                   dst, n)
-                             : simd::binary(op, DType::fp32, a, b, dst, n);
-  if (!done) f32_binary_loop(op, a, b, b_scalar, s, s_first, dst, n);
+Rows2 one_row(const void* a, const void* b, void* d, size_t n) {
+  Rows2 g;
+  g.a = a;
+  g.b = b;
+  g.d = d;
+  g.n = n;
+  return g;
 }
 
-void half_binary(Op op, DType t, const void* a, const void* b, bool b_scalar, uint64_t s,
-                 bool s_first, void* dst, size_t n) {
-  alignas(64) float fa[kChunk], fb[kChunk], fr[kChunk];
-  const float fs = to_f32(t, s);
-  const auto* pa = static_cast<const uint8_t*>(a);
-  const auto* pb = static_cast<const uint8_t*>(b);
-  auto* pd = static_cast<uint8_t*>(dst);
-  for (size_t i = 0; i < n; i += kChunk) {
-    const size_t m = std::min(kChunk, n - i);
-    widen(t, pa + 2 * i, fa, m);
-    if (!b_scalar) widen(t, pb + 2 * i, fb, m);
-    f32_chunk_binary(op, fa, fb, b_scalar, fs, s_first, fr, m);
-    narrow(t, fr, pd + 2 * i, m);
+// One row of a binary op on the fast path, for what has no multi-row SIMD kernel: fp32 loops,
+// fp16/bf16 through fp32 chunks (targets without F16C), integers' typed loops, rem.
+void binary_row_fallback(Op op, DType t, const void* a, const void* b, bool bsc, uint64_t s,
+                         bool first, void* d, size_t n) {
+  if (t == DType::fp32) {
+    const float fs = def::bits_f32(uint32_t(s));
+    if (!simd::binary(op, t, one_row(a, b, d, n), bsc, s, first))
+      f32_binary_loop(op, static_cast<const float*>(a), static_cast<const float*>(b), bsc, fs,
+                      first, static_cast<float*>(d), n);
+    return;
+  }
+  if (is_float_dtype(t)) {
+    if (!via_f32(op)) {
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t x = load_code(t, a, i), y = bsc ? s : load_code(t, b, i);
+        store_code(t, d, i, first ? eval(op, t, y, x) : eval(op, t, x, y));
+      }
+      return;
+    }
+    alignas(64) float fa[kChunk], fb[kChunk], fr[kChunk];
+    const uint64_t fs = def::f32_bits(to_f32(t, s));
+    for (size_t i = 0; i < n; i += kChunk) {
+      const size_t m = std::min(kChunk, n - i);
+      widen(t, static_cast<const uint8_t*>(a) + 2 * i, fa, m);
+      if (!bsc) widen(t, static_cast<const uint8_t*>(b) + 2 * i, fb, m);
+      binary_row_fallback(op, DType::fp32, fa, fb, bsc, fs, first, fr, m);
+      narrow(t, fr, static_cast<uint8_t*>(d) + 2 * i, m);
+    }
+    return;
+  }
+  for_int_type(t, [&](auto v) {
+    using T = decltype(v);
+    T ts;
+    std::memcpy(&ts, &s, sizeof(T));
+    int_binary_loop<T>(op, a, b, bsc, ts, first, d, n);
+  });
+}
+
+// ftz_in: the rows of a (and b) copied with subnormals flushed, contiguous.
+struct Flushed {
+  std::vector<uint8_t> a, b;
+};
+Rows2 flush_inputs(DType t, Rows2 g, bool has_b, Flushed& f) {
+  const size_t w = width(t), row = g.n * w;
+  f.a.resize(g.rows * row);
+  if (has_b) f.b.resize(g.rows * row);
+  for (size_t r = 0; r < g.rows; ++r) {
+    std::memcpy(f.a.data() + r * row, row_of(g.a, g.as, r), row);
+    if (has_b) std::memcpy(f.b.data() + r * row, row_of(g.b, g.bs, r), row);
+  }
+  for (size_t i = 0; i < g.rows * g.n; ++i) {
+    store_code(t, f.a.data(), i, flush(t, load_code(t, f.a.data(), i)));
+    if (has_b) store_code(t, f.b.data(), i, flush(t, load_code(t, f.b.data(), i)));
+  }
+  g.a = f.a.data();
+  g.as = row;
+  if (has_b) {
+    g.b = f.b.data();
+    g.bs = row;
+  }
+  return g;
+}
+void flush_outputs(DType t, const Rows2& g) {
+  for (size_t r = 0; r < g.rows; ++r) {
+    uint8_t* d = row_of(g.d, g.ds, r);
+    for (size_t i = 0; i < g.n; ++i) store_code(t, d, i, flush(t, load_code(t, d, i)));
   }
 }
 
-void apply_ftz_in(DType t, const void*& p, size_t n, std::vector<uint8_t>& buf) {
-  const size_t w = width(t);
-  buf.assign(static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n * w);
-  for (size_t i = 0; i < n; ++i) store_code(t, buf.data(), i, flush(t, load_code(t, buf.data(), i)));
-  p = buf.data();
+void binary_any(Op op, DType t, Rows2 g, bool bsc, uint64_t s, bool first, Path path,
+                Switches sw) {
+  Flushed f;
+  const bool ftz = is_float_dtype(t);
+  if (sw.ftz_in && ftz) {
+    g = flush_inputs(t, g, !bsc, f);
+    s = flush(t, s);
+  }
+  if (path == Path::Reference) {
+    for (size_t r = 0; r < g.rows; ++r) {
+      const uint8_t* a = row_of(g.a, g.as, r);
+      const uint8_t* b = bsc ? nullptr : row_of(g.b, g.bs, r);
+      uint8_t* d = row_of(g.d, g.ds, r);
+      for (size_t i = 0; i < g.n; ++i) {
+        const uint64_t x = load_code(t, a, i), y = bsc ? s : load_code(t, b, i);
+        store_code(t, d, i, first ? eval(op, t, y, x) : eval(op, t, x, y));
+      }
+    }
+  } else if (!simd::binary(op, t, g, bsc, s, first)) {
+    for (size_t r = 0; r < g.rows; ++r)
+      binary_row_fallback(op, t, row_of(g.a, g.as, r), bsc ? nullptr : row_of(g.b, g.bs, r), bsc,
+                          s, first, row_of(g.d, g.ds, r), g.n);
+  }
+  if (sw.ftz_out && ftz) flush_outputs(t, g);
 }
-void apply_ftz_out(DType t, void* p, size_t n) {
-  for (size_t i = 0; i < n; ++i) store_code(t, p, i, flush(t, load_code(t, p, i)));
+
+void unary_row_fast(Op op, DType t, const void* a, void* d, size_t n) {
+  if (op == Op::copy) {
+    if (a != d) std::memmove(d, a, n * width(t));
+  } else if (is_float_dtype(t) && is_math(op)) {
+    math_array(math_fn(op), t, a, d, n);
+  } else if (simd::unary(op, t, one_row(a, nullptr, d, n))) {
+  } else if (t == DType::fp32) {
+    for (size_t i = 0; i < n; ++i) store_code(t, d, i, eval(op, t, load_code(t, a, i)));
+  } else if (is_float_dtype(t)) {
+    // abs, neg, relu: through fp32 chunks (exact both ways).
+    alignas(64) float fa[kChunk], fr[kChunk];
+    for (size_t i = 0; i < n; i += kChunk) {
+      const size_t m = std::min(kChunk, n - i);
+      widen(t, static_cast<const uint8_t*>(a) + 2 * i, fa, m);
+      unary_row_fast(op, DType::fp32, fa, fr, m);
+      narrow(t, fr, static_cast<uint8_t*>(d) + 2 * i, m);
+    }
+  } else {
+    for_int_type(t, [&](auto v) { int_unary_loop<decltype(v)>(op, a, d, n); });
+  }
+}
+
+void compare_row_fallback(Op op, DType t, const void* a, const void* b, bool bsc, uint64_t s,
+                          uint8_t* out, size_t n) {
+  if (t == DType::fp16 || t == DType::bf16) {
+    alignas(64) float fa[kChunk], fb[kChunk];
+    const uint64_t fs = def::f32_bits(to_f32(t, s));
+    for (size_t i = 0; i < n; i += kChunk) {
+      const size_t m = std::min(kChunk, n - i);
+      widen(t, static_cast<const uint8_t*>(a) + 2 * i, fa, m);
+      if (!bsc) widen(t, static_cast<const uint8_t*>(b) + 2 * i, fb, m);
+      compare_row_fallback(op, DType::fp32, fa, fb, bsc, fs, out + i / 8, m);
+    }
+    return;
+  }
+  Rows2 g = one_row(a, b, out, n);
+  if (simd::compare_bits(op, t, g, bsc, s)) return;
+  std::memset(out, 0, (n + 7) / 8);
+  for (size_t i = 0; i < n; ++i)
+    if (eval(op, t, load_code(t, a, i), bsc ? s : load_code(t, b, i)))
+      out[i / 8] |= uint8_t(1u << (i % 8));
 }
 
 }  // namespace
@@ -304,97 +422,72 @@ size_t find_zero(DType t, const void* a, size_t n) noexcept {
   return n;
 }
 
+void binary_rows(Op op, DType t, const Rows2& g, Path path, Switches sw) {
+  binary_any(op, t, g, false, 0, false, path, sw);
+}
+void binary_scalar_rows(Op op, DType t, const Rows2& g, uint64_t s, bool first, Path path,
+                        Switches sw) {
+  binary_any(op, t, g, true, s, first, path, sw);
+}
+
+void unary_rows(Op op, DType t, const Rows2& g0, Path path, Switches sw) {
+  Flushed f;
+  const bool ftz = is_float_dtype(t);
+  const Rows2 g = sw.ftz_in && ftz ? flush_inputs(t, g0, false, f) : g0;
+  if (path == Path::Reference && op != Op::copy) {
+    for (size_t r = 0; r < g.rows; ++r) {
+      const uint8_t* a = row_of(g.a, g.as, r);
+      uint8_t* d = row_of(g.d, g.ds, r);
+      for (size_t i = 0; i < g.n; ++i) store_code(t, d, i, eval(op, t, load_code(t, a, i)));
+    }
+  } else if (op == Op::copy || is_math(op) || !simd::unary(op, t, g)) {
+    for (size_t r = 0; r < g.rows; ++r)
+      unary_row_fast(op, t, row_of(g.a, g.as, r), row_of(g.d, g.ds, r), g.n);
+  }
+  if (sw.ftz_out && ftz) flush_outputs(t, g);
+}
+
+void compare_bits_rows(Op op, DType t, const Rows2& g, bool bsc, uint64_t s, Path path) {
+  if (path == Path::Fast && simd::compare_bits(op, t, g, bsc, s)) return;
+  for (size_t r = 0; r < g.rows; ++r) {
+    const uint8_t* a = row_of(g.a, g.as, r);
+    const uint8_t* b = bsc ? nullptr : row_of(g.b, g.bs, r);
+    uint8_t* out = row_of(g.d, g.ds, r);
+    if (path == Path::Fast) {
+      compare_row_fallback(op, t, a, b, bsc, s, out, g.n);
+      continue;
+    }
+    std::memset(out, 0, (g.n + 7) / 8);
+    for (size_t i = 0; i < g.n; ++i)
+      if (eval(op, t, load_code(t, a, i), bsc ? s : load_code(t, b, i)))
+        out[i / 8] |= uint8_t(1u << (i % 8));
+  }
+}
+
+void select_bits_rows(DType t, const uint8_t* bits, size_t bits_stride, const Rows2& g, bool bsc,
+                      uint64_t s) {
+  if (simd::select_bits(t, bits, bits_stride, g, bsc, s)) return;
+  for (size_t r = 0; r < g.rows; ++r) {
+    const uint8_t* m = bits + r * bits_stride;
+    const uint8_t* a = row_of(g.a, g.as, r);
+    const uint8_t* b = bsc ? nullptr : row_of(g.b, g.bs, r);
+    uint8_t* d = row_of(g.d, g.ds, r);
+    for (size_t i = 0; i < g.n; ++i)
+      store_code(t, d, i,
+                 ((m[i / 8] >> (i % 8)) & 1) ? load_code(t, a, i) : (bsc ? s : load_code(t, b, i)));
+  }
+}
+
 void binary(Op op, DType t, const void* a, const void* b, void* dst, size_t n, Path path,
             Switches sw) {
-  std::vector<uint8_t> ba, bb;
-  if (sw.ftz_in && is_float_dtype(t)) {
-    apply_ftz_in(t, a, n, ba);
-    apply_ftz_in(t, b, n, bb);
-  }
-  if (path == Path::Reference) {
-    for (size_t i = 0; i < n; ++i)
-      store_code(t, dst, i, eval(op, t, load_code(t, a, i), load_code(t, b, i)));
-  } else if (t == DType::fp32) {
-    f32_chunk_binary(op, static_cast<const float*>(a), static_cast<const float*>(b), false, 0.f,
-                     false, static_cast<float*>(dst), n);
-  } else if (is_float_dtype(t)) {
-    if (via_f32(op)) {
-      half_binary(op, t, a, b, false, 0, false, dst, n);
-    } else {
-      for (size_t i = 0; i < n; ++i)
-        store_code(t, dst, i, eval(op, t, load_code(t, a, i), load_code(t, b, i)));
-    }
-  } else if (!simd::binary(op, t, a, b, dst, n)) {
-    for_int_type(t, [&](auto v) {
-      using T = decltype(v);
-      int_binary_loop<T>(op, a, b, false, T{}, false, dst, n);
-    });
-  }
-  if (sw.ftz_out && is_float_dtype(t)) apply_ftz_out(t, dst, n);
+  binary_rows(op, t, one_row(a, b, dst, n), path, sw);
 }
-
-void binary_scalar(Op op, DType t, const void* a, uint64_t s, bool s_first, void* dst, size_t n,
+void binary_scalar(Op op, DType t, const void* a, uint64_t s, bool first, void* dst, size_t n,
                    Path path, Switches sw) {
-  std::vector<uint8_t> ba;
-  if (sw.ftz_in && is_float_dtype(t)) {
-    apply_ftz_in(t, a, n, ba);
-    s = flush(t, s);
-  }
-  if (path == Path::Reference) {
-    for (size_t i = 0; i < n; ++i) {
-      const uint64_t x = load_code(t, a, i);
-      store_code(t, dst, i, s_first ? eval(op, t, s, x) : eval(op, t, x, s));
-    }
-  } else if (t == DType::fp32) {
-    f32_chunk_binary(op, static_cast<const float*>(a), nullptr, true, def::bits_f32(uint32_t(s)),
-                     s_first, static_cast<float*>(dst), n);
-  } else if (is_float_dtype(t)) {
-    if (via_f32(op)) {
-      half_binary(op, t, a, nullptr, true, s, s_first, dst, n);
-    } else {
-      for (size_t i = 0; i < n; ++i) {
-        const uint64_t x = load_code(t, a, i);
-        store_code(t, dst, i, s_first ? eval(op, t, s, x) : eval(op, t, x, s));
-      }
-    }
-  } else if (!simd::binary_scalar(op, t, a, s, s_first, dst, n)) {
-    for_int_type(t, [&](auto v) {
-      using T = decltype(v);
-      int_binary_loop<T>(op, a, nullptr, true, T(s), s_first, dst, n);
-    });
-  }
-  if (sw.ftz_out && is_float_dtype(t)) apply_ftz_out(t, dst, n);
+  binary_scalar_rows(op, t, one_row(a, nullptr, dst, n), s, first, path, sw);
 }
-
 void unary(Op op, DType t, const void* a, void* dst, size_t n, Path path, Switches sw) {
-  std::vector<uint8_t> ba;
-  if (sw.ftz_in && is_float_dtype(t)) apply_ftz_in(t, a, n, ba);
-  if (op == Op::copy) {
-    if (a != dst) std::memmove(dst, a, n * width(t));
-  } else if (path == Path::Reference) {
-    for (size_t i = 0; i < n; ++i) store_code(t, dst, i, eval(op, t, load_code(t, a, i)));
-  } else if (is_float_dtype(t) && is_math(op)) {
-    math_array(math_fn(op), t, a, dst, n);
-  } else if (t == DType::fp32) {
-    if (!simd::unary(op, t, a, dst, n))
-      for (size_t i = 0; i < n; ++i) store_code(t, dst, i, eval(op, t, load_code(t, a, i)));
-  } else if (is_float_dtype(t)) {
-    // abs, neg, relu: through fp32 chunks (exact both ways).
-    alignas(64) float fa[kChunk], fr[kChunk];
-    const auto* pa = static_cast<const uint8_t*>(a);
-    auto* pd = static_cast<uint8_t*>(dst);
-    for (size_t i = 0; i < n; i += kChunk) {
-      const size_t m = std::min(kChunk, n - i);
-      widen(t, pa + 2 * i, fa, m);
-      if (!simd::unary(op, DType::fp32, fa, fr, m))
-        for (size_t k = 0; k < m; ++k)
-          fr[k] = def::bits_f32(uint32_t(eval(op, DType::fp32, def::f32_bits(fa[k]))));
-      narrow(t, fr, pd + 2 * i, m);
-    }
-  } else if (!simd::unary(op, t, a, dst, n)) {
-    for_int_type(t, [&](auto v) { int_unary_loop<decltype(v)>(op, a, dst, n); });
-  }
-  if (sw.ftz_out && is_float_dtype(t)) apply_ftz_out(t, dst, n);
+  unary_rows(op, t, one_row(a, nullptr, dst, n), path, sw);
 }
 
 void compare(Op op, DType t, const void* a, const void* b, uint8_t* out, size_t n, Path) {

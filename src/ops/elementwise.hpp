@@ -1,8 +1,11 @@
-// Element-wise array kernels of the element-op core (spec 15 §1, §4, §5): n contiguous elements
-// of one core dtype, one op. The operand walkers of the models (PTO tile rows, Ascend C masked
-// repeats, TPU NCHW) call these per contiguous run; nothing here knows about operands, layouts
-// or models. Path::Reference runs the scalar definition (op_table.hpp eval) element by element;
-// Path::Fast is SIMD where it pays, bit-identical to the reference for every input.
+// Element-wise array kernels of the element-op core (spec 15 §1, §4, §5): rows of n contiguous
+// elements of one core dtype, one op. The operand walkers of the models (PTO tile rows, Ascend C
+// masked repeats, TPU NCHW) call these; nothing here knows about operands, layouts or models.
+// Path::Reference runs the scalar definition (op_table.hpp eval) element by element; Path::Fast is
+// SIMD where it pays, bit-identical to the reference for every input.
+//
+// The *_rows forms take `rows` rows at byte strides (a stride of 0 reads the same row for every
+// row: a broadcast operand), so a walker makes one call per instruction, not one per row.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,22 +23,47 @@ struct Switches {
   bool ftz_out = false;  // subnormal results written as ±0 (floats)
 };
 
-// dst[i] = a[i] OP b[i] for a binary op (add sub mul div rem max min and or xor shl shr).
+// Rows of n elements: row r of an operand at p + r * stride bytes.
+struct Rows2 {
+  const void* a = nullptr;
+  size_t as = 0;
+  const void* b = nullptr;  // unused for unary ops and scalar forms
+  size_t bs = 0;
+  void* d = nullptr;
+  size_t ds = 0;
+  size_t rows = 1, n = 0;
+};
+
+// d = a OP b for a binary op (add sub mul div rem max min and or xor shl shr).
 // Integer div/rem by zero must have been rejected by the caller (find_zero).
+void binary_rows(Op op, DType t, const Rows2& g, Path path = Path::Fast, Switches sw = {});
+// d = a OP s, or s OP a when scalar_first; s is a code of t.
+void binary_scalar_rows(Op op, DType t, const Rows2& g, uint64_t s, bool scalar_first,
+                        Path path = Path::Fast, Switches sw = {});
+// d = OP a for a unary op (not abs neg relu exp ln sqrt rsqrt recip copy).
+void unary_rows(Op op, DType t, const Rows2& g, Path path = Path::Fast, Switches sw = {});
+// Packed predicates: bit j % 8 of byte j / 8 of row r (at d + r * ds) = a[r][j] PRED b[r][j]
+// (or PRED s when b_scalar); ceil(n / 8) bytes per row are written, bits past n are 0.
+void compare_bits_rows(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s,
+                       Path path = Path::Fast);
+// d[r][j] = bit j of row r of `bits` (at bits + r * bits_stride) ? a[r][j] : b[r][j] (or s when
+// b_scalar); moves bits (spec 15 select).
+void select_bits_rows(DType t, const uint8_t* bits, size_t bits_stride, const Rows2& g,
+                      bool b_scalar, uint64_t s);
+
+// One-row forms.
 void binary(Op op, DType t, const void* a, const void* b, void* dst, size_t n,
             Path path = Path::Fast, Switches sw = {});
-// dst[i] = a[i] OP s, or s OP a[i] when scalar_first; s is a code of t.
 void binary_scalar(Op op, DType t, const void* a, uint64_t s, bool scalar_first, void* dst,
                    size_t n, Path path = Path::Fast, Switches sw = {});
-// dst[i] = OP a[i] for a unary op (not abs neg relu exp ln sqrt rsqrt recip copy).
 void unary(Op op, DType t, const void* a, void* dst, size_t n, Path path = Path::Fast,
            Switches sw = {});
-// out[i] = a[i] PRED b[i] (1 or 0) for a compare op; b_scalar: b is one code, not an array.
+// out[i] = a[i] PRED b[i] (1 or 0) for a compare op; compare_scalar against one code s.
 void compare(Op op, DType t, const void* a, const void* b, uint8_t* out, size_t n,
              Path path = Path::Fast);
 void compare_scalar(Op op, DType t, const void* a, uint64_t s, uint8_t* out, size_t n,
                     Path path = Path::Fast);
-// dst[i] = mask[i] ? a[i] : b[i] (moves bits, spec 15 select).
+// dst[i] = mask[i] ? a[i] : b[i] (one byte per element; moves bits).
 void select(DType t, const uint8_t* mask, const void* a, const void* b, void* dst, size_t n);
 
 // Index of the first zero of an integer array (the divisors of div/rem/recip), or n.
@@ -48,10 +76,11 @@ void store_code(DType t, void* base, size_t i, uint64_t code) noexcept;
 // Internal: the SIMD kernels (elementwise_simd.cpp). Each returns false when it has no fast
 // form for (op, t); the caller then runs the scalar loop.
 namespace simd {
-bool binary(Op op, DType t, const void* a, const void* b, void* dst, size_t n);
-bool binary_scalar(Op op, DType t, const void* a, uint64_t s, bool scalar_first, void* dst,
-                   size_t n);
-bool unary(Op op, DType t, const void* a, void* dst, size_t n);
+bool binary(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool scalar_first);
+bool unary(Op op, DType t, const Rows2& g);
+bool compare_bits(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s);
+bool select_bits(DType t, const uint8_t* bits, size_t bits_stride, const Rows2& g, bool b_scalar,
+                 uint64_t s);
 }  // namespace simd
 
 }  // namespace tilesim::ops

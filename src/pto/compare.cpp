@@ -71,20 +71,6 @@ void check_src(const Ctx& c, const TileDesc& t, const char* who) {
   dtype_allowed(c, t, who);
 }
 
-// Packs per-element predicates of row r into dst words (bits past C stay 0).
-void pack_row(const TileDesc& dst, int r, const uint8_t* pred, int C, int W) {
-  const int words = (C + W - 1) / W;
-  for (int w = 0; w < words; ++w) {
-    uint32_t word = 0;
-    for (int b = 0; b < W && w * W + b < C; ++b)
-      if (pred[w * W + b]) word |= uint32_t{1} << b;
-    if (W == 8)
-      *at(dst, r, w) = uint8_t(word);
-    else
-      std::memcpy(at(dst, r, w), &word, 4);
-  }
-}
-
 // a2a3 TCMPS on 16-bit integers compares the bits as fp16 (its backend reinterprets src and the
 // scalar as half): modelled, docs/pto-instructions.md#compare-and-select.
 formats::DType compare_dtype(const Ctx& c, const TileDesc& src) {
@@ -112,16 +98,27 @@ void cmp(const Ctx& c, const Call& call, Path path) {
   if (c.info.kind == Kind::CompareScalar)
     s = tile_form ? ops::load_code(core_dtype(s0.dtype), call.src1->data, 0)
                   : scalar_code(call, core_dtype(s0.dtype));
-  // Every predicate is computed before dst is written (dst may alias a source's bytes).
-  std::vector<uint8_t> preds(size_t(R) * size_t(C));
-  for (int r = 0; r < R; ++r) {
-    uint8_t* out = preds.data() + size_t(r) * C;
-    if (c.info.kind == Kind::Compare)
-      ops::compare(pred, dt, at(s0, r, 0), at(*call.src1, r, 0), out, size_t(C), core_path(path));
-    else
-      ops::compare_scalar(pred, dt, at(s0, r, 0), s, out, size_t(C), core_path(path));
+  // Every predicate is computed before dst is written (dst may alias a source's bytes): packed
+  // bits per row, then copied into dst's words with zeros past column C.
+  const size_t bits_row = (size_t(C) + 7) / 8, out_row = size_t((C + W - 1) / W) * (W / 8);
+  std::vector<uint8_t> bits(size_t(R) * bits_row);
+  ops::Rows2 g;
+  g.a = at(s0, 0, 0);
+  g.as = size_t(s0.cols) * esize(s0);
+  if (c.info.kind == Kind::Compare) {
+    g.b = at(*call.src1, 0, 0);
+    g.bs = size_t(call.src1->cols) * esize(*call.src1);
   }
-  for (int r = 0; r < R; ++r) pack_row(dst, r, preds.data() + size_t(r) * C, C, W);
+  g.d = bits.data();
+  g.ds = bits_row;
+  g.rows = size_t(R);
+  g.n = size_t(C);
+  ops::compare_bits_rows(pred, dt, g, c.info.kind == Kind::CompareScalar, s, core_path(path));
+  for (int r = 0; r < R; ++r) {
+    uint8_t* o = at(dst, r, 0);
+    std::memcpy(o, bits.data() + size_t(r) * bits_row, bits_row);
+    std::memset(o + bits_row, 0, out_row - bits_row);
+  }
 }
 
 // The mask tile: an integer RowMajor Vec tile of W-bit words, validRow >= R, validCol >= ceil(C/W).
@@ -142,13 +139,6 @@ int check_mask(const Ctx& c, const TileDesc& m, int R, int C) {
   return W;
 }
 
-void mask_row(const TileDesc& m, int r, int C, int W, uint8_t* out) {
-  for (int j = 0; j < C; ++j) {
-    const uint64_t word = ops::load_code(core_dtype(m.dtype), at(m, r, j / W), 0);
-    out[j] = uint8_t((word >> (j % W)) & 1u);
-  }
-}
-
 void sel(const Ctx& c, const Call& call) {
   const TileDesc &dst = *call.dst, &s0 = *call.src0;
   check_src(c, dst, "dst");
@@ -162,7 +152,7 @@ void sel(const Ctx& c, const Call& call) {
     same_valid(c, *call.src1, "src1", dst, "dst");
   }
   const int R = dst.valid_row, C = dst.valid_col;
-  const int W = check_mask(c, *call.mask, R, C);
+  check_mask(c, *call.mask, R, C);
   const formats::DType dt = core_dtype(dst.dtype);
   const uint64_t s = scalar_form ? scalar_code(call, dt) : 0;
   if (is_a2a3(c) && call.tmp) {
@@ -182,23 +172,30 @@ void sel(const Ctx& c, const Call& call) {
       no_overlap(c, tmp, "tmp", dst, "dst");
     }
   }
-  std::vector<uint8_t> bits(size_t(R) * size_t(C));
-  for (int r = 0; r < R; ++r) mask_row(*call.mask, r, C, W, bits.data() + size_t(r) * C);
   if (R == 0 || C == 0) return;
+  // The mask rows' bits, read before dst is written (bit j of a row = bit j % W of word j / W,
+  // the words little-endian: the same bit stream for every word width).
+  const TileDesc& m = *call.mask;
+  const size_t bits_row = (size_t(C) + 7) / 8, mstride = size_t(m.cols) * esize(m);
+  std::vector<uint8_t> bits(size_t(R) * bits_row);
+  for (int r = 0; r < R; ++r) std::memcpy(bits.data() + r * bits_row, m.data + r * mstride, bits_row);
+  if (C % 8)  // bits past C are never read; clear them so the copy is deterministic
+    for (int r = 0; r < R; ++r) bits[r * bits_row + bits_row - 1] &= uint8_t((1u << (C % 8)) - 1);
   const Source a(s0, dst, R, C);
-  std::vector<uint8_t> ssrc;
-  const Source* b = nullptr;
-  std::optional<Source> bs;
-  if (!scalar_form) {
-    bs.emplace(*call.src1, dst, R, C);
-    b = &*bs;
-  } else {
-    ssrc.resize(size_t(C) * esize(dst));
-    for (int j = 0; j < C; ++j) ops::store_code(dt, ssrc.data(), size_t(j), s);
+  std::optional<Source> b;
+  if (!scalar_form) b.emplace(*call.src1, dst, R, C);
+  ops::Rows2 g;
+  g.a = a.row(0);
+  g.as = a.stride();
+  if (b) {
+    g.b = b->row(0);
+    g.bs = b->stride();
   }
-  for (int r = 0; r < R; ++r)
-    ops::select(dt, bits.data() + size_t(r) * C, a.row(r), b ? b->row(r) : ssrc.data(),
-                at(dst, r, 0), size_t(C));
+  g.d = dst.data;
+  g.ds = size_t(dst.cols) * esize(dst);
+  g.rows = size_t(R);
+  g.n = size_t(C);
+  ops::select_bits_rows(dt, bits.data(), bits_row, g, scalar_form, s);
   if (scalar_form && is_a2a3(c) && call.tmp) ops::store_code(dt, call.tmp->data, 0, s);
 }
 

@@ -43,31 +43,28 @@ int64_t signed_value(formats::DType dt, uint64_t code) {
   return int64_t((code ^ sign) - sign);
 }
 
-// The rows of dst's valid region with their sources, after every check: fn(dst_row, srcs..., n)
-// per row, or once for the whole region when every operand's rows are back to back.
+// dst's valid region and its sources as the element-op core's rows, one core call per thread's
+// share of rows (one for the whole region on small tiles); rows that are back to back in every
+// operand merge into one long row, so the vector tail is paid once.
 template <class F>
-void walk(const TileDesc& dst, std::initializer_list<const Source*> srcs, int R, int C, int wlog,
-          F&& fn) {
-  const size_t sz = esize(dst);
-  bool flat = dst.cols == C;
-  for (const Source* s : srcs) flat = flat && s->stride() == size_t(C) * sz;
-  if (flat) {
-    // One run; threads split it by rows (each a whole number of rows).
-    for_rows(R, C, wlog, [&](size_t r0, size_t r1) {
-      std::array<const uint8_t*, 3> p{};
-      size_t k = 0;
-      for (const Source* s : srcs) p[k++] = s->row(int(r0));
-      fn(dst.data + r0 * C * sz, p, (r1 - r0) * size_t(C));
-    });
-    return;
-  }
+void walk(const TileDesc& dst, const Source* a, const Source* b, int R, int C, int wlog, F&& fn) {
+  const size_t sz = esize(dst), ds = size_t(dst.cols) * sz, row = size_t(C) * sz;
+  const bool flat = ds == row && (!a || a->stride() == row) && (!b || b->stride() == row);
   for_rows(R, C, wlog, [&](size_t r0, size_t r1) {
-    for (size_t r = r0; r < r1; ++r) {
-      std::array<const uint8_t*, 3> p{};
-      size_t k = 0;
-      for (const Source* s : srcs) p[k++] = s->row(int(r));
-      fn(dst.data + r * size_t(dst.cols) * sz, p, size_t(C));
+    ops::Rows2 g;
+    g.a = a ? a->row(int(r0)) : nullptr;
+    g.as = a ? a->stride() : 0;
+    g.b = b ? b->row(int(r0)) : nullptr;
+    g.bs = b ? b->stride() : 0;
+    g.d = dst.data + r0 * ds;
+    g.ds = ds;
+    g.rows = r1 - r0;
+    g.n = size_t(C);
+    if (flat) {
+      g.n *= g.rows;
+      g.rows = 1;
     }
+    fn(g);
   });
 }
 
@@ -156,9 +153,8 @@ void binary(const Ctx& c, const Call& call, Path path) {
       ops::binary(ops::Op::bor, dt, a.row(r), b.row(r), at(*tmp, r, 0), size_t(C),
                   core_path(path));
   }
-  walk(dst, {&a, &b}, R, C, work_log2(op), [&](uint8_t* d, auto p, size_t n) {
-    ops::binary(op, dt, p[0], p[1], d, n, core_path(path));
-  });
+  walk(dst, &a, &b, R, C, work_log2(op),
+       [&](const ops::Rows2& g) { ops::binary_rows(op, dt, g, core_path(path)); });
 }
 
 void unary(const Ctx& c, const Call& call, Path path) {
@@ -188,15 +184,17 @@ void unary(const Ctx& c, const Call& call, Path path) {
   if (two_step) {
     const uint64_t one = ops::cast_one(formats::DType::fp32, dt, 0x3F800000u, {});
     for (size_t k = 0; k < 32 / esize(dst); ++k) ops::store_code(dt, call.tmp->data, k, one);
-    walk(dst, {&a}, R, C, 13, [&](uint8_t* d, auto p, size_t n) {
-      ops::unary(ops::Op::sqrt, dt, p[0], d, n, core_path(path));
-      ops::binary_scalar(ops::Op::div, dt, d, one, true, d, n, core_path(path));
+    walk(dst, &a, nullptr, R, C, 13, [&](const ops::Rows2& g) {
+      ops::unary_rows(ops::Op::sqrt, dt, g, core_path(path));
+      ops::Rows2 in_place = g;  // then 1 / the rounded root, in dst
+      in_place.a = g.d;
+      in_place.as = g.ds;
+      ops::binary_scalar_rows(ops::Op::div, dt, in_place, one, true, core_path(path));
     });
     return;
   }
-  walk(dst, {&a}, R, C, work_log2(op), [&](uint8_t* d, auto p, size_t n) {
-    ops::unary(op, dt, p[0], d, n, core_path(path));
-  });
+  walk(dst, &a, nullptr, R, C, work_log2(op),
+       [&](const ops::Rows2& g) { ops::unary_rows(op, dt, g, core_path(path)); });
 }
 
 void scalar(const Ctx& c, const Call& call, Path path) {
@@ -259,8 +257,8 @@ void scalar(const Ctx& c, const Call& call, Path path) {
     for (int r = 0; r < R; ++r)
       ops::binary_scalar(ops::Op::bor, dt, a.row(r), s, false, at(*tmp, r, 0), size_t(C),
                          core_path(path));
-  walk(dst, {&a}, R, C, work_log2(op), [&](uint8_t* d, auto p, size_t n) {
-    ops::binary_scalar(op, dt, p[0], s, call.scalar_first, d, n, core_path(path));
+  walk(dst, &a, nullptr, R, C, work_log2(op), [&](const ops::Rows2& g) {
+    ops::binary_scalar_rows(op, dt, g, s, call.scalar_first, core_path(path));
   });
 }
 
@@ -274,13 +272,29 @@ void leaky_relu(const Ctx& c, const Call& call, Path path) {
   const int R = dst.valid_row, C = dst.valid_col;
   if (R == 0 || C == 0) return;
   const Source a(src, dst, R, C);
-  const uint64_t zero = 0;
-  walk(dst, {&a}, R, C, 18, [&](uint8_t* d, auto p, size_t n) {
-    std::vector<uint8_t> prod(n * esize(dst)), pos(n);
-    ops::binary_scalar(ops::Op::mul, dt, p[0], s, false, prod.data(), n, core_path(path));
-    ops::compare_scalar(ops::Op::gt, dt, p[0], zero, pos.data(), n, core_path(path));
-    ops::select(dt, pos.data(), p[0], prod.data(), d, n);
-  });
+  // x * slope into dst, then the positive lanes of x over it (select moves bits): every x is
+  // read before dst is written only when x is not dst itself, so an aliasing x is copied first.
+  const std::vector<uint8_t> xcopy = a.row(0) == dst.data
+                                         ? std::vector<uint8_t>(dst.data, dst.data + dst.bytes())
+                                         : std::vector<uint8_t>();
+  const uint8_t* x0 = xcopy.empty() ? a.row(0) : xcopy.data();
+  const size_t xs = xcopy.empty() ? a.stride() : size_t(dst.cols) * esize(dst);
+  const size_t bits_row = (size_t(C) + 7) / 8;
+  std::vector<uint8_t> pos(size_t(R) * bits_row);
+  ops::Rows2 g;
+  g.a = x0;
+  g.as = xs;
+  g.d = pos.data();
+  g.ds = bits_row;
+  g.rows = size_t(R);
+  g.n = size_t(C);
+  ops::compare_bits_rows(ops::Op::gt, dt, g, true, 0, core_path(path));
+  g.d = dst.data;
+  g.ds = size_t(dst.cols) * esize(dst);
+  ops::binary_scalar_rows(ops::Op::mul, dt, g, s, false, core_path(path));
+  g.b = g.d;
+  g.bs = g.ds;
+  ops::select_bits_rows(dt, pos.data(), bits_row, g, false, 0);
 }
 
 // TAXPY: dst = scalar * src + dst, the product rounded to the accumulation type, then the sum

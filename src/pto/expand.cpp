@@ -123,14 +123,23 @@ void col_expand_op(const Ctx& c, const Call& call, Path path) {
   const std::vector<uint8_t> s(at(x, 0, 0), at(x, 0, 0) + n);  // snapshot: dst may alias it
   const Source f(full, dst, R, C);
   const bool expdif = c.info.id == Instr::TCOLEXPANDEXPDIF;
+  // One core call per share of rows: the expanded row is an operand of stride 0.
   for_rows(R, C, expdif ? 13 : 18, [&](size_t r0, size_t r1) {
-    for (size_t r = r0; r < r1; ++r) {
-      uint8_t* d = at(dst, int(r), 0);
-      const uint8_t* a = full0 ? f.row(int(r)) : s.data();
-      const uint8_t* b = full0 ? s.data() : f.row(int(r));
-      ops::binary(op, dt, a, b, d, size_t(C), core_path(path));
-      // EXPDIF = round_T(src0 - src1), then e^d correctly rounded (spec 20 §4, column form).
-      if (expdif) ops::unary(ops::Op::exp, dt, d, d, size_t(C), core_path(path));
+    ops::Rows2 g;
+    g.a = full0 ? f.row(int(r0)) : s.data();
+    g.as = full0 ? f.stride() : 0;
+    g.b = full0 ? s.data() : f.row(int(r0));
+    g.bs = full0 ? 0 : f.stride();
+    g.d = at(dst, int(r0), 0);
+    g.ds = size_t(dst.cols) * esize(dst);
+    g.rows = r1 - r0;
+    g.n = size_t(C);
+    ops::binary_rows(op, dt, g, core_path(path));
+    // EXPDIF = round_T(src0 - src1), then e^d correctly rounded (spec 20 §4, column form).
+    if (expdif) {
+      g.a = g.d;
+      g.as = g.ds;
+      ops::unary_rows(ops::Op::exp, dt, g, core_path(path));
     }
   });
 }

@@ -93,8 +93,14 @@ class Source {
 
 // Runs fn(r0, r1) over rows [0, R) of a valid region of R x C elements, on several threads when
 // the work is large (work_log2: threads from 2^work_log2 elements on; spec 00 Threading: results
-// never depend on the count, every row is written by one thread).
-void for_rows(int R, int C, int work_log2, const std::function<void(size_t, size_t)>& fn);
+// never depend on the count, every row is written by one thread). Small regions call fn directly
+// (no std::function, no allocation: the fixed cost of a 64x64 call matters, issue 16 §5).
+void for_rows_threaded(int R, int C, int work_log2, const std::function<void(size_t, size_t)>& fn);
+template <class F>
+inline void for_rows(int R, int C, int work_log2, F&& fn) {
+  if (size_t(R) * size_t(C) < (size_t(1) << work_log2) || R < 2) return fn(size_t(0), size_t(R));
+  for_rows_threaded(R, C, work_log2, fn);
+}
 
 // ---- the families: each checks its kinds' rules, then computes (one file per family) ----
 void elementwise(const Ctx& c, const Call& call, Path path);  // elementwise.cpp

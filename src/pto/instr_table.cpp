@@ -230,9 +230,7 @@ Source::Source(const TileDesc& src, const TileDesc& dst, int R, int C) {
   stride_ = size_t(C) * sz;
 }
 
-void for_rows(int R, int C, int work_log2, const std::function<void(size_t, size_t)>& fn) {
-  const size_t work = size_t(R) * size_t(C);
-  if (work < (size_t(1) << work_log2) || R < 2) return fn(0, size_t(R));
+void for_rows_threaded(int R, int C, int work_log2, const std::function<void(size_t, size_t)>& fn) {
   const size_t grain = std::max<size_t>(1, (size_t(1) << (work_log2 - 1)) / size_t(std::max(C, 1)));
   parallel_for(size_t(R), grain, fn);
 }
