@@ -228,6 +228,18 @@ def _scalar_text(x, dtype):
     raise _impl_error("a scalar must be a Python/NumPy number, got %s" % type(x).__name__)
 
 
+def _dtype_name(dtype):
+    """A spec 60 §2 name or alias, or a NumPy dtype (np.int32, np.float16, ...)."""
+    if not isinstance(dtype, str):
+        try:
+            np_name = _np.dtype(dtype).name
+        except TypeError:
+            np_name = None
+        if np_name in _FROM_NUMPY:
+            return _FROM_NUMPY[np_name]
+    return _impl._canonical(str(dtype))
+
+
 def _mode(x, what):
     if x is None or isinstance(x, str):
         return x
@@ -323,13 +335,13 @@ def _make(I, kind, has_tmp):  # noqa: C901 - one branch per operand shape
             if dst is None:
                 if shape is None or dtype is None:
                     raise _impl_error("%s: without a dst, shape and dtype must be given" % I)
-                name = _impl._canonical(str(dtype))
+                name = _dtype_name(dtype)
                 dst = Tile(_np.zeros(tuple(shape), _np.dtype(_impl._carrier(name))), valid=valid,
                            dtype=name)
             else:
                 if shape is not None and tuple(shape) != dst.shape:
                     raise _impl_error("%s: shape %s differs from dst's %s" % (I, tuple(shape), dst.shape))
-                if dtype is not None and _impl._canonical(str(dtype)) != dst.dtype:
+                if dtype is not None and _dtype_name(dtype) != dst.dtype:
                     raise _impl_error("%s: dtype %s differs from dst's %s" % (I, dtype, dst.dtype))
                 if valid is not None:
                     dst.valid = valid
@@ -429,8 +441,8 @@ def _make(I, kind, has_tmp):  # noqa: C901 - one branch per operand shape
             if dst is None:
                 if dtype is None:
                     raise _impl_error("%s: without a dst, dtype must be given" % I)
-                dst = _default(I, target, src, dtype=_impl._canonical(str(dtype)))
-            elif dtype is not None and _impl._canonical(str(dtype)) != dst.dtype:
+                dst = _default(I, target, src, dtype=_dtype_name(dtype))
+            elif dtype is not None and _dtype_name(dtype) != dst.dtype:
                 raise _impl_error("%s: dtype %s differs from dst's %s" % (I, dtype, dst.dtype))
             _exec(I, target, dst=dst, src0=src, tmp=_opt_tile(tmp), rmode=rmode,
                   sat=_saturation(saturation))
