@@ -45,26 +45,73 @@ struct Ctx {
 };
 
 // ---- predicates (each raises tilesim::Error before anything is written) ----
-// Shape, storage and alignment of a tile as a front end built it; TASSIGN'd tiles in this UB.
-void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who);
+// Each is an inline test with its message in an out-of-line cold function (namespace slow): the
+// checks of a small-tile call cost a few compares, not calls (issue 16 §5).
+namespace slow {
+[[noreturn, gnu::cold]] void vec(const Ctx& c, const TileDesc& t, std::string_view who);
+[[noreturn, gnu::cold]] void row_major(const Ctx& c, const TileDesc& t, std::string_view who);
+[[noreturn, gnu::cold]] void dtype_allowed(const Ctx& c, const TileDesc& t, std::string_view who);
+[[noreturn, gnu::cold]] void same_dtype(const Ctx& c, const TileDesc& a, std::string_view wa,
+                                        const TileDesc& b, std::string_view wb);
+[[noreturn, gnu::cold]] void same_valid(const Ctx& c, const TileDesc& a, std::string_view wa,
+                                        const TileDesc& b, std::string_view wb);
+[[gnu::cold]] void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who);
+}  // namespace slow
+
+// Shape, storage and alignment of a tile as a front end built it (check_tile); a TASSIGN'd tile
+// must be in this call's UB.
+inline void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who) {
+  const size_t line = (t.row_major ? size_t(t.cols) : size_t(t.rows)) * elem_size(t.dtype);
+  const bool ok = t.rows > 0 && t.cols > 0 && t.rows <= (1 << 24) && t.cols <= (1 << 24) &&
+                  t.valid_row >= 0 && t.valid_row <= t.rows && t.valid_col >= 0 &&
+                  t.valid_col <= t.cols && t.data != nullptr && t.capacity >= t.bytes() &&
+                  (t.slayout != kSLayoutNoneBox || line % 32 == 0) &&
+                  (t.ub_addr < 0 || (t.ub != nullptr && t.ub == c.ub.base));
+  if (!ok) [[unlikely]]
+    slow::tile_ok(c, t, who);
+}
 // TileType::Vec.
-void vec(const Ctx& c, const TileDesc& t, std::string_view who);
+inline void vec(const Ctx& c, const TileDesc& t, std::string_view who) {
+  if (t.loc != kLocVec) [[unlikely]]
+    slow::vec(c, t, who);
+}
 // BLayout::RowMajor, SLayout::NoneBox (ND).
-void row_major(const Ctx& c, const TileDesc& t, std::string_view who);
-// The tile's dtype is in the row's set for the target (a2a3, a5, or cpu = their union).
-void dtype_allowed(const Ctx& c, const TileDesc& t, std::string_view who);
-uint16_t allowed(const Ctx& c) noexcept;
+inline void row_major(const Ctx& c, const TileDesc& t, std::string_view who) {
+  if (!t.row_major || t.slayout != kSLayoutNoneBox) [[unlikely]]
+    slow::row_major(c, t, who);
+}
+// The dtype set of the row for the target (a2a3, a5, or cpu = their union).
+inline uint16_t allowed(const Ctx& c) noexcept {
+  switch (c.target.kind) {
+    case TargetKind::a2a3: return c.info.a2a3;
+    case TargetKind::a5: return c.info.a5;
+    default: return uint16_t(c.info.a2a3 | c.info.a5);
+  }
+}
+inline void dtype_allowed(const Ctx& c, const TileDesc& t, std::string_view who) {
+  if (!(allowed(c) & (1u << unsigned(t.dtype)))) [[unlikely]]
+    slow::dtype_allowed(c, t, who);
+}
 std::string dtype_list(uint16_t mask);
 // a and b have the same dtype.
-void same_dtype(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
-                std::string_view wb);
+inline void same_dtype(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
+                       std::string_view wb) {
+  if (a.dtype != b.dtype) [[unlikely]]
+    slow::same_dtype(c, a, wa, b, wb);
+}
 // a's valid shape equals b's.
-void same_valid(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
-                std::string_view wb);
+inline void same_valid(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
+                       std::string_view wb) {
+  if (a.valid_row != b.valid_row || a.valid_col != b.valid_col) [[unlikely]]
+    slow::same_valid(c, a, wa, b, wb);
+}
 // No byte of a is a byte of b (both tiles' whole storage).
 void no_overlap(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
                 std::string_view wb);
-bool overlaps(const TileDesc& a, const TileDesc& b) noexcept;
+inline bool overlaps(const TileDesc& a, const TileDesc& b) noexcept {
+  const auto alo = reinterpret_cast<uintptr_t>(a.data), blo = reinterpret_cast<uintptr_t>(b.data);
+  return alo < blo + b.bytes() && blo < alo + a.bytes();
+}
 // No integer element of t's valid region is 0 (divisors, spec 15 §1).
 void no_zero_divisor(const Ctx& c, const TileDesc& t, std::string_view who);
 

@@ -131,6 +131,8 @@ std::string loc_name(uint8_t loc) {
 }
 }  // namespace
 
+namespace slow {
+
 void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who) {
   check_tile(t, c.info.name, who);
   if (t.ub_addr >= 0 && t.ub != c.ub.base)
@@ -140,27 +142,38 @@ void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who) {
 }
 
 void vec(const Ctx& c, const TileDesc& t, std::string_view who) {
-  if (t.loc != kLocVec)
-    c.fail(ErrorCode::Constraint,
-           fmt::format("{} must be a TileType::Vec tile, got {}", who, loc_name(t.loc)));
+  c.fail(ErrorCode::Constraint,
+         fmt::format("{} must be a TileType::Vec tile, got {}", who, loc_name(t.loc)));
 }
 
 void row_major(const Ctx& c, const TileDesc& t, std::string_view who) {
-  if (!t.row_major || t.slayout != kSLayoutNoneBox)
-    c.fail(ErrorCode::Constraint,
-           fmt::format("{} must be RowMajor with SLayout::NoneBox (ND), got {}{}", who,
-                       t.row_major ? "RowMajor" : "ColMajor",
-                       t.slayout != kSLayoutNoneBox ? " with a boxed SLayout" : ""));
+  c.fail(ErrorCode::Constraint,
+         fmt::format("{} must be RowMajor with SLayout::NoneBox (ND), got {}{}", who,
+                     t.row_major ? "RowMajor" : "ColMajor",
+                     t.slayout != kSLayoutNoneBox ? " with a boxed SLayout" : ""));
 }
 
-uint16_t allowed(const Ctx& c) noexcept {
-  switch (c.target.kind) {
-    case TargetKind::a2a3: return c.info.a2a3;
-    case TargetKind::a5: return c.info.a5;
-    case TargetKind::cpu: return uint16_t(c.info.a2a3 | c.info.a5);
-  }
-  return 0;
+void dtype_allowed(const Ctx& c, const TileDesc& t, std::string_view who) {
+  const uint16_t mask = allowed(c);
+  c.fail(ErrorCode::Unsupported,
+         fmt::format("{} dtype {} is not supported on target {} (supported: {})", who,
+                     elem_name(t.dtype), c.target.name, dtype_list(mask)));
 }
+
+void same_dtype(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
+                std::string_view wb) {
+  c.fail(ErrorCode::Constraint, fmt::format("{} and {} must have the same dtype, got {} and {}", wa,
+                                            wb, elem_name(a.dtype), elem_name(b.dtype)));
+}
+
+void same_valid(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
+                std::string_view wb) {
+  c.fail(ErrorCode::Constraint,
+         fmt::format("{} valid shape must equal {}'s, got {}x{} and {}x{}", wa, wb, a.valid_row,
+                     a.valid_col, b.valid_row, b.valid_col));
+}
+
+}  // namespace slow
 
 std::string dtype_list(uint16_t mask) {
   std::string s;
@@ -170,34 +183,6 @@ std::string dtype_list(uint16_t mask) {
       s.append(elem_name(Elem(e)));
     }
   return s;
-}
-
-void dtype_allowed(const Ctx& c, const TileDesc& t, std::string_view who) {
-  const uint16_t mask = allowed(c);
-  if (!(mask & (1u << unsigned(t.dtype))))
-    c.fail(ErrorCode::Unsupported,
-           fmt::format("{} dtype {} is not supported on target {} (supported: {})", who,
-                       elem_name(t.dtype), c.target.name, dtype_list(mask)));
-}
-
-void same_dtype(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
-                std::string_view wb) {
-  if (a.dtype != b.dtype)
-    c.fail(ErrorCode::Constraint, fmt::format("{} and {} must have the same dtype, got {} and {}",
-                                              wa, wb, elem_name(a.dtype), elem_name(b.dtype)));
-}
-
-void same_valid(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
-                std::string_view wb) {
-  if (a.valid_row != b.valid_row || a.valid_col != b.valid_col)
-    c.fail(ErrorCode::Constraint,
-           fmt::format("{} valid shape must equal {}'s, got {}x{} and {}x{}", wa, wb, a.valid_row,
-                       a.valid_col, b.valid_row, b.valid_col));
-}
-
-bool overlaps(const TileDesc& a, const TileDesc& b) noexcept {
-  const auto alo = reinterpret_cast<uintptr_t>(a.data), blo = reinterpret_cast<uintptr_t>(b.data);
-  return alo < blo + b.bytes() && blo < alo + a.bytes();
 }
 
 void no_overlap(const Ctx& c, const TileDesc& a, std::string_view wa, const TileDesc& b,
