@@ -368,6 +368,26 @@ TEST(PtoInstrRejects, EveryRule) {
                   "dst must be a TileType::Vec tile, got Mat");
 }
 
+// spec 21 §5: on cpu a TROWEXPAND* tmp is neither checked nor written and may alias any operand
+// (the vendor's flash-attention demo passes src as tmp); a2a3 rejects that alias.
+TEST(PtoInstr, CpuTargetIgnoresRowExpandTmp) {
+  VecTile<float, 4, 8> full(4, 8), d(4, 8);
+  pto::Tile<pto::TileType::Vec, float, 8, 1, pto::BLayout::ColMajor, pto::DYNAMIC, pto::DYNAMIC>
+      s(4, 1);
+  for (int r = 0; r < 4; ++r) {
+    s.at(r, 0) = float(r);
+    for (int c = 0; c < 8; ++c) full.at(r, c) = 10.0f;
+  }
+  {
+    TargetGuard g("cpu");
+    pto::TROWEXPANDSUB(d, full, s, full);  // tmp = the full operand itself
+    EXPECT_EQ(d.at(3, 2), 7.0f);
+    EXPECT_EQ(full.at(3, 2), 10.0f) << "tmp not written";
+  }
+  TargetGuard g("a2a3");
+  EXPECT_THROW(pto::TROWEXPANDSUB(d, full, s, full), tilesim::Error);
+}
+
 // The vendor's template spellings compile (explicit precision arguments, the tmp overloads).
 TEST(PtoInstr, VendorSpellingsCompile) {
   TargetGuard g("cpu");
