@@ -223,7 +223,7 @@ class Parser {
         const bool hex = q + 1 < l.size() && l[q] == '0' && (l[q + 1] == 'x' || l[q + 1] == 'X');
         while (q < l.size()) {
           const char d = l[q];
-          const char prev = l[q - 1];
+          const char prev = q > p ? l[q - 1] : '\0';
           const bool exp_sign = (d == '-' || d == '+') &&
                                 (hex ? (prev == 'p' || prev == 'P') : (prev == 'e' || prev == 'E'));
           if (!std::isalnum(static_cast<unsigned char>(d)) && d != '.' && d != '_' && !exp_sign)

@@ -689,6 +689,8 @@ TEST(PtoAs, InstructionParseErrors) {
       {"%a = pto.tadd %x, $ : !pto.tile<16x8xf32>", "t.pto:4:19: unexpected character, at '$'"},
       {"%a = pto.tadd %x, : !pto.tile<16x8xf32>",
        "expected a tile operand '%name' or a scalar literal, at ':'"},
+      {"7.5e+3", "t.pto:4:1: expected a statement, at '7.5e+3'"},
+      {"-inf", "t.pto:4:1: expected a statement, at '-inf'"},
   };
   for (const Row& r : rows) {
     const std::string e = error_of(pre + r.text);
@@ -749,4 +751,54 @@ TEST(PtoAs, AttributeSpellings) {
   EXPECT_EQ(out(r, "c1").array.data, out(r, "c3").array.data);
   EXPECT_EQ(elem_at<int32_t>(out(r, "c1").array, 1, 0), 0);  // rint(0.5) = 0, ties to even
   EXPECT_EQ(elem_at<int32_t>(out(r, "c1").array, 3, 0), 2);  // rint(1.5) = 2
+}
+
+// The new grammar (scalars, attributes, two outs, parenthesised types) under random mutation:
+// a result or a tilesim::Error, nothing else (spec 00).
+TEST(PtoAs, MutatedInstructionProgramsOnlyRaiseErrors) {
+  const std::string base =
+      ".target cpu\n.arg %x : !pto.tile<8x32xf32>\n.arg %m : !pto.tile<8x32xui8>\n"
+      "%a = pto.tadds %x, -0x1.8p1 : (!pto.tile<8x32xf32>, f32) -> !pto.tile<8x32xf32>\n"
+      "%c = pto.tcmps %a, 2.5e0 {cmpMode = #pto<cmp ge>} : !pto.tile<8x32xf32>, f32 -> "
+      "!pto.tile<8x32xui8>\n"
+      "%s = tsels %c, %x, inf : !pto.tile<8x32xui8>, !pto.tile<8x32xf32>, f32 -> "
+      "!pto.tile<8x32xf32>\n"
+      "%v = pto.alloc_tile : !pto.tile_buf<vec, 8x1xf32, blayout=col_major>\n"
+      "%k = pto.alloc_tile : !pto.tile_buf<vec, 8x1xi32, blayout=col_major>\n"
+      "pto.trowargmax ins(%s : !pto.tile<8x32xf32>) outs(%v, %k : !pto.tile<8x1xf32>, "
+      "!pto.tile<8x1xi32>)\n"
+      "%t = pto.tcvt %s {rmode = #pto<round_mode FLOOR>, sat_mode = #pto<saturation_mode ON>} : "
+      "!pto.tile<8x32xf32> -> !pto.tile<8x32xi16>\n"
+      "%e = pto.texpands 0x7FC0 : bf16 -> !pto.tile<8x16xbf16>\n"
+      "%d = pto.tdivs 3, %x : f32, !pto.tile<8x32xf32> -> !pto.tile<8x32xf32>\n";
+  EXPECT_NO_THROW(as::run(base, "t.pto", {}));
+  std::mt19937 g(57);
+  const char alphabet[] = "%@!<>=,:()?x0123456789abcdefvxipto._ \n#/;-+{}pe";
+  int errors = 0, ran = 0;
+  for (int k = 0; k < 3000; ++k) {
+    std::string s = base;
+    const int edits = 1 + int(g() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = g() % s.size();
+      switch (g() % 3) {
+        case 0:
+          s[at] = alphabet[g() % (sizeof(alphabet) - 1)];
+          break;
+        case 1:
+          s.erase(at, 1 + g() % 8);
+          break;
+        default:
+          s.insert(at, 1, alphabet[g() % (sizeof(alphabet) - 1)]);
+          break;
+      }
+    }
+    try {
+      as::run(s, "t.pto", {});
+      ++ran;
+    } catch (const tilesim::Error&) {
+      ++errors;
+    }
+  }
+  EXPECT_GT(errors, 1000);
+  EXPECT_GT(ran, 10);  // some mutations keep the program valid (comments, numbers)
 }
