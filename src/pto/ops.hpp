@@ -8,6 +8,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "ops/math.hpp"
 #include "tilesim/formats.hpp"
 #include "tilesim/pto/engine.hpp"
 
@@ -67,15 +68,14 @@ inline T iarith(T a, T b) {
   return a;
 }
 
-// e^d correctly rounded from the double exp (spec 20 §4 EXPDIF; exhaustively tested for fp16).
+// e^d correctly rounded to T (spec 20 §4 EXPDIF): the element-op core's exp (spec 15 §1), the one
+// definition every model calls.
 inline uint16_t exp_f16(uint16_t d) {
-  const double e = std::exp(double(formats::f16_to_f32(d)));
-  if (e != e) return kNanF16;
-  // one rounding, double -> binary16 (RNE), by the format core
-  return static_cast<uint16_t>(formats::encode(e, formats::DType::fp16));
+  return ::tilesim::ops::math_f16(::tilesim::ops::MathFn::exp, d);
 }
-inline float exp_f32(float d) {
-  return canon(static_cast<float>(std::exp(double(d))));
+inline uint16_t exp_bf16(uint16_t d) {
+  return ::tilesim::ops::math_bf16(::tilesim::ops::MathFn::exp, d);
 }
+inline float exp_f32(float d) { return ::tilesim::ops::math_f32(::tilesim::ops::MathFn::exp, d); }
 
 }  // namespace tilesim::pto::ops

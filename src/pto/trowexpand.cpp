@@ -108,14 +108,12 @@ void float_elem(Op op, Elem dt, const uint8_t* p0, const uint8_t* p1, uint8_t* o
       h = ops::exp_f16(formats::f32_to_f16(a - b));
       std::memcpy(out, &h, 2);
       return;
-    case Elem::bf16: {
-      const double e = std::exp(double(formats::bf16_to_f32(formats::f32_to_bf16(a - b))));
-      h = uint16_t(formats::encode(e, formats::DType::bf16));
+    case Elem::bf16:
+      h = ops::exp_bf16(formats::f32_to_bf16(a - b));
       std::memcpy(out, &h, 2);
       return;
-    }
     default: {
-      const float r = ops::exp_f32(ops::canon(a - b));
+      const float r = ops::exp_f32(a - b);  // a NaN difference gives the canonical NaN
       std::memcpy(out, &r, 4);
       return;
     }
