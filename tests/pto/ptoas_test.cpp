@@ -15,6 +15,7 @@
 
 #include "tilesim/error.hpp"
 #include "tilesim/pto/engine.hpp"
+#include "tilesim/pto/frontend.hpp"
 
 using namespace tilesim::pto;
 
@@ -801,4 +802,55 @@ TEST(PtoAs, MutatedInstructionProgramsOnlyRaiseErrors) {
   }
   EXPECT_GT(errors, 1000);
   EXPECT_GT(ran, 10);  // some mutations keep the program valid (comments, numbers)
+}
+
+// The scalar reader shared by PTO-AS and Python (tilesim::pto::fe::scalar_code): one RNE rounding
+// of the literal's exact value (decimal digits past double precision decide a tie), codes, ranges.
+TEST(PtoFrontend, ScalarCodes) {
+  namespace fe = tilesim::pto::fe;
+  struct Row {
+    const char* lit;
+    Elem e;
+    uint64_t code;  // expected code (independent: the IEEE encodings, two's complement)
+  };
+  const Row rows[] = {
+      {"1.00048828125", Elem::f16, 0x3C00},  // exactly 1 + 2^-11, the midpoint: ties to even
+      {"1.00048828125000000000000000001", Elem::f16, 0x3C01},  // just above: up
+      {"1.00048828124999999999999999999", Elem::f16, 0x3C00},  // just below: down
+      {"1.00146484375", Elem::f16, 0x3C02},  // 1 + 3*2^-11, midpoint of 0x3C01/0x3C02: even
+      {"16777217", Elem::f32, 0x4B800000},   // 2^24 + 1: tie to even 2^24
+      {"16777217.0000000000000000001", Elem::f32, 0x4B800001},
+      {"1152921573326323713", Elem::f32, 0x5D800001},  // 2^60 + 2^36 + 1: above the midpoint
+      {"65520", Elem::f16, 0x7C00},                    // the overflow threshold rounds to Inf
+      {"65519.9999999999999999999", Elem::f16, 0x7BFF},
+      {"-0", Elem::f32, 0x80000000},
+      {"-1e-50", Elem::f32, 0x80000000},
+      {"0x1.8p1", Elem::f32, 0x40400000},
+      {"-inf", Elem::bf16, 0xFF80},
+      {"nan", Elem::f16, 0x7E00},  // the canonical NaN
+      {"0x7FC1", Elem::bf16, 0x7FC1},  // a hex integer is the code
+      {"3", Elem::bf16, 0x4040},
+      {"1.00390625", Elem::bf16, 0x3F80},  // 1 + 2^-8, the bf16 midpoint: even
+      {"-128", Elem::s8, 0x80},
+      {"0xFF", Elem::s8, 0xFF},
+      {"-0", Elem::u8, 0},
+      {"-9223372036854775808", Elem::s64, 0x8000000000000000ull},
+      {"18446744073709551615", Elem::u64, ~0ull},
+      {"-0x10", Elem::s16, 0xFFF0},
+  };
+  for (const Row& r : rows)
+    EXPECT_EQ(fe::scalar_code(r.lit, r.e, "T"), r.code) << r.lit << " as " << tilesim::pto::elem_name(r.e);
+  const std::pair<const char*, Elem> bad[] = {
+      {"128", Elem::s8},       {"-1", Elem::u8},  {"0x100", Elem::u8},
+      {"9223372036854775808", Elem::s64}, {"18446744073709551616", Elem::u64},
+      {"1.5", Elem::s32},      {"1e3", Elem::s32}, {"0x10000", Elem::f16},
+      {"", Elem::f32},         {" 1", Elem::f32},  {"1.5.2", Elem::f32}, {"0x", Elem::f32}};
+  for (const auto& [lit, e] : bad)
+    EXPECT_THROW(fe::scalar_code(lit, e, "T"), tilesim::Error) << lit;
+  EXPECT_EQ(fe::parse_cmp("less_than"), 2);
+  EXPECT_EQ(fe::parse_cmp("CmpMode::GE"), 5);
+  EXPECT_EQ(fe::parse_round("CAST_ODD"), 6);
+  EXPECT_EQ(fe::parse_round("RoundMode::CAST_NONE"), 0);
+  EXPECT_EQ(fe::parse_sat("SaturationMode::OFF"), 1);
+  EXPECT_THROW(fe::parse_sat("maybe"), tilesim::Error);
 }
