@@ -203,21 +203,21 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16(DF df, VF f) {
   return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(f)), hn::Set(du, ops::kNanBF16), r);
 }
 
-// e^d for fp32 d in place, the same bits as ops::exp_f32 (round_fp32(std::exp(double d)), spec 20
-// §4), in double lanes. Portable form: k = round(d / ln2) (the 1.5*2^52 shifter), r = d - k*ln2
-// with one fused multiply-add (|r| <= 0.347; |k| <= 150 so k times the rounding error of ln2 is
-// < 2^-47), e^r by a degree-8 polynomial interpolating e^r at the Chebyshev nodes of
-// [-0.35, 0.35] (relative error < 2^-39.6 there, measured at 200-bit precision with the double
+// e^d for fp32 d in place, the same bits as ops::exp_f32 (e^d correctly rounded, spec 20 §4 and
+// spec 15 §1), in double lanes. Portable form: k = round(d / ln2) (the 1.5*2^52 shifter),
+// r = d - k*ln2 with one fused multiply-add (|r| <= 0.347; |k| <= 150 so k times the rounding
+// error of ln2 is < 2^-47), e^r by a degree-8 polynomial interpolating e^r at the Chebyshev nodes
+// of [-0.35, 0.35] (relative error < 2^-39.6 there, measured at 200-bit precision with the double
 // coefficients below), then 2^k added to the exponent bits. Total relative error < 2^-39.5.
 // AVX-512 form (fewer FMAs, the bottleneck): k = round(16 d / ln2), e^d = 2^(k>>4) * T[k&15] *
 // e^r with T[j] = 2^(j/16) (a two-register vpermi2pd lookup), r = d - k*ln2/16 (|r| <= ln2/32;
 // |k| <= 2400 so k times the rounding error of ln2/16 is < 2^-48), e^r = 1 + r*P(r), P of
 // degree 3 from the degree-4 interpolation of e^r at the Chebyshev nodes of [-ln2/32, ln2/32]
-// (relative error < 2^-38.5, 200-bit precision), T + T*(r*P) fused. Both are within 2^15 double
-// ulps of e^d (std::exp is within 1); rounding to fp32 (29 bits dropped) therefore gives the
-// reference's bits unless the double lies within 2^16 ulps of an fp32 midpoint (low 29 bits near
-// 2^28): those lanes, d outside [-87.3, 88.7] (results outside the normal fp32 range) and NaN
-// take the scalar definition, except d <= -104 (e^d < 2^-150: +0) and d >= 89 (e^d > FLT_MAX +
+// (relative error < 2^-38.5, 200-bit precision), T + T*(r*P) fused. Both are within 2^14.6 double
+// ulps of the exact e^d; rounding to fp32 (29 bits dropped) therefore gives its correctly rounded
+// bits unless the double lies within 2^16 ulps of an fp32 midpoint (low 29 bits near 2^28): those
+// lanes, d outside [-87.3, 88.7] (results outside the normal fp32 range) and NaN take the scalar
+// definition, except d <= -104 (e^d < 2^-150: +0) and d >= 89 (e^d > FLT_MAX +
 // ulp/2: +Inf), which are exact without it. Without hardware FMA (SSE4) MulAdd rounds twice; the
 // extra error (< 2^-46 absolute in r) stays far inside the same bound. Checked exhaustively over
 // every fp32 d on the best target (PtoDifferential.DISABLED_ExpdifF32Exhaustive).
@@ -502,16 +502,6 @@ HWY_INLINE void RowF32(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, 
   Tail(op, Elem::f32, full8, xs8, dst8, int(j), C, Ex, swap);
 }
 
-// The EXPDIF table for fp16: e^d for every code d, from the scalar definition (ops::exp_f16).
-const uint16_t* ExpF16Table() {
-  static const uint16_t* table = [] {
-    static uint16_t t[65536];
-    for (uint32_t c = 0; c < 65536; ++c) t[c] = ops::exp_f16(uint16_t(c));
-    return t;
-  }();
-  return table;
-}
-
 // MAX/MIN of fp16/bf16 straight on the 16-bit codes, twice the lanes of the widening path and
 // no conversion: key(v) = v ^ ((v >> 15) & 0x7FFF) maps sign-magnitude codes to int16 in the
 // order of their values with -0 < +0 (key is its own inverse), so the int16 max/min of the keys is
@@ -660,10 +650,10 @@ HWY_INLINE void Row16(const uint8_t* full8, const uint8_t* xs8, uint8_t* dst8, i
     loop(std::true_type{});
   else
     loop(std::false_type{});
-  if constexpr (op == Op::EXPDIF && !kBF16) {
-    const uint16_t* t = ExpF16Table();  // dst holds d = round_fp16(src0 - src1)
-    for (size_t k = 0; k < j; ++k) dst[k] = t[dst[k]];
-  }
+  // EXPDIF: dst holds d = round_fp16(src0 - src1); e^d by the element-op core's fp16 table (the
+  // bits of ops::exp_f16, spec 15 §1).
+  if constexpr (op == Op::EXPDIF && !kBF16)
+    ::tilesim::ops::math_array(::tilesim::ops::MathFn::exp, formats::DType::fp16, dst, dst, j);
   if constexpr (op == Op::EXPDIF && kBF16) j = 0;  // not a legal dtype (spec 20 §2); reference
   Tail(op, kBF16 ? Elem::bf16 : Elem::f16, full8, xs8, dst8, int(j), C, Ex, swap);
 }
