@@ -139,7 +139,9 @@ double transcendental(MathFn f, double x, const Fmt& t) {
   return lo == hi ? lo : exact(f, x, t);
 }
 
-float canon(float r) { return r != r ? formats::bits_to_f32(0x7FC00000u) : r; }
+float canon(float r) {
+  return r != r ? formats::bits_to_f32(0x7FC00000u) : r;
+}
 
 template <DType dt>
 uint16_t math16(MathFn f, uint16_t code) {
@@ -152,7 +154,7 @@ uint16_t math16(MathFn f, uint16_t code) {
     r = 1.0f / x;
   else
     r = static_cast<float>(transcendental(f, x, bf ? kBF16 : kF16));  // exact: a value of T
-  return bf ? formats::f32_to_bf16(r) : formats::f32_to_f16(r);  // NaN -> canonical
+  return bf ? formats::f32_to_bf16(r) : formats::f32_to_f16(r);       // NaN -> canonical
 }
 
 // The fp16/bf16 fast path: every code's result, built once per (function, format) on first use
@@ -201,8 +203,12 @@ float math_f32(MathFn f, float x) noexcept {
   }
 }
 
-uint16_t math_f16(MathFn f, uint16_t code) noexcept { return math16<DType::fp16>(f, code); }
-uint16_t math_bf16(MathFn f, uint16_t code) noexcept { return math16<DType::bf16>(f, code); }
+uint16_t math_f16(MathFn f, uint16_t code) noexcept {
+  return math16<DType::fp16>(f, code);
+}
+uint16_t math_bf16(MathFn f, uint16_t code) noexcept {
+  return math16<DType::bf16>(f, code);
+}
 
 void math_array(MathFn f, DType dt, const void* src, void* dst, size_t n) noexcept {
   assert(dt == DType::fp32 || dt == DType::fp16 || dt == DType::bf16);

@@ -10,7 +10,7 @@
 
 namespace tilesim::ops {
 
-// spec 15 §1: exp, ln, sqrt, rsqrt, recip, correctly rounded (RNE) to T, IEEE specials, canonical NaN.
+// spec 15 §1: exp, ln, sqrt, rsqrt, recip, correctly rounded (RNE) to T, canonical NaN.
 enum class MathFn : uint8_t { exp, ln, sqrt, rsqrt, recip };
 inline constexpr int kNumMathFns = 5;
 const char* math_fn_name(MathFn f) noexcept;  // "exp", "ln", ...

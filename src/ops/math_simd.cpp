@@ -20,18 +20,20 @@
 #include <hwy/highway.h>
 // clang-format on
 
+#include "ops/math_simd.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
-
-#include "ops/math_simd.hpp"
 
 #ifndef TILESIM_OPS_MATH_SIMD_TABLES
 #define TILESIM_OPS_MATH_SIMD_TABLES
 namespace tilesim::ops::math_simd {
 // exp: bits(2^(j/16)) - (j << 48), as doubles (bit patterns; see ExpKernel). 2^(j/16) rounded to
 // nearest double (checked against MPFR by tests/ops).
-constexpr double from_bits(uint64_t b) { return std::bit_cast<double>(b); }
+constexpr double from_bits(uint64_t b) {
+  return std::bit_cast<double>(b);
+}
 alignas(64) inline constexpr double kExpU[16] = {
     from_bits(0x3ff0000000000000 - (0ull << 48)),  from_bits(0x3ff0b5586cf9890f - (1ull << 48)),
     from_bits(0x3ff172b83c7d517b - (2ull << 48)),  from_bits(0x3ff2387a6e756238 - (3ull << 48)),
@@ -45,15 +47,17 @@ alignas(64) inline constexpr double kExpU[16] = {
 // with at most 29 significant bits (so z*invc is exact) and 1 for the interval holding 1, and
 // logc = -ln(invc) rounded to nearest double (checked against MPFR by tests/ops).
 alignas(64) inline constexpr double kLnInvc[16] = {
-    0x1.661ec6ap+0, 0x1.571ed3cp+0, 0x1.49539e4p+0, 0x1.3c995a4p+0, 0x1.30d1901p+0,
-    0x1.25e2271p+0, 0x1.1bb4a4p+0,  0x1.12358e7p+0, 0x1.0953f39p+0, 0x1p+0,
-    0x1.e573ac9p-1, 0x1.ca4b305p-1, 0x1.b20364p-1,  0x1.9c2d14fp-1, 0x1.886e5f1p-1,
-    0x1.767dce4p-1};
-alignas(64) inline constexpr double kLnLogc[16] = {
-    -0x1.57bf752e0d1fbp-2, -0x1.2bef07bec9354p-2, -0x1.01eae5716c691p-2, -0x1.b31d8543bce3dp-3,
-    -0x1.6574ebd44133ap-3, -0x1.1aa2b819bf72ap-3, -0x1.a4e763cb1bc38p-4, -0x1.1973bcbd65567p-4,
-    -0x1.252f32f6d183fp-5, 0x0p+0,                0x1.b42dd713971bfp-5,  0x1.c5e5492abc743p-4,
-    0x1.526e5e5a1b438p-3,  0x1.bc28673a58cd6p-3,  0x1.1058bf8d24ad5p-2,  0x1.404308716a7e4p-2};
+    0x1.661ec6ap+0, 0x1.571ed3cp+0, 0x1.49539e4p+0, 0x1.3c995a4p+0, 0x1.30d1901p+0, 0x1.25e2271p+0,
+    0x1.1bb4a4p+0,  0x1.12358e7p+0, 0x1.0953f39p+0, 0x1p+0,         0x1.e573ac9p-1, 0x1.ca4b305p-1,
+    0x1.b20364p-1,  0x1.9c2d14fp-1, 0x1.886e5f1p-1, 0x1.767dce4p-1};
+alignas(64) inline constexpr double kLnLogc[16] = {-0x1.57bf752e0d1fbp-2, -0x1.2bef07bec9354p-2,
+                                                   -0x1.01eae5716c691p-2, -0x1.b31d8543bce3dp-3,
+                                                   -0x1.6574ebd44133ap-3, -0x1.1aa2b819bf72ap-3,
+                                                   -0x1.a4e763cb1bc38p-4, -0x1.1973bcbd65567p-4,
+                                                   -0x1.252f32f6d183fp-5, 0x0p+0,
+                                                   0x1.b42dd713971bfp-5,  0x1.c5e5492abc743p-4,
+                                                   0x1.526e5e5a1b438p-3,  0x1.bc28673a58cd6p-3,
+                                                   0x1.1058bf8d24ad5p-2,  0x1.404308716a7e4p-2};
 }  // namespace tilesim::ops::math_simd
 #endif
 
@@ -171,7 +175,7 @@ struct LnKernel {
   Lut16 invc_t{kLnInvc}, logc_t{kLnLogc};
   VI off = hn::Set(DI(), int64_t(0x3FE6600000000000)),  // bits of 0.69921875 (fp32 0x3f330000)
       exp_mask = hn::Set(DI(), int64_t(0xFFF0000000000000ull)),
-      shifter_bits = hn::Set(DI(), int64_t(0x4338000000000000));
+     shifter_bits = hn::Set(DI(), int64_t(0x4338000000000000));
   VD shifter = hn::Set(DD(), 0x1.8p52), one = hn::Set(DD(), 1.0),
      ln2 = hn::Set(DD(), 0x1.62e42fefa39efp-1), p0 = hn::Set(DD(), -0x1.0000000005d18p-1),
      p1 = hn::Set(DD(), 0x1.555555555fad7p-2), p2 = hn::Set(DD(), -0x1.fffff8b811db9p-3),
@@ -201,8 +205,12 @@ struct LnKernel {
     p = hn::MulAdd(p, r, p0);
     return hn::Add(hi_part, hn::MulAdd(hn::Mul(r, r), p, r));
   }
-  HWY_INLINE MF InRange(VF x) const { return BitsIn(x, 0x00800000u, 0x7F7FFFFFu); }
-  HWY_INLINE MF Shortcut(VF, VF&) const { return hn::FirstN(DF(), 0); }
+  HWY_INLINE MF InRange(VF x) const {
+    return BitsIn(x, 0x00800000u, 0x7F7FFFFFu);
+  }
+  HWY_INLINE MF Shortcut(VF, VF&) const {
+    return hn::FirstN(DF(), 0);
+  }
 };
 
 // 1/sqrt(x), x positive finite (subnormals included: the results, 2^-64 .. 2^74.5, are normal).
@@ -227,8 +235,12 @@ struct RsqrtKernel {
     return hn::Div(one, hn::Sqrt(x));
 #endif
   }
-  HWY_INLINE MF InRange(VF x) const { return BitsIn(x, 0x00000001u, 0x7F7FFFFFu); }
-  HWY_INLINE MF Shortcut(VF, VF&) const { return hn::FirstN(DF(), 0); }
+  HWY_INLINE MF InRange(VF x) const {
+    return BitsIn(x, 0x00000001u, 0x7F7FFFFFu);
+  }
+  HWY_INLINE MF Shortcut(VF, VF&) const {
+    return hn::FirstN(DF(), 0);
+  }
 };
 
 // One fp32 vector: its rounded approximation, and which lanes are final: ok_lo/ok_hi for the
@@ -264,7 +276,8 @@ HWY_NOINLINE void Fix(const K& k, MathFn f, VF x, VF r, MD ok_lo, MD ok_hi, MF i
   if (N > H) {
     uint8_t hi[8] = {};
     hn::StoreMaskBits(DD(), ok_hi, hi);
-    for (size_t l = 0; l < H; ++l) bits[(H + l) / 8] |= uint8_t(((hi[l / 8] >> (l % 8)) & 1) << ((H + l) % 8));
+    for (size_t l = 0; l < H; ++l)
+      bits[(H + l) / 8] |= uint8_t(((hi[l / 8] >> (l % 8)) & 1) << ((H + l) % 8));
   }
   const MF final_lanes = hn::Or(hn::And(hn::LoadMaskBits(df, bits), in), k.Shortcut(x, r));
   hn::StoreU(r, df, out);

@@ -19,8 +19,8 @@ namespace math_ref {
 using tilesim::ops::MathFn;
 
 struct Fmt {
-  int p;      // precision in bits
-  int emin;   // exponent of the smallest normal
+  int p;     // precision in bits
+  int emin;  // exponent of the smallest normal
   double max_finite;
 };
 inline constexpr Fmt kF32{24, -126, 0x1.fffffep127};

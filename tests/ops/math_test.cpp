@@ -3,6 +3,8 @@
 // dense sample, hard ranges and known hard-to-round inputs for fp32; rsqrt fp32 exhaustively over
 // two binades (all significands); math_array against math_array_reference on every SIMD target
 // (spec 70 item 5); the SIMD kernels' stated error bounds against MPFR.
+#include "ops/math.hpp"
+
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
@@ -15,7 +17,6 @@
 #include <vector>
 
 #include "math_reference.hpp"
-#include "ops/math.hpp"
 
 namespace {
 
@@ -37,7 +38,9 @@ __extension__ typedef unsigned __int128 u128;  // GCC/clang; exact 78-bit produc
 
 constexpr MathFn kAll[] = {MathFn::exp, MathFn::ln, MathFn::sqrt, MathFn::rsqrt, MathFn::recip};
 
-uint32_t m32(MathFn f, uint32_t x) { return f32_to_bits(math_f32(f, bits_to_f32(x))); }
+uint32_t m32(MathFn f, uint32_t x) {
+  return f32_to_bits(math_f32(f, bits_to_f32(x)));
+}
 
 // Every fp32 code of x that check() rejects, reported with the first few mismatches.
 template <class Codes>
@@ -109,16 +112,24 @@ constexpr KnownF32 kKnownF32[] = {
     {MathFn::ln, 0x80000000, 0xFF800000, "spec 15: ln(-0) = -Inf"},
     {MathFn::ln, 0xBF800000, 0x7FC00000, "spec 15: ln(x<0) = canonical NaN"},
     {MathFn::ln, 0x7F800000, 0x7F800000, "ln(+Inf) = +Inf"},
-    {MathFn::ln, 0x3F7F4D6F, 0xBB32CF64, "LLVM libc logf hard case 0x1.fe9adep-1 -> -0x1.659ec8p-9"},
+    {MathFn::ln, 0x3F7F4D6F, 0xBB32CF64,
+     "LLVM libc logf hard case 0x1.fe9adep-1 -> -0x1.659ec8p-9"},
     {MathFn::ln, 0x41178FEB, 0x400FE5E7, "LLVM libc logf hard case 0x1.2f1fd6p+3 -> 0x1.1fcbcep+1"},
-    {MathFn::ln, 0x1E88452D, 0xC236BD8C, "LLVM libc logf hard case 0x1.108a5ap-66 -> -0x1.6d7b18p+5"},
-    {MathFn::ln, 0x4C5D65A5, 0x418F034B, "LLVM libc logf hard case 0x1.bacb4ap+25 -> 0x1.1e0696p+4"},
-    {MathFn::ln, 0x65D890D3, 0x4254D1F9, "LLVM libc logf hard case 0x1.b121a6p+76 -> 0x1.a9a3f2p+5"},
-    {MathFn::ln, 0x6F31A8EC, 0x42845A89, "LLVM libc logf hard case 0x1.6351d8p+95 -> 0x1.08b512p+6"},
-    {MathFn::ln, 0x7A17F30A, 0x42A28A1B, "LLVM libc logf hard case 0x1.2fe614p+117 -> 0x1.451436p+6"},
-    {MathFn::ln, 0x500FFB03, 0x41B7EE9A, "LLVM libc logf hard case 0x1.1ff606p+33 -> 0x1.6fdd34p+4"},
+    {MathFn::ln, 0x1E88452D, 0xC236BD8C,
+     "LLVM libc logf hard case 0x1.108a5ap-66 -> -0x1.6d7b18p+5"},
+    {MathFn::ln, 0x4C5D65A5, 0x418F034B,
+     "LLVM libc logf hard case 0x1.bacb4ap+25 -> 0x1.1e0696p+4"},
+    {MathFn::ln, 0x65D890D3, 0x4254D1F9,
+     "LLVM libc logf hard case 0x1.b121a6p+76 -> 0x1.a9a3f2p+5"},
+    {MathFn::ln, 0x6F31A8EC, 0x42845A89,
+     "LLVM libc logf hard case 0x1.6351d8p+95 -> 0x1.08b512p+6"},
+    {MathFn::ln, 0x7A17F30A, 0x42A28A1B,
+     "LLVM libc logf hard case 0x1.2fe614p+117 -> 0x1.451436p+6"},
+    {MathFn::ln, 0x500FFB03, 0x41B7EE9A,
+     "LLVM libc logf hard case 0x1.1ff606p+33 -> 0x1.6fdd34p+4"},
     {MathFn::ln, 0x5CD69E88, 0x4222E0A3, "LLVM libc logf hard case 0x1.ad3d1p+58 -> 0x1.45c146p+5"},
-    {MathFn::ln, 0x5EE8984E, 0x422E4A21, "LLVM libc logf hard case 0x1.d1309cp+62 -> 0x1.5c9442p+5"},
+    {MathFn::ln, 0x5EE8984E, 0x422E4A21,
+     "LLVM libc logf hard case 0x1.d1309cp+62 -> 0x1.5c9442p+5"},
     {MathFn::sqrt, 0x40800000, 0x40000000, "sqrt 4 = 2"},
     {MathFn::sqrt, 0x40000000, 0x3FB504F3, "sqrt 2 = 1.41421356 (fp32 0x3FB504F3)"},
     {MathFn::sqrt, 0x80000000, 0x80000000, "spec 15: sqrt(-0) = -0"},
@@ -251,7 +262,8 @@ TEST(OpsMath, F32HardRangesAgainstMpfr) {
   for (uint32_t c = 0x7F7FFFFF; c > 0x7F7F0000; --c) r.push_back(c);
   expect_f32_matches(MathFn::exp, e, ref, "hard range");
   expect_f32_matches(MathFn::ln, l, ref, "hard range");
-  for (MathFn f : {MathFn::sqrt, MathFn::rsqrt, MathFn::recip}) expect_f32_matches(f, r, ref, "hard range");
+  for (MathFn f : {MathFn::sqrt, MathFn::rsqrt, MathFn::recip})
+    expect_f32_matches(f, r, ref, "hard range");
 }
 
 // rsqrt fp32 over [1, 4): every significand at both exponent parities. 1/sqrt(4^k x) = 2^-k /
@@ -273,7 +285,7 @@ TEST(OpsMath, RsqrtF32TwoBinadesExact) {
     // 1/2 the spacing halves). m^2 x < 1  <=>  M^2 X < 2^(2*25+22) (M = 2m * 2^25 etc.).
     const u128 X = (c & 0x7FFFFFu) | 0x800000u;
     const int ex = int((c >> 23) & 0xFF) - 127;  // 0 or 1
-    const u128 Xs = X << ex;          // x = Xs 2^-23
+    const u128 Xs = X << ex;                     // x = Xs 2^-23
     const uint32_t rb = f32_to_bits(r);
     const u128 R = (rb & 0x7FFFFFu) | 0x800000u;
     const int er = int((rb >> 23) & 0xFF) - 127;  // -1 or -2 .. 0
@@ -327,8 +339,8 @@ TEST(OpsMath, SimdErrorBoundsEveryTarget) {
         const double e = ref.err_ulps(b.f, xs[i], ys[i]);
         if (e > worst) worst = e, worst_x = xs[i];
       }
-      EXPECT_LE(worst, b.ulps) << hwy::TargetName(target) << " " << math_fn_name(b.f) << " x="
-                               << worst_x;
+      EXPECT_LE(worst, b.ulps) << hwy::TargetName(target) << " " << math_fn_name(b.f)
+                               << " x=" << worst_x;
       std::printf("%-8s %-6s max error %.3g ulps of the double (bound %.3g)\n",
                   hwy::TargetName(target), math_fn_name(b.f), worst, b.ulps);
     }
@@ -359,7 +371,8 @@ TEST(OpsMath, ArrayMatchesReferenceEveryTarget) {
   for (uint32_t c : edges)
     for (int pos = 0; pos < 16; ++pos)
       for (int k = 0; k < 16; ++k)
-        src.push_back(k == pos ? c : f32_to_bits(std::uniform_real_distribution<float>(0.1f, 8.0f)(g)));
+        src.push_back(k == pos ? c
+                               : f32_to_bits(std::uniform_real_distribution<float>(0.1f, 8.0f)(g)));
   for (int i = 0; i < 50000; ++i) src.push_back(uint32_t(g()));
   for (int i = 0; i < 50000; ++i)
     src.push_back(f32_to_bits(std::uniform_real_distribution<float>(-30.0f, 30.0f)(g)));
@@ -382,8 +395,8 @@ TEST(OpsMath, ArrayMatchesReferenceEveryTarget) {
           math_array(f, DType::fp32, src.data() + off, got.data() + off, n);
           for (size_t i = 0; i < got.size() && i < off + n + 8; ++i) {
             const uint32_t w = i >= off && i < off + n ? want[i] : 0xDEADBEEFu;
-            ASSERT_EQ(got[i], w) << hwy::TargetName(target) << " " << math_fn_name(f)
-                                 << " off " << off << " n " << n << " i " << i;
+            ASSERT_EQ(got[i], w) << hwy::TargetName(target) << " " << math_fn_name(f) << " off "
+                                 << off << " n " << n << " i " << i;
           }
           std::vector<uint32_t> inplace(src.begin() + long(off), src.begin() + long(off + n));
           math_array(f, DType::fp32, inplace.data(), inplace.data(), n);
@@ -420,9 +433,10 @@ TEST(OpsMath, FallbackRates) {
     const uint64_t e1 = tilesim::ops::math_exact_count(f);
     math_array_reference(f, DType::fp32, x.data(), y.data(), n);
     const uint64_t exact = tilesim::ops::math_exact_count(f) - e1;
-    std::printf("%-6s SIMD lanes redone %.2e, scalar exact (MPFR) %.2e of %zu inputs (SIMD run %llu)\n",
-                math_fn_name(f), double(redone) / double(n), double(exact) / double(n), n,
-                static_cast<unsigned long long>(e1 - e0));
+    std::printf(
+        "%-6s SIMD lanes redone %.2e, scalar exact (MPFR) %.2e of %zu inputs (SIMD run %llu)\n",
+        math_fn_name(f), double(redone) / double(n), double(exact) / double(n), n,
+        static_cast<unsigned long long>(e1 - e0));
     EXPECT_LT(double(redone) / double(n), 1e-3) << math_fn_name(f);
     EXPECT_LT(double(exact) / double(n), 1e-4) << math_fn_name(f);
   }
