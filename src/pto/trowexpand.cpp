@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "pto/instr.hpp"
 #include "pto/kernels.hpp"
 #include "pto/ops.hpp"
 #include "pto/plan.hpp"
@@ -13,147 +14,21 @@
 
 namespace tilesim::pto {
 namespace kernels {
-namespace {
 
-float load_f(Elem dt, const uint8_t* p) {
-  uint16_t h;
-  float f;
-  switch (dt) {
-    case Elem::f16:
-      std::memcpy(&h, p, 2);
-      return formats::f16_to_f32(h);
-    case Elem::bf16:
-      std::memcpy(&h, p, 2);
-      return formats::bf16_to_f32(h);
-    default:
-      std::memcpy(&f, p, 4);
-      return f;
-  }
-}
-void store_f(Elem dt, uint8_t* p, float v) {  // one RNE rounding to T, canonical NaN
-  uint16_t h;
-  switch (dt) {
-    case Elem::f16:
-      h = formats::f32_to_f16(v);
-      std::memcpy(p, &h, 2);
-      return;
-    case Elem::bf16:
-      h = formats::f32_to_bf16(v);
-      std::memcpy(p, &h, 2);
-      return;
-    default:
-      v = ops::canon(v);
-      std::memcpy(p, &v, 4);
-      return;
-  }
-}
-
-float farith(Op op, float a, float b) {
-  switch (op) {
-    case Op::ADD:
-      return ops::farith<Op::ADD>(a, b);
-    case Op::SUB:
-      return ops::farith<Op::SUB>(a, b);
-    case Op::MUL:
-      return ops::farith<Op::MUL>(a, b);
-    case Op::DIV:
-      return ops::farith<Op::DIV>(a, b);
-    case Op::MAX:
-      return ops::farith<Op::MAX>(a, b);
-    case Op::MIN:
-      return ops::farith<Op::MIN>(a, b);
-    case Op::EXPDIF:
-      break;
-  }
-  return ops::farith<Op::EXPDIF>(a, b);
-}
-
-template <class T>
-void int_elem(Op op, const uint8_t* p0, const uint8_t* p1, uint8_t* out) {
-  T a, b, r = 0;
-  std::memcpy(&a, p0, sizeof(T));
-  std::memcpy(&b, p1, sizeof(T));
-  switch (op) {
-    case Op::ADD:
-      r = ops::iarith<Op::ADD>(a, b);
-      break;
-    case Op::SUB:
-      r = ops::iarith<Op::SUB>(a, b);
-      break;
-    case Op::MUL:
-      r = ops::iarith<Op::MUL>(a, b);
-      break;
-    case Op::DIV:
-      r = ops::iarith<Op::DIV>(a, b);
-      break;
-    case Op::MAX:
-      r = ops::iarith<Op::MAX>(a, b);
-      break;
-    case Op::MIN:
-      r = ops::iarith<Op::MIN>(a, b);
-      break;
-    case Op::EXPDIF:
-      break;  // rejected for integers by make_plan (spec 20 §2)
-  }
-  std::memcpy(out, &r, sizeof(T));
-}
-
-void float_elem(Op op, Elem dt, const uint8_t* p0, const uint8_t* p1, uint8_t* out) {
-  const float a = load_f(dt, p0), b = load_f(dt, p1);
-  if (op != Op::EXPDIF) return store_f(dt, out, farith(op, a, b));
-  // EXPDIF: d = round_T(src0 - src1), then e^d correctly rounded to T (spec 20 §4).
-  uint16_t h;
-  switch (dt) {
-    case Elem::f16:
-      h = ops::exp_f16(formats::f32_to_f16(a - b));
-      std::memcpy(out, &h, 2);
-      return;
-    case Elem::bf16:
-      h = ops::exp_bf16(formats::f32_to_bf16(a - b));
-      std::memcpy(out, &h, 2);
-      return;
-    default: {
-      const float r = ops::exp_f32(a - b);  // a NaN difference gives the canonical NaN
-      std::memcpy(out, &r, 4);
-      return;
-    }
-  }
-}
-
-}  // namespace
-
+// The definition (spec 70 item 5): each element is the element-op core's op on the two codes;
+// EXPDIF is d = round_T(src0 - src1), then the core's correctly rounded e^d (spec 20 §4).
 void reference_row(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8_t* dst, int C,
                    int Ex, bool swap) {
   const size_t sz = elem_size(dt);
+  const formats::DType t = instr::core_dtype(dt);
+  const ::tilesim::ops::Op cop = ops::core_op(op);
   for (int j = 0; j < C; ++j) {
-    const uint8_t* f = full + size_t(j) * sz;
-    const uint8_t* x = xs + size_t(j % Ex) * sz;
-    const uint8_t* p0 = swap ? x : f;  // operand order is src0 OP src1 (spec 20 §4)
-    const uint8_t* p1 = swap ? f : x;
-    uint8_t* o = dst + size_t(j) * sz;
-    switch (dt) {
-      case Elem::s8:
-        int_elem<int8_t>(op, p0, p1, o);
-        break;
-      case Elem::s16:
-        int_elem<int16_t>(op, p0, p1, o);
-        break;
-      case Elem::s32:
-        int_elem<int32_t>(op, p0, p1, o);
-        break;
-      case Elem::u8:
-        int_elem<uint8_t>(op, p0, p1, o);
-        break;
-      case Elem::u16:
-        int_elem<uint16_t>(op, p0, p1, o);
-        break;
-      case Elem::u32:
-        int_elem<uint32_t>(op, p0, p1, o);
-        break;
-      default:
-        float_elem(op, dt, p0, p1, o);
-        break;
-    }
+    const uint64_t f = ::tilesim::ops::load_code(t, full + size_t(j) * sz, 0);
+    const uint64_t x = ::tilesim::ops::load_code(t, xs + size_t(j % Ex) * sz, 0);
+    // operand order is src0 OP src1 (spec 20 §4)
+    uint64_t r = swap ? ::tilesim::ops::eval(cop, t, x, f) : ::tilesim::ops::eval(cop, t, f, x);
+    if (op == Op::EXPDIF) r = ::tilesim::ops::eval(::tilesim::ops::Op::exp, t, r);
+    ::tilesim::ops::store_code(t, dst + size_t(j) * sz, 0, r);
   }
 }
 
