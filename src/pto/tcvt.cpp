@@ -1,7 +1,7 @@
 // TCVT<NeedSetCtrl>(dst, src[, tmp], RoundMode[, SaturationMode]) (spec 21 §2, spec 15 §2;
 // docs/pto-instructions.md#tcvt): dst = cast(src) over dst's valid region. This file holds what is
-// TCVT's own — the (src, dst) pair table per target, the RoundMode of each pair, the saturation mode
-// each overload and target resolves to — and hands every element to the one conversion routine
+// TCVT's own — the (src, dst) pair table per target, the RoundMode of each pair, the saturation
+// mode each overload and target resolves to — and hands every element to the one conversion routine
 // (ops::cast, src/ops/cast.hpp).
 #include <fmt/format.h>
 
@@ -70,9 +70,12 @@ constexpr Pair kPairs[] = {
 
 uint8_t target_bit(const Target& t) {
   switch (t.kind) {
-    case TargetKind::a2a3: return A2A3;
-    case TargetKind::a5: return A5;
-    case TargetKind::cpu: return BOTH;
+    case TargetKind::a2a3:
+      return A2A3;
+    case TargetKind::a5:
+      return A5;
+    case TargetKind::cpu:
+      return BOTH;
   }
   return 0;
 }
@@ -90,20 +93,26 @@ uint16_t destinations(Elem src, uint8_t tbit) {
   return m;
 }
 
-// ---- RoundMode (spec 15 §2 table; the backends' switch defaults, docs/pto-instructions.md#tcvt) ----
+// ---- RoundMode (spec 15 §2 table; the backends' switch defaults) ----
 
 Rounding rounding_of(const Pair& p, uint8_t mode) {
   if (p.flags & kModeIgnored) return Rounding::rne;
   switch (mode) {
-    case 1: return Rounding::rne;
-    case 2: return Rounding::rna;
-    case 3: return Rounding::rdn;
-    case 4: return Rounding::rup;
-    case 5: return Rounding::rtz;
+    case 1:
+      return Rounding::rne;
+    case 2:
+      return Rounding::rna;
+    case 3:
+      return Rounding::rdn;
+    case 4:
+      return Rounding::rup;
+    case 5:
+      return Rounding::rtz;
     case 6:  // a2a3 has vconv_f322f16o only; a5 honours RoundOType only for fp32 -> fp16
       if (p.src == Elem::f32 && p.dst == Elem::f16) return Rounding::rto;
       break;
-    default: break;
+    default:
+      break;
   }
   // CAST_NONE (and CAST_ODD elsewhere): the pair's default — truncation for float -> integer
   // (both backends), round to nearest even otherwise.
@@ -145,7 +154,7 @@ size_t torch_tmp_bytes(const Pair& p, int R, int C, int SS) {
     return std::max(head, tail);
   }
   const size_t H = std::min<size_t>(size_t(C), 64);
-  if (p.dst == Elem::s16) return 32 * cdiv(H, 8);         // fp16 -> int16
+  if (p.dst == Elem::s16) return 32 * cdiv(H, 8);            // fp16 -> int16
   return std::max(32 * cdiv(H, 8), 128 + 32 * cdiv(H, 16));  // fp16 -> int8
 }
 
@@ -155,8 +164,9 @@ void check_call(const Ctx& c, const Call& call) {
            fmt::format("mode must be a RoundMode (CAST_NONE .. CAST_ODD = 0 .. 6), got {}",
                        int(call.round)));
   if (call.sat < -1 || call.sat > 1)
-    c.fail(ErrorCode::Constraint,
-           fmt::format("satMode must be a SaturationMode (ON = 0, OFF = 1), got {}", int(call.sat)));
+    c.fail(
+        ErrorCode::Constraint,
+        fmt::format("satMode must be a SaturationMode (ON = 0, OFF = 1), got {}", int(call.sat)));
 }
 
 const Pair& check_pair(const Ctx& c, const TileDesc& dst, const TileDesc& src) {
@@ -181,12 +191,12 @@ void check_tmp(const Ctx& c, const Call& call, const Pair& p, const Saturation& 
   if (!s.torch) return;
   const size_t need = torch_tmp_bytes(p, dst.valid_row, dst.valid_col, src.cols);
   if (tmp.bytes() < need)
-    c.fail(ErrorCode::Constraint,
-           fmt::format("tmp must hold at least {} bytes for {} -> {} with SaturationMode::OFF "
-                       "(dst valid {}x{}, src row stride {}), got {} bytes ({}x{} {})",
-                       need, elem_name(src.dtype), elem_name(dst.dtype), dst.valid_row,
-                       dst.valid_col, src.cols, tmp.bytes(), tmp.rows, tmp.cols,
-                       elem_name(tmp.dtype)));
+    c.fail(
+        ErrorCode::Constraint,
+        fmt::format("tmp must hold at least {} bytes for {} -> {} with SaturationMode::OFF "
+                    "(dst valid {}x{}, src row stride {}), got {} bytes ({}x{} {})",
+                    need, elem_name(src.dtype), elem_name(dst.dtype), dst.valid_row, dst.valid_col,
+                    src.cols, tmp.bytes(), tmp.rows, tmp.cols, elem_name(tmp.dtype)));
   no_overlap(c, tmp, "tmp", src, "src");
   no_overlap(c, tmp, "tmp", dst, "dst");
 }
@@ -197,7 +207,8 @@ void check_tmp(const Ctx& c, const Call& call, const Pair& p, const Saturation& 
 void convert_run(const Pair& p, const ops::CastMode& m, const Saturation& s, const uint8_t* src,
                  uint8_t* dst, size_t n, ops::Path path) {
   const formats::DType from = core_dtype(p.src), to = core_dtype(p.dst);
-  if (p.src == Elem::f32 && p.dst == Elem::f32) return ops::to_integral(from, src, dst, n, m.rounding);
+  if (p.src == Elem::f32 && p.dst == Elem::f32)
+    return ops::to_integral(from, src, dst, n, m.rounding);
   if (!s.torch) return ops::cast(from, to, src, dst, n, m, path);
   constexpr size_t kChunk = 1024;
   int32_t mid[kChunk];

@@ -16,7 +16,9 @@ namespace {
 using formats::Rounding;
 using R = Rounding;
 
-uint64_t f32c(float f) { return std::bit_cast<uint32_t>(f); }
+uint64_t f32c(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
 
 struct Case {
   DType t;
@@ -25,6 +27,7 @@ struct Case {
   uint64_t want;
   const char* source;
 };
+// clang-format off
 const Case kCases[] = {
     {DType::fp32, f32c(2.5f), R::rne, f32c(2.0f), "np.rint: ties to even"},
     {DType::fp32, f32c(3.5f), R::rne, f32c(4.0f), "np.rint"},
@@ -54,6 +57,7 @@ const Case kCases[] = {
     {DType::bf16, 0xBF00, R::rtz, 0x8000, "bf16 -0.5 -> -0"},
     {DType::s32, 12345, R::rup, 12345, "integers unchanged"},
 };
+// clang-format on
 
 TEST(OpsToIntegral, KnownAnswers) {
   for (const Case& c : kCases) {
@@ -74,14 +78,31 @@ double expected(double v, R r) {
   const bool lo_even = std::fmod(lo, 2.0) == 0.0;
   double out = lo;
   switch (r) {
-    case R::rne: out = dlo < dhi ? lo : dhi < dlo ? hi : (lo_even ? lo : hi); break;
-    case R::rna: out = dlo < dhi ? lo : dhi < dlo ? hi : (v > 0 ? hi : lo); break;
-    case R::rhu: out = dlo < dhi ? lo : hi; break;
-    case R::rhd: out = dhi < dlo ? hi : lo; break;
-    case R::rdn: out = lo; break;
-    case R::rup: out = hi; break;
-    case R::rtz: out = v > 0 ? lo : hi; break;
-    case R::rto: out = (v > 0 ? lo : hi); out = std::fmod(out, 2.0) != 0.0 ? out : (v > 0 ? hi : lo); break;
+    case R::rne:
+      out = dlo < dhi ? lo : dhi < dlo ? hi : (lo_even ? lo : hi);
+      break;
+    case R::rna:
+      out = dlo < dhi ? lo : dhi < dlo ? hi : (v > 0 ? hi : lo);
+      break;
+    case R::rhu:
+      out = dlo < dhi ? lo : hi;
+      break;
+    case R::rhd:
+      out = dhi < dlo ? hi : lo;
+      break;
+    case R::rdn:
+      out = lo;
+      break;
+    case R::rup:
+      out = hi;
+      break;
+    case R::rtz:
+      out = v > 0 ? lo : hi;
+      break;
+    case R::rto:
+      out = (v > 0 ? lo : hi);
+      out = std::fmod(out, 2.0) != 0.0 ? out : (v > 0 ? hi : lo);
+      break;
   }
   return std::copysign(out, v);
 }
@@ -97,7 +118,8 @@ TEST(OpsToIntegral, EveryHalfAndBf16CodeInEveryMode) {
           ASSERT_EQ(got, formats::encode(v, t)) << std::hex << code;
           continue;
         }
-        ASSERT_EQ(formats::decode(got, t), expected(v, r)) << std::hex << code << " mode " << int(r);
+        ASSERT_EQ(formats::decode(got, t), expected(v, r))
+            << std::hex << code << " mode " << int(r);
         ASSERT_EQ(std::signbit(formats::decode(got, t)), std::signbit(v)) << std::hex << code;
       }
 }

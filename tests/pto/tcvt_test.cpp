@@ -3,10 +3,10 @@
 // NeedSetCtrl, every rule's rejection with dst untouched, and the fast path against the reference
 // for every supported pair x RoundMode x SaturationMode x tmp x NeedSetCtrl x target.
 #include <gtest/gtest.h>
-#include <pto/pto-inst.hpp>
 
 #include <bit>
 #include <cmath>
+#include <pto/pto-inst.hpp>
 #include <random>
 #include <set>
 #include <sstream>
@@ -38,9 +38,15 @@ struct TargetGuard {
   ~TargetGuard() { pto::set_target("a2a3"); }
 };
 
-uint64_t f32c(float f) { return std::bit_cast<uint32_t>(f); }
-uint64_t f16c(double v) { return tilesim::formats::encode(v, tilesim::formats::DType::fp16); }
-uint64_t bf16c(double v) { return tilesim::formats::encode(v, tilesim::formats::DType::bf16); }
+uint64_t f32c(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+uint64_t f16c(double v) {
+  return tilesim::formats::encode(v, tilesim::formats::DType::fp16);
+}
+uint64_t bf16c(double v) {
+  return tilesim::formats::encode(v, tilesim::formats::DType::bf16);
+}
 
 uint64_t load(const HostTile& t, int r, int c) {
   return tilesim::ops::load_code(core_dtype(t.d.dtype), const_cast<HostTile&>(t).at(r, c), 0);
@@ -96,7 +102,7 @@ TEST(PtoTcvtTable, PairsPerTargetAreThePagesAndOthersAreRejected) {
     const auto& info = tilesim::pto::instr_info(Instr::TCVT);
     const uint16_t row = t.kind == tilesim::pto::TargetKind::a2a3 ? info.a2a3
                          : t.kind == tilesim::pto::TargetKind::a5 ? info.a5
-                                                                   : uint16_t(info.a2a3 | info.a5);
+                                                                  : uint16_t(info.a2a3 | info.a5);
     EXPECT_EQ(row, sources) << tn << ": the instruction table's source dtypes are the page's";
     for (int s = 0; s < tilesim::pto::kNumElems; ++s)
       for (int d = 0; d < tilesim::pto::kNumElems; ++d) {
@@ -138,14 +144,15 @@ struct Kat {
   Elem src, dst;
   uint64_t in;
   uint8_t round;
-  int8_t sat;   // DEF: the overload without SaturationMode
-  bool tmp;     // the tmp overload (a tmp of 256 bytes)
-  bool ctrl;    // NeedSetCtrl
+  int8_t sat;  // DEF: the overload without SaturationMode
+  bool tmp;    // the tmp overload (a tmp of 256 bytes)
+  bool ctrl;   // NeedSetCtrl
   uint64_t want;
   const char* source;
 };
 
 using E = Elem;
+// clang-format off
 const Kat kKats[] = {
     // fp32 -> fp16: every mode on a tie (1 + 2^-11 between 0x3C00 and 0x3C01) and ODD
     {"a2a3", E::f32, E::f16, f32c(1.0f + 0x1p-11f), RINT, DEF, false, true, 0x3C00, "spec 15 §2: rne, tie to even"},
@@ -286,16 +293,21 @@ const Kat kKats[] = {
     {"cpu", E::bf16, E::f16, 0x3080, CEIL, DEF, false, true, 0x0001, "rup: the least subnormal"},
     {"cpu", E::bf16, E::f16, bf16c(1.5), NONE, DEF, false, true, 0x3E00, "exact"},
 };
+// clang-format on
 
 TEST(PtoTcvtKnownAnswers, EveryRowThroughExecute) {
   for (const Kat& k : kKats) {
-    SCOPED_TRACE(std::string(k.target) + " " + elem_name(k.src) + " -> " + elem_name(k.dst) +
-                 " (" + k.source + ")");
+    SCOPED_TRACE(std::string(k.target) + " " + elem_name(k.src) + " -> " + elem_name(k.dst) + " (" +
+                 k.source + ")");
     const auto& t = find_target(k.target);
     HostTile src(k.src, 1, 32, true), dst(k.dst, 1, 32, true), tmp(Elem::s32, 1, 64, true);
     for (int c = 0; c < 32; ++c) store(src, 0, c, k.in);
-    const Call call{.instr = Instr::TCVT, .dst = &dst.d, .src0 = &src.d,
-                    .tmp = k.tmp ? &tmp.d : nullptr, .round = k.round, .sat = k.sat,
+    const Call call{.instr = Instr::TCVT,
+                    .dst = &dst.d,
+                    .src0 = &src.d,
+                    .tmp = k.tmp ? &tmp.d : nullptr,
+                    .round = k.round,
+                    .sat = k.sat,
                     .need_set_ctrl = k.ctrl};
     for (Path p : {Path::Fast, Path::Reference}) {
       std::fill(dst.bytes.begin(), dst.bytes.end(), uint8_t(0xA5));
@@ -310,8 +322,8 @@ TEST(PtoTcvtKnownAnswers, EveryRowThroughExecute) {
 // ---- the C++ API: the four overloads, NeedSetCtrl, pto::set_target ----
 
 template <class T, int R, int C>
-using VecTile = pto::Tile<pto::TileType::Vec, T, R, C, pto::BLayout::RowMajor, pto::DYNAMIC,
-                          pto::DYNAMIC>;
+using VecTile =
+    pto::Tile<pto::TileType::Vec, T, R, C, pto::BLayout::RowMajor, pto::DYNAMIC, pto::DYNAMIC>;
 
 TEST(PtoTcvtApi, FourOverloadsNeedSetCtrlAndTargets) {
   TargetGuard g("a2a3");
@@ -413,7 +425,8 @@ TEST(PtoTcvtApi, AliasedOperandsReadEverySourceFirst) {
     for (int c = 0; c < 64; ++c) EXPECT_EQ(dl.at(r, c), want_l.at(r, c));
 }
 
-// ---- rejections: every rule, message naming instruction, operand, rule and values; dst untouched ----
+// ---- rejections: every rule, message naming instruction, operand, rule and values; dst untouched
+// ----
 
 void expect_rejected(const Call& call, const char* target, const HostTile& dst,
                      std::initializer_list<const char*> needles,
@@ -487,7 +500,8 @@ TEST(PtoTcvtRejects, EveryRule) {
   {  // valid shapes
     HostTile s = src;
     s.d.valid_col = 30;
-    expect_rejected(base(dst, s), "a2a3", dst, {"src valid shape must equal dst's, got 2x30 and 2x32"});
+    expect_rejected(base(dst, s), "a2a3", dst,
+                    {"src valid shape must equal dst's, got 2x30 and 2x32"});
     HostTile d = dst;
     d.d.valid_row = 1;
     expect_rejected(base(d, src), "a5", d, {"src valid shape must equal dst's, got 2x32 and 1x32"});
@@ -495,7 +509,8 @@ TEST(PtoTcvtRejects, EveryRule) {
   {  // RoundMode / SaturationMode values (the C++ enums cannot hold others; execute can)
     Call c = base(dst, src);
     c.round = 7;
-    expect_rejected(c, "a2a3", dst, {"mode must be a RoundMode (CAST_NONE .. CAST_ODD = 0 .. 6), got 7"});
+    expect_rejected(c, "a2a3", dst,
+                    {"mode must be a RoundMode (CAST_NONE .. CAST_ODD = 0 .. 6), got 7"});
     c.round = RINT;
     c.sat = 2;
     expect_rejected(c, "a5", dst, {"satMode must be a SaturationMode (ON = 0, OFF = 1), got 2"});
@@ -517,7 +532,7 @@ TEST(PtoTcvtRejects, EveryRule) {
     c.tmp = &mat.d;
     expect_rejected(c, "a2a3", dst, {"tmp must be a TileType::Vec tile, got Mat"});
     HostTile sbig(E::f16, 8, 32, true, 2, 32);  // 512 bytes, valid 2x32
-    TileDesc over_src = sbig.d;                  // a tmp over src's bytes, big enough
+    TileDesc over_src = sbig.d;                 // a tmp over src's bytes, big enough
     over_src.dtype = E::u8;
     c.src0 = &sbig.d;
     c.tmp = &over_src;
@@ -563,13 +578,13 @@ TEST(PtoTcvtRejects, TmpSizeFormulaOfThePage) {
     SCOPED_TRACE(std::string(elem_name(k.src)) + " -> " + elem_name(k.dst) + ": " + k.why);
     HostTile s(k.src, k.R, k.src_cols, true, k.R, k.C), d(k.dst, k.R, 128, true, k.R, k.C);
     HostTile ok(E::u8, 1, int(k.need), true), low(E::u8, 1, int(k.need) - 32, true);
-    Call c{.instr = Instr::TCVT, .dst = &d.d, .src0 = &s.d, .tmp = &ok.d, .round = RINT,
-           .sat = OFF};
+    Call c{
+        .instr = Instr::TCVT, .dst = &d.d, .src0 = &s.d, .tmp = &ok.d, .round = RINT, .sat = OFF};
     expect_accepted(c, "a2a3");
     c.tmp = &low.d;
-    expect_rejected(c, "a2a3", d,
-                    {(std::string("tmp must hold at least ") + std::to_string(k.need) + " bytes")
-                         .c_str()});
+    expect_rejected(
+        c, "a2a3", d,
+        {(std::string("tmp must hold at least ") + std::to_string(k.need) + " bytes").c_str()});
   }
 }
 
@@ -596,12 +611,24 @@ void fill_ties(std::mt19937& g, Elem e, uint8_t* p, size_t n) {
         }
         break;
       }
-      case Elem::f16: code = f16c(k); break;
-      case Elem::bf16: code = bf16c(double(int(r % 201) - 100) + 0.5); break;
-      case Elem::s16: code = uint16_t(int16_t((2049 + 2 * (r % 500)) * ((r & 1) ? -1 : 1))); break;
-      case Elem::s32: code = uint32_t(int32_t((16777217 + 2 * (r % 1000)) * ((r & 1) ? -1 : 1))); break;
-      case Elem::s64: code = uint64_t((int64_t{1} << 62) + (int64_t{1} << 38) * (2 * (r % 16) + 1)); break;
-      default: code = r; break;
+      case Elem::f16:
+        code = f16c(k);
+        break;
+      case Elem::bf16:
+        code = bf16c(double(int(r % 201) - 100) + 0.5);
+        break;
+      case Elem::s16:
+        code = uint16_t(int16_t((2049 + 2 * (r % 500)) * ((r & 1) ? -1 : 1)));
+        break;
+      case Elem::s32:
+        code = uint32_t(int32_t((16777217 + 2 * (r % 1000)) * ((r & 1) ? -1 : 1)));
+        break;
+      case Elem::s64:
+        code = uint64_t((int64_t{1} << 62) + (int64_t{1} << 38) * (2 * (r % 16) + 1));
+        break;
+      default:
+        code = r;
+        break;
     }
     tilesim::ops::store_code(core_dtype(e), p, i, code);
   }
@@ -625,17 +652,21 @@ TEST(PtoTcvtDifferential, FastEqualsReferenceForEveryPairModeSaturationAndTarget
           for (int8_t sat = -1; sat <= 1; ++sat)
             for (int with_tmp = 0; with_tmp < 2; ++with_tmp)
               for (int ctrl = 0; ctrl < 2; ++ctrl) {
-                const Call call{.instr = Instr::TCVT, .dst = &dst.d, .src0 = &src.d,
-                                .tmp = with_tmp ? &tmp.d : nullptr, .round = mode, .sat = sat,
+                const Call call{.instr = Instr::TCVT,
+                                .dst = &dst.d,
+                                .src0 = &src.d,
+                                .tmp = with_tmp ? &tmp.d : nullptr,
+                                .round = mode,
+                                .sat = sat,
                                 .need_set_ctrl = ctrl == 1};
                 std::fill(dst.bytes.begin(), dst.bytes.end(), uint8_t(0xA5));
                 execute(call, t, Ub{}, Path::Fast);
                 const std::vector<uint8_t> fast = dst.bytes;
                 std::fill(dst.bytes.begin(), dst.bytes.end(), uint8_t(0xA5));
                 execute(call, t, Ub{}, Path::Reference);
-                ASSERT_EQ(fast, dst.bytes) << tn << " " << elem_name(se) << " -> " << elem_name(de)
-                                           << " mode " << int(mode) << " sat " << int(sat)
-                                           << " tmp " << with_tmp << " ctrl " << ctrl;
+                ASSERT_EQ(fast, dst.bytes)
+                    << tn << " " << elem_name(se) << " -> " << elem_name(de) << " mode "
+                    << int(mode) << " sat " << int(sat) << " tmp " << with_tmp << " ctrl " << ctrl;
                 for (int r = 0; r < R; ++r)  // nothing outside the valid region
                   for (int c = C; c < dst.d.cols; ++c)
                     ASSERT_EQ(load(dst, r, c), 0xA5A5A5A5A5A5A5A5ull & mask_of(de));
@@ -655,22 +686,22 @@ TEST(PtoTcvtDifferential, DefaultsAreCastOneOfEachElement) {
   for (const auto& [se, de] : pairs_of("cpu")) {
     HostTile src(se, 3, 64, true, 3, 50), dst(de, 3, 64, true, 3, 50);
     fill_random(g, se, src.bytes.data(), 3 * 64);
-    execute({.instr = Instr::TCVT, .dst = &dst.d, .src0 = &src.d, .round = NONE}, find_target("cpu"),
-            Ub{});
+    execute({.instr = Instr::TCVT, .dst = &dst.d, .src0 = &src.d, .round = NONE},
+            find_target("cpu"), Ub{});
     const bool narrow = (se == E::f16 && (de == E::u8 || de == E::s8 || de == E::s16)) ||
                         (se == E::f32 && de == E::s16) || (se == E::s64 && de == E::s32) ||
                         (se == E::s32 && de == E::s16);  // kIsNarrowingCvt
     const bool f2i = elem_is_float(se) && !elem_is_float(de);
-    tilesim::ops::CastMode m{f2i ? tilesim::formats::Rounding::rtz : tilesim::formats::Rounding::rne,
-                             !narrow, false};
+    tilesim::ops::CastMode m{
+        f2i ? tilesim::formats::Rounding::rtz : tilesim::formats::Rounding::rne, !narrow, false};
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 50; ++c) {
         const uint64_t in = load(src, r, c);
-        const uint64_t want =
-            se == de ? tilesim::ops::to_integral_one(core_dtype(se), in, m.rounding)
-                     : tilesim::ops::cast_one(core_dtype(se), core_dtype(de), in, m);
-        ASSERT_EQ(load(dst, r, c), want) << elem_name(se) << " -> " << elem_name(de) << " in "
-                                         << std::hex << in;
+        const uint64_t want = se == de
+                                  ? tilesim::ops::to_integral_one(core_dtype(se), in, m.rounding)
+                                  : tilesim::ops::cast_one(core_dtype(se), core_dtype(de), in, m);
+        ASSERT_EQ(load(dst, r, c), want)
+            << elem_name(se) << " -> " << elem_name(de) << " in " << std::hex << in;
       }
   }
 }
