@@ -70,12 +70,9 @@ void lanes_op(ops::Op op, DType t, const uint8_t* a, const uint8_t* b, uint8_t* 
 // Splits n pairs of elements of size esz into their even and odd members (one tree level).
 template <class U>
 void deinterleave(const uint8_t* src, uint8_t* even, uint8_t* odd, size_t n) {
-  const U* s = reinterpret_cast<const U*>(src);
-  U* e = reinterpret_cast<U*>(even);
-  U* o = reinterpret_cast<U*>(odd);
-  for (size_t k = 0; k < n; ++k) {
-    e[k] = s[2 * k];
-    o[k] = s[2 * k + 1];
+  for (size_t k = 0; k < n; ++k) {  // memcpy: the buffers hold bytes, not U objects
+    std::memcpy(even + k * sizeof(U), src + 2 * k * sizeof(U), sizeof(U));
+    std::memcpy(odd + k * sizeof(U), src + (2 * k + 1) * sizeof(U), sizeof(U));
   }
 }
 
