@@ -14,6 +14,7 @@ def _inputs(fn):
 
 
 def cases():
+    np.seterr(over="ignore")  # fp16 e^x overflows to Inf above x = 11.09, as it should
     out = []
     for fn in ("exp", "ln", "sqrt", "rsqrt", "recip"):
         for dtype, npt in (("fp32", np.float32), ("fp16", np.float16)):
@@ -36,7 +37,8 @@ def cases():
                     "rsqrt": lambda xt=xt, ot=ot: torch.rsqrt(xt, out=ot),
                     "recip": lambda xt=xt, ot=ot: torch.reciprocal(xt, out=ot),
                 }[fn]
-            except ImportError:
+                t_fn()  # PyTorch 1.13 has no CPU float16 exp/log/rsqrt ("not implemented for 'Half'")
+            except (ImportError, RuntimeError):
                 t_fn = None
             out.append({
                 "case": f"ops.math_{fn}/{dtype}/1Mi", "family": "ops", "threads": 1,
