@@ -247,6 +247,11 @@ void math_array_reference(MathFn f, DType dt, const void* src, void* dst, size_t
   }
 }
 
+const uint16_t* math_table16(MathFn f, DType dt) noexcept {
+  assert(dt == DType::fp16 || dt == DType::bf16);
+  return dt == DType::bf16 ? table_for<DType::bf16>(f) : table_for<DType::fp16>(f);
+}
+
 uint64_t math_exact_count(MathFn f) noexcept {
   return g_exact[int(f)].load(std::memory_order_relaxed);
 }

@@ -29,6 +29,10 @@ void math_array(MathFn f, formats::DType dt, const void* src, void* dst, size_t 
 void math_array_reference(MathFn f, formats::DType dt, const void* src, void* dst,
                           size_t n) noexcept;
 
+// The fp16/bf16 table of f (65536 entries: result code by input code), built on first use; for
+// fused kernels that look codes up in their own loops (PTO EXPDIF). dt is fp16 or bf16.
+const uint16_t* math_table16(MathFn f, formats::DType dt) noexcept;
+
 // ---- test hooks (tests/ops/math_test.cpp); not for the models ----
 // Exact (MPFR) evaluations taken so far by the scalar definitions, all threads and formats: the
 // rare inputs whose double approximation lies too near a rounding boundary of T.
