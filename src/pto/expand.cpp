@@ -7,6 +7,7 @@
 // element-op core call against the expanded row (a contiguous vector).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "pto/instr.hpp"
@@ -25,6 +26,16 @@ void basic(const Ctx& c, const TileDesc& t, const char* who) {
   tile_ok(c, t, who);
   vec(c, t, who);
   dtype_allowed(c, t, who);
+}
+
+template <class U>
+void fill_row(uint8_t* d, const uint8_t* v, int n) {
+  U x;
+  std::memcpy(&x, v, sizeof(U));
+  U buf[64];
+  std::fill_n(buf, 64, x);
+  for (int j = 0; j < n; j += 64)
+    std::memcpy(d + size_t(j) * sizeof(U), buf, size_t(std::min(64, n - j)) * sizeof(U));
 }
 
 void row_expand_copy(const Ctx& c, const Call& call) {
@@ -47,8 +58,17 @@ void row_expand_copy(const Ctx& c, const Call& call) {
   const size_t sz = esize(dst);
   std::vector<uint8_t> col(size_t(R) * sz);  // read every source element first (aliasing)
   for (int r = 0; r < R; ++r) std::memcpy(col.data() + r * sz, at(src, r, 0), sz);
-  for (int r = 0; r < R; ++r)
-    for (int j = 0; j < C; ++j) std::memcpy(at(dst, r, j), col.data() + r * sz, sz);
+  // One typed fill per row (a per-element memcpy cost ~1.5 ns an element).
+  for (int r = 0; r < R; ++r) {
+    uint8_t* d = at(dst, r, 0);
+    const uint8_t* v = col.data() + r * sz;
+    switch (sz) {
+      case 1: std::memset(d, *v, size_t(C)); break;
+      case 2: fill_row<uint16_t>(d, v, C); break;
+      case 4: fill_row<uint32_t>(d, v, C); break;
+      default: fill_row<uint64_t>(d, v, C); break;
+    }
+  }
 }
 
 void col_expand_copy(const Ctx& c, const Call& call) {
