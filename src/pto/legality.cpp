@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "pto/instr.hpp"
 #include "pto/plan.hpp"
 #include "tilesim/error.hpp"
 
@@ -42,15 +43,7 @@ uint16_t allowed_mask(Op op, const Target& t) {
   return t.basic_mask;
 }
 
-std::string dtype_list(uint16_t mask) {
-  std::string s;
-  for (int e = 0; e < kNumElems; ++e)
-    if (mask & (1u << e)) {
-      if (!s.empty()) s.push_back(' ');
-      s.append(elem_name(Elem(e)));
-    }
-  return s;
-}
+using instr::dtype_list;  // one dtype-list formatter for every PTO message
 
 }  // namespace
 
