@@ -188,6 +188,31 @@ HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs,
 }
 #endif
 
+// fp16/bf16 abs and neg on the codes: the sign bit cleared / flipped, a NaN made canonical
+// (spec 15 §1) — no widening needed.
+template <Op op, bool kBf16>
+HWY_NOINLINE void HalfSign(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n) {
+  const hn::ScalableTag<uint16_t> du;
+  const size_t N = hn::Lanes(du);
+  const auto mag_mask = hn::Set(du, uint16_t(0x7FFF));
+  const auto inf = hn::Set(du, uint16_t(kBf16 ? 0x7F80 : 0x7C00));
+  const auto qnan = hn::Set(du, uint16_t(kBf16 ? 0x7FC0 : 0x7E00));
+  const auto sign = hn::Set(du, uint16_t(0x8000));
+  const DType t = kBf16 ? DType::bf16 : DType::fp16;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint16_t* x = Row<uint16_t>(a, as, r);
+    uint16_t* o = RowW<uint16_t>(d, ds, r);
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      const auto v = hn::LoadU(du, x + i);
+      const auto mag = hn::And(v, mag_mask);
+      const auto res = op == Op::abs ? mag : hn::Xor(v, sign);
+      hn::StoreU(hn::IfThenElse(hn::Gt(mag, inf), qnan, res), du, o + i);
+    }
+    for (; i < n; ++i) o[i] = uint16_t(eval(op, t, x[i]));
+  }
+}
+
 // ---- integers ----
 template <Op op, class T>
 constexpr bool IntBinaryHasKernel() {
@@ -418,6 +443,17 @@ bool BinaryImpl(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool 
 }
 
 bool UnaryImpl(Op op, DType t, const Rows2& g) {
+  if ((t == DType::fp16 || t == DType::bf16) && (op == Op::abs || op == Op::neg)) {
+    const bool bf = t == DType::bf16;
+    if (op == Op::abs) {
+      if (bf) HalfSign<Op::abs, true>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+      else HalfSign<Op::abs, false>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+    } else {
+      if (bf) HalfSign<Op::neg, true>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+      else HalfSign<Op::neg, false>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+    }
+    return true;
+  }
   if (t == DType::fp32) {
     switch (op) {
       case Op::abs: F32Unary<Op::abs>(g.a, g.as, g.d, g.ds, g.rows, g.n); return true;
