@@ -19,13 +19,6 @@ constexpr ops::Op kPred[] = {ops::Op::eq, ops::Op::ne, ops::Op::lt,
                              ops::Op::le, ops::Op::gt, ops::Op::ge};
 constexpr const char* kCmpNames[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
 
-bool is_a2a3(const Ctx& c) { return c.target.kind == TargetKind::a2a3; }
-
-uint64_t scalar_code(const Call& call, formats::DType dt) {
-  const unsigned bits = formats::info(dt).storage_bits;
-  return bits >= 64 ? call.scalar : (call.scalar & ((uint64_t{1} << bits) - 1));
-}
-
 void check_mode(const Ctx& c, const TileDesc& src, uint8_t cmp) {
   if (cmp > 5)
     c.fail(ErrorCode::Constraint, fmt::format("CmpMode must be EQ NE LT LE GT GE (0..5), got {}", cmp));

@@ -28,14 +28,6 @@ ops::Op op_of(Instr i) {
   return ops::Op::copy;
 }
 
-bool is_a2a3(const Ctx& c) { return c.target.kind == TargetKind::a2a3; }
-
-// The scalar operand as a code of dt (front ends pass the code of the tile's dtype).
-uint64_t scalar_code(const Call& call, formats::DType dt) {
-  const unsigned bits = formats::info(dt).storage_bits;
-  return bits >= 64 ? call.scalar : (call.scalar & ((uint64_t{1} << bits) - 1));
-}
-
 int64_t signed_value(formats::DType dt, uint64_t code) {
   const unsigned w = formats::info(dt).storage_bits;
   if (formats::info(dt).kind != formats::Kind::Signed || w >= 64) return int64_t(code);

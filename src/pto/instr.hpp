@@ -115,6 +115,13 @@ inline bool overlaps(const TileDesc& a, const TileDesc& b) noexcept {
 // No integer element of t's valid region is 0 (divisors, spec 15 §1).
 void no_zero_divisor(const Ctx& c, const TileDesc& t, std::string_view who);
 
+inline bool is_a2a3(const Ctx& c) noexcept { return c.target.kind == TargetKind::a2a3; }
+// A call's scalar operand as a code of dt (front ends pass the code of the tile's dtype).
+inline uint64_t scalar_code(const Call& call, formats::DType dt) noexcept {
+  const unsigned bits = formats::info(dt).storage_bits;
+  return bits >= 64 ? call.scalar : (call.scalar & ((uint64_t{1} << bits) - 1));
+}
+
 // ---- walking ----
 inline size_t esize(const TileDesc& t) noexcept { return elem_size(t.dtype); }
 // Element (r, c) of a tile (RowMajor r*cols + c, ColMajor c*rows + r).

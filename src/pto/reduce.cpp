@@ -25,10 +25,6 @@ namespace {
 using formats::DType;
 using Code = uint64_t;
 
-bool is_a2a3(const Ctx& c) {
-  return c.target.kind == TargetKind::a2a3;
-}
-
 ops::Op op_of(Instr i) {
   switch (i) {
     case Instr::TROWSUM:
