@@ -11,9 +11,8 @@
 #include <vector>
 
 #include "tilesim/ascendc/engine.hpp"
-
-// The device compiler's pipe names are global (PipeBarrier<PIPE_V>()).
-enum pipe_t : uint8_t { PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL };
+// The device compiler's pipe names are global (PipeBarrier<PIPE_V>()), shared with PTO.
+#include "tilesim/device.hpp"
 
 namespace AscendC {
 

@@ -94,6 +94,12 @@ constexpr Elem elem_of() {
     return tilesim::pto::elem_of_value<T>();
 }
 struct TileBase {};  // marks tiles, so trailing events never match the tmp overload
+[[noreturn]] inline void bad_offset(uint32_t off, int numel) {
+  tilesim::raise(tilesim::ErrorCode::Bounds, "Tile",
+                 "GetValue/SetValue offset " + std::to_string(off) + " is outside the tile's " +
+                     std::to_string(numel) + " elements",
+                 "docs/pto-kernels.md#tile-layouts");
+}
 [[noreturn]] inline void bad_valid(const char* what, int v, int limit) {
   tilesim::raise(tilesim::ErrorCode::Bounds, "Tile",
                  std::string(what) + " must satisfy 0 <= valid <= " + std::to_string(limit) +
@@ -102,10 +108,26 @@ struct TileBase {};  // marks tiles, so trailing events never match the tmp over
 }
 }  // namespace detail
 
+namespace detail {
+// The box (fractal) of a tile layout in elements (the vendor's InnerRows x InnerCols): 1x1 for
+// NoneBox; 16x16 for the 1024-byte Acc fractal; 16 x 32B for a row-major box, 32B x 16 for a
+// column-major one (docs/pto-kernels.md#tile-layouts).
+constexpr int inner_rows(SLayout sl, int fractal, size_t esize) {
+  if (fractal == 1024) return 16;
+  if (fractal == 32) return sl == SLayout::RowMajor ? 16 : 2;
+  return sl == SLayout::NoneBox ? 1 : sl == SLayout::RowMajor ? 16 : int(32 / esize);
+}
+constexpr int inner_cols(SLayout sl, int fractal, size_t esize) {
+  if (fractal == 1024) return 16;
+  if (fractal == 32) return sl == SLayout::RowMajor ? 2 : 16;
+  return sl == SLayout::NoneBox ? 1 : sl == SLayout::RowMajor ? int(32 / esize) : 16;
+}
+}  // namespace detail
+
 template <TileType Loc_, typename T, int Rows_, int Cols_, BLayout BL = BLayout::RowMajor,
           int RowValid = Rows_, int ColValid = Cols_, SLayout SL = SLayout::NoneBox,
-          int SFractalSize = 512, auto Pad = PadValue::Null,
-          CompactMode Compact = CompactMode::Null>
+          int SFractalSize_ = 512, auto Pad = PadValue::Null,
+          CompactMode Compact_ = CompactMode::Null>
 struct Tile : detail::TileBase {
   using DType = T;
   static constexpr TileType Loc = Loc_;
@@ -115,9 +137,20 @@ struct Tile : detail::TileBase {
   static constexpr int ValidCol = ColValid;
   static constexpr BLayout BFractal = BL;
   static constexpr SLayout SFractal = SL;
-  static constexpr int SFractalSizeV = SFractalSize;
+  static constexpr int SFractalSize = SFractalSize_;
+  static constexpr int SFractalSizeV = SFractalSize_;
+  static constexpr auto PadVal = Pad;
+  static constexpr CompactMode Compact = Compact_;
   static constexpr bool isRowMajor = BL == BLayout::RowMajor;
   static constexpr int Numel = Rows_ * Cols_;
+  static constexpr int RowStride = isRowMajor ? Cols_ : 1;
+  static constexpr int ColStride = isRowMajor ? 1 : Rows_;
+  static constexpr bool isBoxedLayout = SL != SLayout::NoneBox;
+  static constexpr bool isInnerRowMajor = SL == SLayout::RowMajor;
+  static constexpr bool isInnerColMajor = SL == SLayout::ColMajor;
+  static constexpr int InnerRows = detail::inner_rows(SL, SFractalSize_, sizeof(T));
+  static constexpr int InnerCols = detail::inner_cols(SL, SFractalSize_, sizeof(T));
+  static constexpr int InnerNumel = InnerRows * InnerCols;
 
   static_assert(Rows_ > 0 && Cols_ > 0, "Tile: Rows and Cols must be positive [spec 20 §1]");
   static_assert(RowValid == DYNAMIC || (RowValid >= 0 && RowValid <= Rows_),
@@ -128,6 +161,18 @@ struct Tile : detail::TileBase {
                 "Tile: RowMajor NoneBox needs Cols*sizeof(T) % 32 == 0 [spec 20 §1]");
   static_assert(SL != SLayout::NoneBox || isRowMajor || (Rows_ * sizeof(T)) % 32 == 0,
                 "Tile: ColMajor NoneBox needs Rows*sizeof(T) % 32 == 0 [spec 20 §1]");
+  static_assert(SFractalSize_ == 512 || SFractalSize_ == 1024 || SFractalSize_ == 32,
+                "Tile: SFractalSize must be 512, 1024 or 32 [docs/pto-kernels.md#tile-layouts]");
+  static_assert(SL == SLayout::NoneBox || Cols_ % InnerCols == 0,
+                "Tile: a boxed layout needs Cols to be a multiple of the box's columns "
+                "[docs/pto-kernels.md#tile-layouts]");
+  static_assert(SL == SLayout::NoneBox || Loc_ == TileType::Vec || SFractalSize_ == 32 ||
+                    Rows_ == 1 || Rows_ % InnerRows == 0,
+                "Tile: a boxed layout needs Rows to be a multiple of the box's rows "
+                "[docs/pto-kernels.md#tile-layouts]");
+  static_assert(SL == SLayout::NoneBox || BL == BLayout::RowMajor || SL == SLayout::RowMajor,
+                "Tile: boxed layouts are NZ (ColMajor of RowMajor boxes), ZN or ZZ "
+                "[docs/pto-kernels.md#tile-layouts]");
 
   // Auto mode: the tile owns zero-filled storage. A DYNAMIC valid dimension starts at its static
   // extent unless given to the constructor.
@@ -167,9 +212,33 @@ struct Tile : detail::TileBase {
   }
   T* data() { return ptr_; }
   const T* data() const { return ptr_; }
-  // Element (r, c) in logical coordinates (RowMajor r*Cols + c, ColMajor c*Rows + r).
-  T& at(int r, int c) { return ptr_[isRowMajor ? r * Cols_ + c : c * Rows_ + r]; }
-  const T& at(int r, int c) const { return ptr_[isRowMajor ? r * Cols_ + c : c * Rows_ + r]; }
+  // Element (r, c) in logical coordinates: its storage index by the tile's layout (RowMajor
+  // r*Cols + c, ColMajor c*Rows + r, boxed layouts as docs/pto-kernels.md#tile-layouts).
+  static constexpr size_t offset(int r, int c) {
+    if constexpr (!isBoxedLayout) {
+      return size_t(r) * RowStride + size_t(c) * ColStride;
+    } else {
+      const int br = r / InnerRows, bc = c / InnerCols, ir = r % InnerRows, ic = c % InnerCols;
+      constexpr int nbr = Rows_ / InnerRows, nbc = Cols_ / InnerCols;
+      if constexpr (!isRowMajor)  // NZ: boxes column after column, row-major inside
+        return size_t(nbr * bc + br) * InnerNumel + size_t(ir) * InnerCols + ic;
+      else if constexpr (isInnerColMajor)  // ZN: boxes row after row, column-major inside
+        return size_t(nbc * br + bc) * InnerNumel + size_t(ic) * InnerRows + ir;
+      else  // ZZ
+        return size_t(nbc * br + bc) * InnerNumel + size_t(ir) * InnerCols + ic;
+    }
+  }
+  T& at(int r, int c) { return ptr_[offset(r, c)]; }
+  const T& at(int r, int c) const { return ptr_[offset(r, c)]; }
+  // The vendor CPU simulator's element accessors (logical coordinates) and Vec offset access.
+  T GetElement(int64_t r, int64_t c) const { return at(int(r), int(c)); }
+  void SetElement(int64_t r, int64_t c, const T& v) { at(int(r), int(c)) = v; }
+  T GetValue(uint32_t off) const { return ptr_[checked(off)]; }
+  void SetValue(uint32_t off, const T& v) { ptr_[checked(off)] = v; }
+  void SetValidShape(int vr, int vc) {
+    SetValidRow(vr);
+    SetValidCol(vc);
+  }
   // Manual mode: the UB byte address (TASSIGN), or -1 in auto mode.
   int64_t address() const { return addr_; }
 
@@ -179,9 +248,9 @@ struct Tile : detail::TileBase {
     d.loc = uint8_t(Loc_);
     d.row_major = isRowMajor;
     d.slayout = uint8_t(SL);
-    d.compact = uint8_t(Compact);
+    d.compact = uint8_t(Compact_);
     d.pad = uint64_t(Pad);
-    d.fractal = SFractalSize;
+    d.fractal = SFractalSize_;
     d.rows = Rows_;
     d.cols = Cols_;
     d.valid_row = vr_;
@@ -200,6 +269,10 @@ struct Tile : detail::TileBase {
   }
 
  private:
+  static uint32_t checked(uint32_t off) {
+    if (off >= uint32_t(Numel)) detail::bad_offset(off, Numel);
+    return off;
+  }
   // Owned storage is 64-byte aligned, as the UB's tiles are 32-byte aligned: the row kernels'
   // loads and stores then stay within cache lines (trowexpand_simd.cpp).
   static T* allocate_owned() {
@@ -225,7 +298,7 @@ requires is_tile_v<TileT>
 void TASSIGN(TileT& tile, uint64_t addr) {
   const uint8_t* ub = nullptr;
   uint8_t* p = tilesim::pto::tassign_current(
-      addr, size_t(TileT::Numel) * sizeof(typename TileT::DType), &ub);
+      uint8_t(TileT::Loc), addr, size_t(TileT::Numel) * sizeof(typename TileT::DType), &ub);
   tile.bind(reinterpret_cast<typename TileT::DType*>(p), int64_t(addr), ub);
 }
 
@@ -644,13 +717,43 @@ inline constexpr bool kNoTiles = (... && !is_tile_v<X>);
     return {};                                                                             \
   }
 
+// Memory, movement and matrix rows have families of overloads: written out in tilesim/pto/kernel.hpp.
+#define TILESIM_PTO_GEN_Load(NAME, ALG)
+#define TILESIM_PTO_GEN_Store(NAME, ALG)
+#define TILESIM_PTO_GEN_Prefetch(NAME, ALG)
+#define TILESIM_PTO_GEN_Move(NAME, ALG)
+#define TILESIM_PTO_GEN_Transpose(NAME, ALG)
+#define TILESIM_PTO_GEN_Extract(NAME, ALG)
+#define TILESIM_PTO_GEN_Reshape(NAME, ALG)
+#define TILESIM_PTO_GEN_FillPad(NAME, ALG)
+#define TILESIM_PTO_GEN_Matmul(NAME, ALG)
+#define TILESIM_PTO_GEN_MatmulAcc(NAME, ALG)
+#define TILESIM_PTO_GEN_MatmulBias(NAME, ALG)
 #define TILESIM_PTO_GEN(NAME, KIND, OP, ALG, A2A3, A5) TILESIM_PTO_GEN_##KIND(NAME, ALG)
 TILESIM_PTO_INSTRS(TILESIM_PTO_GEN)
 #undef TILESIM_PTO_GEN
+
+}  // namespace pto
+
+#include "tilesim/pto/kernel.hpp"
 
 #undef TILESIM_PTO_NO_PREFIX
 #undef TILESIM_PTO_DIV_PREFIX
 #undef TILESIM_PTO_ROWEXPAND
 #undef TILESIM_PTO_STATIC_CHECKS
 
-}  // namespace pto
+// The element types at global scope, as the vendor's CPU-simulator headers declare them (spec 21
+// §1): `half` and `bfloat16_t` name pto's entities, so `using namespace pto;` stays unambiguous.
+using pto::bfloat16_t;
+using pto::half;
+using aclFloat16 = pto::half;
+using float16_t = pto::half;
+using float32_t = float;
+
+#ifdef __CPU_SIM
+// The vendor's CPU build defines __CPU_SIM: such a translation unit runs on the `cpu` target's
+// legality by default (spec 21 §5); pto::set_target still switches it.
+namespace pto::detail {
+inline const bool kCpuSimTarget = (tilesim::pto::set_default_target_cpu_sim(), true);
+}
+#endif

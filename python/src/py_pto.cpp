@@ -153,6 +153,7 @@ void init_pto(py::module_&, py::module_& m) {
     py::list l;
     for (int i = 0; i < tp::num_instrs(); ++i) {
       const tp::InstrInfo& info = tp::instr_info(tp::Instr(i));
+      if (!tp::is_vector_kind(info.kind)) continue;
       l.append(py::make_tuple(std::string(info.name), std::string(tp::fe::kind_name(info.kind)),
                               tp::fe::has_tmp_form(info)));
     }

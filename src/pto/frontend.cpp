@@ -76,6 +76,17 @@ const char* kind_name(Kind k) noexcept {
     case Kind::ColExpand: return "ColExpand";
     case Kind::ColExpandOp: return "ColExpandOp";
     case Kind::Convert: return "Convert";
+    case Kind::Load: return "Load";
+    case Kind::Store: return "Store";
+    case Kind::Prefetch: return "Prefetch";
+    case Kind::Move: return "Move";
+    case Kind::Transpose: return "Transpose";
+    case Kind::Extract: return "Extract";
+    case Kind::Reshape: return "Reshape";
+    case Kind::FillPad: return "FillPad";
+    case Kind::Matmul: return "Matmul";
+    case Kind::MatmulAcc: return "MatmulAcc";
+    case Kind::MatmulBias: return "MatmulBias";
   }
   return "?";
 }

@@ -66,7 +66,7 @@ inline void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who) {
                   t.valid_row >= 0 && t.valid_row <= t.rows && t.valid_col >= 0 &&
                   t.valid_col <= t.cols && t.data != nullptr && t.capacity >= t.bytes() &&
                   (t.slayout != kSLayoutNoneBox || line % 32 == 0) &&
-                  (t.ub_addr < 0 || (t.ub != nullptr && t.ub == c.ub.base));
+                  (t.ub_addr < 0 || (t.ub != nullptr && (t.ub == c.ub.base || t.loc != kLocVec)));
   if (!ok) [[unlikely]]
     slow::tile_ok(c, t, who);
 }
@@ -162,6 +162,9 @@ void compare(const Ctx& c, const Call& call, Path path);      // compare.cpp
 void reduce(const Ctx& c, const Call& call, Path path);       // reduce.cpp
 void expand(const Ctx& c, const Call& call, Path path);       // expand.cpp
 void convert(const Ctx& c, const Call& call, Path path);      // tcvt.cpp
+void memory(const Ctx& c, const Call& call, Path path);       // memory.cpp
+void movement(const Ctx& c, const Call& call, Path path);     // movement.cpp
+void matmul(const Ctx& c, const Call& call, Path path);       // matmul.cpp
 
 inline ops::Path core_path(Path p) noexcept {
   return p == Path::Fast ? ops::Path::Fast : ops::Path::Reference;

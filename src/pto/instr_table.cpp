@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "pto/instr.hpp"
+#include "pto/transfer.hpp"
 #include "tilesim/parallel.hpp"
 
 namespace tilesim::pto {
@@ -75,6 +76,20 @@ void execute(const Call& call, const Target& t, const Ub& ub, Path path) {
       return instr::expand(c, call, path);
     case Kind::Convert:
       return instr::convert(c, call, path);
+    case Kind::Load:
+    case Kind::Store:
+    case Kind::Prefetch:
+      return instr::memory(c, call, path);
+    case Kind::Move:
+    case Kind::Transpose:
+    case Kind::Extract:
+    case Kind::Reshape:
+    case Kind::FillPad:
+      return instr::movement(c, call, path);
+    case Kind::Matmul:
+    case Kind::MatmulAcc:
+    case Kind::MatmulBias:
+      return instr::matmul(c, call, path);
   }
 }
 
@@ -115,6 +130,20 @@ const char* doc_of(Kind k) noexcept {
       return "docs/pto-instructions.md#expand";
     case Kind::Convert:
       return "docs/pto-instructions.md#tcvt";
+    case Kind::Load:
+    case Kind::Store:
+    case Kind::Prefetch:
+      return "docs/pto-kernels.md#memory";
+    case Kind::Move:
+    case Kind::Transpose:
+    case Kind::Extract:
+    case Kind::Reshape:
+    case Kind::FillPad:
+      return "docs/pto-kernels.md#movement";
+    case Kind::Matmul:
+    case Kind::MatmulAcc:
+    case Kind::MatmulBias:
+      return "docs/pto-kernels.md#matrix";
   }
   return "docs/pto-instructions.md";
 }
@@ -123,19 +152,12 @@ void Ctx::fail(ErrorCode code, const std::string& detail) const {
   raise(code, info.name, detail, doc);
 }
 
-namespace {
-constexpr const char* kLocNames[] = {"Vec",  "Mat",     "Left",      "Right",      "Acc",
-                                     "Bias", "Scaling", "ScaleLeft", "ScaleRight", "Ctrl"};
-std::string loc_name(uint8_t loc) {
-  return loc < 10 ? kLocNames[loc] : fmt::format("TileType({})", loc);
-}
-}  // namespace
 
 namespace slow {
 
 void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who) {
   check_tile(t, c.info.name, who);
-  if (t.ub_addr >= 0 && t.ub != c.ub.base)
+  if (t.ub_addr >= 0 && t.loc == kLocVec && t.ub != c.ub.base)
     c.fail(ErrorCode::Constraint,
            fmt::format("{} is bound (TASSIGN) to the UB of another target, the current target is {}",
                        who, c.target.name));

@@ -81,15 +81,17 @@ void check_tile(const TileDesc& t, std::string_view instr, std::string_view who)
   }
 }
 
-uint8_t* ub_bind(const Ub& ub, const Target& t, int64_t addr, size_t bytes, std::string_view who) {
+uint8_t* ub_bind(const Ub& ub, const Target& t, int64_t addr, size_t bytes, std::string_view who,
+                 const char* buffer) {
   if (addr < 0 || addr % 32 != 0)
     fail(ErrorCode::Constraint, "TASSIGN",
-         fmt::format("{} address must be 32-byte aligned and non-negative, got {:#x}", who, addr),
+         fmt::format("{} address in the {} must be 32-byte aligned and non-negative, got {:#x}",
+                     who, buffer, addr),
          "20 §1");
   if (uint64_t(addr) > ub.size || bytes > ub.size - uint64_t(addr))
     fail(ErrorCode::Bounds, "TASSIGN",
-         fmt::format("{} at {:#x} + {} bytes exceeds the {} UB of {} bytes", who, addr, bytes,
-                     t.name, ub.size),
+         fmt::format("{} at {:#x} + {} bytes exceeds the {} {} of {} bytes", who, addr, bytes,
+                     t.name, buffer, ub.size),
          "20 §1");
   return ub.base + addr;
 }

@@ -488,6 +488,8 @@ class Parser {
       return;
     }
     const InstrInfo* info = find_instr(name);
+    if (info && !is_vector_kind(info->kind))  // GM operands: the func.func form (docs/pto.md)
+      error(m, "is not available in the .arg form (it takes GlobalTensor operands)");
     bool lower = info != nullptr;
     for (char c : name) lower = lower && !std::isupper(static_cast<unsigned char>(c));
     if (!lower) error(m, "unknown instruction");
@@ -656,8 +658,9 @@ class Parser {
         return {"mab", "mabt"};
       case Kind::SelectScalar:
         return {"mas", "mats"};
+      default:  // memory, movement and matrix: not in the .arg form (rejected at the name)
+        return {};
     }
-    return {};
   }
 
   static std::string usage(const std::vector<const char*>& pats) {

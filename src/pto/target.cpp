@@ -9,6 +9,8 @@
 #include <span>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "tilesim/error.hpp"
 #include "tilesim/formats.hpp"
 #include "tilesim/profile.hpp"
@@ -27,21 +29,40 @@ constexpr uint16_t kHalfFloat = bit(Elem::f16) | bit(Elem::f32);
 
 // spec 20 §2 table; §5: a2a3 broadcasts through an 8 KB buffer at 184 KB (TMP_UB_OFFSET).
 // cpu (spec 21 §5): the vendor CPU simulator's legality, the union of a2a3 and a5, its 512 KB UB.
+// Buffers (spec 21 §5 table, KB): L1 / L0A / L0B / L0C / bias table.
+constexpr size_t KB = 1024;
 constexpr Target kTargets[] = {
-    {"a2a3", TargetKind::a2a3, 192 * 1024, kA2A3Basic, kHalfFloat, kHalfFloat, true, 184 * 1024,
-     8 * 1024},
-    {"a5", TargetKind::a5, 256 * 1024, kA5Basic, kA5Basic, kHalfFloat, false, 0, 0},
-    {"cpu", TargetKind::cpu, 512 * 1024, kA5Basic, kA5Basic, kHalfFloat, false, 0, 0},
+    {"a2a3", TargetKind::a2a3, 192 * KB, kA2A3Basic, kHalfFloat, kHalfFloat, true, 184 * KB, 8 * KB,
+     512 * KB, 64 * KB, 64 * KB, 128 * KB, 1 * KB},
+    {"a5", TargetKind::a5, 256 * KB, kA5Basic, kA5Basic, kHalfFloat, false, 0, 0, 512 * KB, 64 * KB,
+     64 * KB, 256 * KB, 4 * KB},
+    {"cpu", TargetKind::cpu, 512 * KB, kA5Basic, kA5Basic, kHalfFloat, false, 0, 0, 512 * KB,
+     64 * KB, 64 * KB, 256 * KB, 4 * KB},
 };
 constexpr size_t kNumTargets = sizeof(kTargets) / sizeof(kTargets[0]);
 
 std::atomic<const Target*> g_current{&kTargets[0]};
 
+// One buffer per (target, location with a buffer): UB, L1, L0A, L0B, L0C, bias table.
+constexpr size_t kNumBuffers = 6;
 struct UbStore {
   std::mutex mu;
-  std::array<std::unique_ptr<uint8_t[]>, kNumTargets> bytes;
-  std::array<std::atomic<uint8_t*>, kNumTargets> ready{};
+  std::array<std::unique_ptr<uint8_t[]>, kNumTargets * kNumBuffers> bytes;
+  std::array<std::atomic<uint8_t*>, kNumTargets * kNumBuffers> ready{};
 };
+constexpr const char* kBufferNames[kNumBuffers] = {"UB", "L1", "L0A", "L0B", "L0C", "bias table"};
+// Locations Vec Mat Left Right Acc Bias are 0..5, the buffer index.
+size_t buffer_bytes(const Target& t, uint8_t loc) {
+  switch (loc) {
+    case kLocVec: return t.ub_bytes;
+    case kLocMat: return t.l1_bytes;
+    case kLocLeft: return t.l0a_bytes;
+    case kLocRight: return t.l0b_bytes;
+    case kLocAcc: return t.l0c_bytes;
+    case kLocBias: return t.bias_bytes;
+    default: return 0;
+  }
+}
 UbStore& ub_store() {
   static UbStore s;
   return s;
@@ -119,20 +140,39 @@ void set_current_target(std::string_view name) {
   g_current.store(&find_target(name));
 }
 
-Ub global_ub(const Target& t) {
-  const size_t idx = size_t(&t - kTargets);
-  if (idx >= kNumTargets)
+const char* buffer_name(uint8_t loc) noexcept {
+  return loc < kNumBuffers ? kBufferNames[loc] : "no buffer";
+}
+
+Ub global_buffer(const Target& t, uint8_t loc) {
+  const size_t ti = size_t(&t - kTargets);
+  if (ti >= kNumTargets)
     raise(ErrorCode::Unsupported, "pto", "target is not in the profile table", "20 §2");
+  const size_t size = buffer_bytes(t, loc);
+  if (size == 0)
+    raise(ErrorCode::Unsupported, "TASSIGN",
+          "tiles of this TileType (Scaling, ScaleLeft, ScaleRight, Ctrl) have no manual-mode "
+          "buffer yet",
+          "docs/pto-kernels.md#storage");
+  const size_t idx = ti * kNumBuffers + loc;
   UbStore& s = ub_store();
   // Every instruction call of the C++ front end asks for its UB: after the first allocation the
   // pointer is read without the lock (the fixed cost of a small-tile call, issue 16 §5).
-  if (uint8_t* p = s.ready[idx].load(std::memory_order_acquire)) return Ub{p, t.ub_bytes};
+  if (uint8_t* p = s.ready[idx].load(std::memory_order_acquire)) return Ub{p, size};
   std::lock_guard<std::mutex> lock(s.mu);
   if (!s.bytes[idx]) {
-    s.bytes[idx] = std::make_unique<uint8_t[]>(t.ub_bytes);  // value-initialised: zeros
+    s.bytes[idx] = std::make_unique<uint8_t[]>(size);  // value-initialised: zeros
     s.ready[idx].store(s.bytes[idx].get(), std::memory_order_release);
   }
-  return Ub{s.bytes[idx].get(), t.ub_bytes};
+  return Ub{s.bytes[idx].get(), size};
+}
+
+Ub global_ub(const Target& t) {
+  return global_buffer(t, kLocVec);
+}
+
+void set_default_target_cpu_sim() {
+  g_current.store(&find_target("cpu"));
 }
 
 void row_expand_current(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
@@ -141,12 +181,14 @@ void row_expand_current(Op op, const TileDesc& dst, const TileDesc& src0, const 
   row_expand(op, dst, src0, src1, tmp, t, global_ub(t));
 }
 
-uint8_t* tassign_current(uint64_t addr, size_t bytes, const uint8_t** ub_out) {
+uint8_t* tassign_current(uint8_t loc, uint64_t addr, size_t bytes, const uint8_t** ub_out) {
   const Target& t = current_target();
-  const Ub ub = global_ub(t);
+  const Ub ub = global_buffer(t, loc);
   if (addr > uint64_t(INT64_MAX))
-    raise(ErrorCode::Bounds, "TASSIGN", "address exceeds the UB", "20 §1");
-  uint8_t* p = ub_bind(ub, t, int64_t(addr), bytes, "tile");
+    raise(ErrorCode::Bounds, "TASSIGN",
+          fmt::format("address {:#x} exceeds the {}", addr, buffer_name(loc)),
+          "docs/pto-kernels.md#storage");
+  uint8_t* p = ub_bind(ub, t, int64_t(addr), bytes, "tile", buffer_name(loc));
   *ub_out = ub.base;
   return p;
 }

@@ -391,6 +391,8 @@ Spelled spell(const InstrInfo& info) {
   s.dst_type = full;
   s.dst_buf = full_buf;
   switch (info.kind) {
+    default:  // memory, movement and matrix kinds: not in the .arg form
+      break;
     case Kind::Binary:
       two_src();
       break;
@@ -517,6 +519,7 @@ TEST(PtoAs, EveryInstructionInAllThreeSpellings) {
   int ran = 0;
   for (int i = 0; i < tilesim::pto::num_instrs(); ++i) {
     const InstrInfo& info = tilesim::pto::instr_info(tilesim::pto::Instr(i));
+    if (!tilesim::pto::is_vector_kind(info.kind)) continue;
     const Spelled s = spell(info);
     const std::string prog = three_spellings(info, s);
     as::RunOptions o;
@@ -538,7 +541,10 @@ TEST(PtoAs, EveryInstructionInAllThreeSpellings) {
     ASSERT_EQ(r1.shape, r3.shape) << info.name;
     EXPECT_EQ(r1.data, r3.data) << info.name << "\n" << prog;
   }
-  EXPECT_EQ(ran, tilesim::pto::num_instrs());
+  int vector_rows = 0;
+  for (int i = 0; i < tilesim::pto::num_instrs(); ++i)
+    vector_rows += tilesim::pto::is_vector_kind(tilesim::pto::instr_info(tilesim::pto::Instr(i)).kind);
+  EXPECT_EQ(ran, vector_rows);
 }
 
 namespace {
@@ -740,7 +746,11 @@ TEST(PtoAs, AttributeSpellings) {
   const auto& m0 = out(r, "m0").array;
   EXPECT_EQ(elem_at<uint8_t>(m0, 0, 0), 0x07);  // row 0: 0 1 2 < 3
   EXPECT_EQ(elem_at<uint8_t>(m0, 2, 0), 0x03);  // row 2: 1 2 < 3, 3 is not
-  for (int i = 1; i < k; ++i) EXPECT_EQ(out(r, "m" + std::to_string(i)).array.data, m0.data) << i;
+  for (int i = 1; i < k; ++i) {
+    std::string name = "m";  // not "m" + to_string(i): GCC 12's -Wrestrict false positive (PR105329)
+    name += std::to_string(i);
+    EXPECT_EQ(out(r, name).array.data, m0.data) << i;
+  }
   EXPECT_EQ(out(r, "d").array.data, m0.data);
   EXPECT_EQ(elem_at<uint8_t>(out(r, "eq").array, 2, 0), 0x04);  // EQ: row 2 is 1 2 3 ...
   EXPECT_EQ(out(r, "c1").array.data, out(r, "c2").array.data);

@@ -74,8 +74,11 @@ inline constexpr int kNumOps = 7;
 const char* op_name(Op op) noexcept;  // "TROWEXPANDADD", ...
 
 // Mirrors pto::TileType / SLayout / PadValue / CompactMode numerically (spec 20 §1).
-inline constexpr uint8_t kLocVec = 0;
-inline constexpr uint8_t kSLayoutNoneBox = 0;
+inline constexpr uint8_t kLocVec = 0, kLocMat = 1, kLocLeft = 2, kLocRight = 3, kLocAcc = 4,
+                         kLocBias = 5, kLocScaling = 6, kLocScaleLeft = 7, kLocScaleRight = 8,
+                         kLocCtrl = 9;
+inline constexpr uint8_t kSLayoutNoneBox = 0, kSLayoutRowMajor = 1, kSLayoutColMajor = 2;
+inline constexpr uint64_t kPadNull = 0, kPadZero = 1, kPadMax = 2, kPadMin = 3;
 
 // Dtype sets of the instruction table (bit 1 << Elem).
 namespace dts {
@@ -115,6 +118,9 @@ struct Target {
   bool broadcast_buffer;  // a2a3: the tmp / internal 8 KB buffer of §5 is used
   size_t tmp_ub_offset;   // TMP_UB_OFFSET of the internal buffer
   size_t tmp_ub_bytes;
+  // Manual-mode buffers of the other locations (spec 21 §5): L1 (Mat), L0A (Left), L0B (Right),
+  // L0C (Acc), the bias table (Bias), in bytes.
+  size_t l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, bias_bytes;
 };
 const Target& find_target(std::string_view name);  // Error(Unsupported) listing valid names
 const Target& default_target() noexcept;           // a2a3
@@ -126,6 +132,12 @@ struct Ub {
 };
 // Process-wide UB per target (C++ front end manual mode), zero-filled at first use.
 Ub global_ub(const Target& t);
+// The process-wide buffer of a tile location (kLocVec: the UB; Mat: L1; Left: L0A; Right: L0B;
+// Acc: L0C; Bias: the bias table), zero-filled at first use; Error(Unsupported) for locations
+// with no buffer (Scaling, ScaleLeft, ScaleRight, Ctrl).
+Ub global_buffer(const Target& t, uint8_t loc);
+// "UB", "L1", "L0A", ... for messages.
+const char* buffer_name(uint8_t loc) noexcept;
 
 // The C++ front end's current target (pto::set_target).
 const Target& current_target() noexcept;
@@ -137,7 +149,8 @@ void check_tile(const TileDesc& t, std::string_view instr, std::string_view who)
 
 // Manual mode (TASSIGN, spec 20 §1): address of `bytes` bytes at `addr` in `ub`, after checking
 // 32-byte alignment and the UB bound.
-uint8_t* ub_bind(const Ub& ub, const Target& t, int64_t addr, size_t bytes, std::string_view who);
+uint8_t* ub_bind(const Ub& ub, const Target& t, int64_t addr, size_t bytes, std::string_view who,
+                 const char* buffer = "UB");
 
 enum class Path : uint8_t { Fast, Reference };
 
@@ -173,6 +186,37 @@ enum class Kind : uint8_t {
   ColExpand,      // (dst, src)
   ColExpandOp,    // (dst, src0, src1)
   Convert,        // (dst, src[, tmp], RoundMode[, SaturationMode])
+  // memory, movement and matrix (spec 21 §2; docs/pto-kernels.md)
+  Load,        // (dst, gm)
+  Store,       // (gm, src[, preQuantScalar]) <AtomicType, ReluPreMode>
+  Prefetch,    // (dst, gm): no effect
+  Move,        // (dst, src[, preQuantScalar]) <ReluPreMode>
+  Transpose,   // (dst, src, tmp)
+  Extract,     // (dst, src, indexRow, indexCol)
+  Reshape,     // (dst, src)
+  FillPad,     // (dst, src)
+  Matmul,      // (c, a, b)
+  MatmulAcc,   // (cOut, cIn, a, b) and (c, a, b)
+  MatmulBias,  // (c, a, b, bias)
+};
+
+// The tile-operand kinds of the vector families (element-wise ... TCVT): what Python's generated
+// functions and the PTO-AS `.arg` form cover; memory, movement and matrix kinds come after them.
+constexpr bool is_vector_kind(Kind k) noexcept { return k < Kind::Load; }
+
+// A GlobalTensor as the engine sees it (spec 21 §1): five dimensions (DIM_0 outermost), element
+// strides, the layout tag and a base pointer. Dimensions 0..2 repeat the 2-D (dims 3, 4) block;
+// docs/pto-kernels.md#globaltensor says how each layout maps onto tile rows and columns.
+enum class GmLayout : uint8_t { ND, DN, NZ, Other /* MX / HIF4 layouts: Unsupported */ };
+struct GmDesc {
+  Elem dtype = Elem::f32;
+  GmLayout layout = GmLayout::ND;
+  int64_t shape[5] = {1, 1, 1, 1, 1};
+  int64_t stride[5] = {1, 1, 1, 1, 1};  // in elements
+  uint8_t* data = nullptr;
+  // Bytes addressable from `data` when the front end knows the allocation (Python and PTO-AS: the
+  // bound array); 0 = unknown (C++: the view's own shape and strides are the contract).
+  size_t extent = 0;
 };
 
 enum class Instr : uint8_t {
@@ -222,6 +266,15 @@ struct Call {
   int8_t sat = -1;            // SaturationMode ON (0) / OFF (1); -1 = the form without it
   bool need_set_ctrl = true;  // TCVT<NeedSetCtrl>
   bool is_binary = false;     // TCOLSUM(dst, src, tmp, isBinary)
+  // memory, movement and matrix kinds
+  const GmDesc* gm = nullptr;        // TLOAD / TPREFETCH source, TSTORE destination
+  const TileDesc* acc_in = nullptr;  // TMATMUL_ACC's cInMatrix (null: dst accumulates in place)
+  const TileDesc* bias = nullptr;    // TMATMUL_BIAS
+  uint16_t index_row = 0, index_col = 0;  // TEXTRACT
+  uint8_t relu = 0;                  // ReluPreMode: NoRelu (0), NormalRelu (1)
+  uint8_t atomic = 0;                // AtomicType: AtomicNone (0), AtomicAdd (1)
+  bool has_quant = false;            // the preQuantScalar forms
+  uint64_t quant = 0;                // preQuantScalar
 };
 
 // Runs one instruction on target `t`: every rule of its page checked before anything is written
@@ -233,7 +286,10 @@ void execute_current(const Call& c);
 // The C++ front end's calls: current target, its process-wide UB.
 void row_expand_current(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
                         const TileDesc* tmp);
-// TASSIGN on the current target: returns the bound address; `ub_out` receives the UB's base.
-uint8_t* tassign_current(uint64_t addr, size_t bytes, const uint8_t** ub_out);
+// TASSIGN on the current target: binds `bytes` at `addr` of the buffer of location `loc`; returns
+// the host address, `ub_out` receives the buffer's base.
+uint8_t* tassign_current(uint8_t loc, uint64_t addr, size_t bytes, const uint8_t** ub_out);
+// A translation unit compiled with __CPU_SIM makes `cpu` the current target (spec 21 §5).
+void set_default_target_cpu_sim();
 
 }  // namespace tilesim::pto

@@ -96,4 +96,17 @@
   X(TCOLEXPANDEXPDIF, ColExpandOp, exp, NoAlg, F16 | F32, F16 | F32)                               \
   /* conversion (docs/pto-instructions.md#tcvt); the pairs are their own table */                  \
   X(TCVT, Convert, copy, NoAlg, F16 | BF16 | F32 | S8 | U8 | S16 | S32 | S64,                      \
-    F16 | BF16 | F32 | S8 | U8 | S16 | U32 | S32 | S64)
+    F16 | BF16 | F32 | S8 | U8 | S16 | U32 | S32 | S64)                                            \
+  /* memory and movement (docs/pto-kernels.md#memory); dtypes of the tile operand */                \
+  X(TLOAD, Load, copy, NoAlg, TILESIM_PTO_ALL_A5, TILESIM_PTO_ALL_A5)                              \
+  X(TSTORE, Store, copy, NoAlg, TILESIM_PTO_ALL_A5, TILESIM_PTO_ALL_A5)                            \
+  X(TPREFETCH, Prefetch, copy, NoAlg, TILESIM_PTO_ALL_A5, TILESIM_PTO_ALL_A5)                      \
+  X(TMOV, Move, copy, NoAlg, TILESIM_PTO_ALL_A5, TILESIM_PTO_ALL_A5)                               \
+  X(TTRANS, Transpose, copy, NoAlg, TILESIM_PTO_ALL_A5, TILESIM_PTO_ALL_A5)                        \
+  X(TEXTRACT, Extract, copy, NoAlg, TILESIM_PTO_ALL_A5, TILESIM_PTO_ALL_A5)                        \
+  X(TRESHAPE, Reshape, copy, NoAlg, TILESIM_PTO_ALL_A5, TILESIM_PTO_ALL_A5)                        \
+  X(TFILLPAD, FillPad, copy, NoAlg, TILESIM_PTO_ALL_A5, TILESIM_PTO_ALL_A5)                        \
+  /* matrix (docs/pto-kernels.md#matrix): dtypes of Left; Right and Acc follow the pair table */   \
+  X(TMATMUL, Matmul, mul, NoAlg, F16 | BF16 | F32 | S8, F16 | BF16 | F32 | S8)                     \
+  X(TMATMUL_ACC, MatmulAcc, mul, NoAlg, F16 | BF16 | F32 | S8, F16 | BF16 | F32 | S8)             \
+  X(TMATMUL_BIAS, MatmulBias, mul, NoAlg, F16 | BF16 | F32 | S8, F16 | BF16 | F32 | S8)

@@ -1,0 +1,3 @@
+// Vendor include path <pto/common/pto_instr.hpp> (spec 60 §3): the whole PTO surface is tilesim/pto.hpp.
+#pragma once
+#include "tilesim/pto.hpp"

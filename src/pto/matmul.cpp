@@ -1,0 +1,126 @@
+// PTO matrix instructions (spec 21 §2 matrix row; docs/pto-kernels.md#matrix): TMATMUL,
+// TMATMUL_ACC, TMATMUL_BIAS, `Left (M x K) x Right (K x N) -> Acc (M x N)`, computed by the one
+// GEMM core LinxISA's TMATMUL family uses (src/linx/gemm_core.hpp, spec 30 §3): operands decoded
+// exactly to fp32 / int32, an fp32 FMA chain in k order (integers wrap), _ACC seeding the chain
+// with C, _BIAS adding once at the end, NaN results written as the default NaN.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <vector>
+
+#include "linx/gemm_core.hpp"
+#include "linx/machine_state.hpp"
+#include "pto/transfer.hpp"
+
+namespace tilesim::pto::instr {
+namespace {
+
+namespace core = linx::core;
+
+// The dtype pairs of the matrix pages (Left = Right dtype -> Acc dtype).
+struct Pair {
+  Elem in, acc;
+};
+constexpr Pair kPairs[] = {
+    {Elem::f16, Elem::f32}, {Elem::bf16, Elem::f32}, {Elem::f32, Elem::f32}, {Elem::s8, Elem::s32}};
+
+const Pair* find_pair(Elem in) {
+  for (const Pair& p : kPairs)
+    if (p.in == in) return &p;
+  return nullptr;
+}
+
+// The valid region of t as a row-major M x N array of the core's domain (fp32 or int32 codes).
+std::vector<uint32_t> gather(const TileDesc& t) {
+  const int R = t.valid_row, C = t.valid_col;
+  const size_t es = esize(t);
+  std::vector<uint8_t> codes(size_t(R) * size_t(C) * es);
+  if (layout::rows_contiguous(t)) {
+    for (int r = 0; r < R; ++r)
+      std::memcpy(codes.data() + size_t(r) * C * es, t.data + size_t(r) * t.cols * es, C * es);
+  } else {
+    for (int r = 0; r < R; ++r)
+      for (int col = 0; col < C; ++col)
+        std::memcpy(codes.data() + (size_t(r) * C + col) * es, layout::at(t, r, col), es);
+  }
+  std::vector<uint32_t> out(size_t(R) * size_t(C));
+  core::decode(codes.data(), core_dtype(t.dtype), 0, out.size(), out.data());
+  return out;
+}
+
+// Writes a row-major M x N result of 4-byte codes into t's valid region.
+void scatter(const TileDesc& t, const uint32_t* v) {
+  const int R = t.valid_row, C = t.valid_col;
+  if (layout::rows_contiguous(t)) {
+    for (int r = 0; r < R; ++r) std::memcpy(t.data + size_t(r) * t.cols * 4, v + size_t(r) * C, C * 4);
+    return;
+  }
+  for (int r = 0; r < R; ++r)
+    for (int col = 0; col < C; ++col) std::memcpy(layout::at(t, r, col), v + size_t(r) * C + col, 4);
+}
+
+}  // namespace
+
+void matmul(const Ctx& c, const Call& call, Path path) {
+  const TileDesc& C = *call.dst;
+  const TileDesc& A = *call.src0;
+  const TileDesc& B = *call.src1;
+  tile_ok(c, C, "cMatrix");
+  tile_ok(c, A, "aMatrix");
+  tile_ok(c, B, "bMatrix");
+  loc_is(c, A, kLocLeft, "aMatrix");
+  loc_is(c, B, kLocRight, "bMatrix");
+  loc_is(c, C, kLocAcc, "cMatrix");
+  dtype_allowed(c, A, "aMatrix");
+  same_dtype(c, A, "aMatrix", B, "bMatrix");
+  const Pair* pair = find_pair(A.dtype);
+  if (C.dtype != pair->acc)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("cMatrix dtype must be {} for {} operands, got {}", elem_name(pair->acc),
+                       elem_name(A.dtype), elem_name(C.dtype)));
+  const int M = A.valid_row, K = A.valid_col, N = B.valid_col;
+  if (B.valid_row != K)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("aMatrix validCol (K = {}) must equal bMatrix validRow, got {}", K, B.valid_row));
+  if (C.valid_row != M || C.valid_col != N)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("cMatrix valid shape must be {}x{} (aMatrix rows x bMatrix cols), got {}x{}", M,
+                       N, C.valid_row, C.valid_col));
+  if (M < 1 || N < 1 || K < 1)
+    c.fail(ErrorCode::Constraint, fmt::format("M, N and K must be >= 1, got {}, {}, {}", M, N, K));
+  const TileDesc* in = call.acc_in;
+  if (in) {
+    if (in != &C) {
+      tile_ok(c, *in, "cInMatrix");
+      loc_is(c, *in, kLocAcc, "cInMatrix");
+      same_dtype(c, *in, "cInMatrix", C, "cOutMatrix");
+      same_valid(c, *in, "cInMatrix", C, "cOutMatrix");
+    }
+  }
+  const TileDesc* bias = call.bias;
+  if (bias) {
+    tile_ok(c, *bias, "biasData");
+    loc_is(c, *bias, kLocBias, "biasData");
+    same_dtype(c, *bias, "biasData", C, "cMatrix");
+    if (bias->valid_row != 1 || bias->valid_col != N)
+      c.fail(ErrorCode::Constraint,
+             fmt::format("biasData valid shape must be 1x{} (N), got {}x{}", N, bias->valid_row,
+                         bias->valid_col));
+  }
+
+  // Every operand is read before C is written (C may alias cIn: the in-place accumulate form).
+  const std::vector<uint32_t> a = gather(A), b = gather(B);
+  std::vector<uint32_t> start, bv;
+  if (in) start = gather(*in);
+  if (bias) bv = gather(*bias);
+  std::vector<uint32_t> out(size_t(M) * size_t(N));
+  const core::Domain d = pair->acc == Elem::f32 ? core::Domain::f32 : core::Domain::i32;
+  const linx::LinxProfile& p = linx::default_linx_profile();
+  core::run(d, a.data(), b.data(), bias ? bv.data() : nullptr, in ? start.data() : nullptr,
+            out.data(), size_t(M), size_t(N), size_t(K),
+            path == Path::Fast ? linx::Engine::fast : linx::Engine::reference,
+            /*b_col_major=*/false, core::Rules{p.float_order, p.int_overflow});
+  scatter(C, out.data());
+}
+
+}  // namespace tilesim::pto::instr

@@ -1,0 +1,231 @@
+// PTO memory instructions (spec 21 §2 memory row; docs/pto-kernels.md#memory): TLOAD, TSTORE and
+// TPREFETCH between a GlobalTensor view and a tile. A view of five dimensions is a 2-D array whose
+// shape depends on its layout (docs/pto-kernels.md#globaltensor):
+//   ND  rows = N0*N1*N2*N3 (i3 fastest), cols = N4
+//   DN  rows = N3,                       cols = N0*N1*N2*N4 (i4 fastest)
+//   NZ  rows = N2*N3 (i3 fastest),       cols = N0*N1*N4 (i4 fastest, then i1, then i0)
+// (the vendor CPU simulator's MapTileIndicesToGlobalOffset, pto-isa include/pto/cpu/tile_offsets.hpp).
+// View element (r, c) is tile element (r, c); the tile's valid shape must be the view's shape, so
+// every access stays inside the view by construction; where the front end knows the allocation
+// (Python, PTO-AS) every byte is also checked against it. Everything is checked before a byte moves.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "ops/op_table.hpp"
+#include "pto/transfer.hpp"
+
+namespace tilesim::pto::instr {
+namespace {
+
+const char* gm_layout_name(GmLayout l) {
+  switch (l) {
+    case GmLayout::ND: return "ND";
+    case GmLayout::DN: return "DN";
+    case GmLayout::NZ: return "NZ";
+    default: return "an MX/HIF4 layout";
+  }
+}
+
+// The view as a 2-D array: its shape and the offset (in elements) of element (r, c).
+struct View2D {
+  const GmDesc& g;
+  int64_t rows = 0, cols = 0;
+  explicit View2D(const GmDesc& gm) : g(gm) {
+    const int64_t* n = g.shape;
+    switch (g.layout) {
+      case GmLayout::ND: rows = n[0] * n[1] * n[2] * n[3], cols = n[4]; break;
+      case GmLayout::DN: rows = n[3], cols = n[0] * n[1] * n[2] * n[4]; break;
+      default: rows = n[2] * n[3], cols = n[0] * n[1] * n[4]; break;
+    }
+  }
+  int64_t offset(int64_t r, int64_t c) const {
+    const int64_t* n = g.shape;
+    const int64_t* s = g.stride;
+    int64_t i0, i1, i2, i3, i4;
+    switch (g.layout) {
+      case GmLayout::ND:
+        i4 = c, i3 = r % n[3], i2 = (r / n[3]) % n[2], i1 = (r / (n[3] * n[2])) % n[1],
+        i0 = r / (n[1] * n[2] * n[3]);
+        break;
+      case GmLayout::DN:
+        i3 = r, i4 = c % n[4], i2 = (c / n[4]) % n[2], i1 = (c / (n[4] * n[2])) % n[1],
+        i0 = c / (n[1] * n[2] * n[4]);
+        break;
+      default: {
+        const int64_t outer = c / n[4];
+        i0 = outer / n[1], i1 = outer % n[1], i2 = r / n[3], i3 = r % n[3], i4 = c % n[4];
+        break;
+      }
+    }
+    return i0 * s[0] + i1 * s[1] + i2 * s[2] + i3 * s[3] + i4 * s[4];
+  }
+  // Row r's elements are at offset(r, 0) + c: one block per row.
+  bool rows_contiguous() const {
+    return g.layout == GmLayout::ND ? g.stride[4] == 1
+                                    : false;
+  }
+};
+
+// The view's own rules: a known layout, a data pointer, extents >= 1, the offset range of every
+// element representable, and inside the bound array when the front end knows it.
+void gm_ok(const Ctx& c, const GmDesc& g, const TileDesc& t, std::string_view who) {
+  if (g.layout == GmLayout::Other)
+    c.fail(ErrorCode::Unsupported, fmt::format("{}: GlobalTensor layouts other than ND, DN and NZ "
+                                               "(MX, HIF4) are not supported yet", who));
+  if (!g.data) c.fail(ErrorCode::Constraint, fmt::format("{} GlobalTensor has a null data pointer", who));
+  if (g.dtype != t.dtype && t.loc != kLocAcc)
+    c.fail(ErrorCode::Constraint, fmt::format("{} GlobalTensor dtype {} must equal the tile's, {}",
+                                              who, elem_name(g.dtype), elem_name(t.dtype)));
+  int64_t lo = 0, hi = 0;  // element offsets of the view's first and last bytes
+  for (int d = 0; d < 5; ++d) {
+    const int64_t n = g.shape[d], s = g.stride[d];
+    if (n < 1 || n > (int64_t(1) << 31))
+      c.fail(ErrorCode::Constraint,
+             fmt::format("{} GlobalTensor shape[{}] must be in 1..2^31, got {}", who, d, n));
+    if (s < -(int64_t(1) << 40) || s > (int64_t(1) << 40))
+      c.fail(ErrorCode::Constraint,
+             fmt::format("{} GlobalTensor stride[{}] = {} is out of range", who, d, s));
+    (s < 0 ? lo : hi) += (n - 1) * s;
+  }
+  if (g.layout == GmLayout::NZ) {
+    // NZ views are fractal: the innermost box is N3 x N4 (rows x 32 bytes) with unit inner stride.
+    if (g.stride[4] != 1)
+      c.fail(ErrorCode::Constraint,
+             fmt::format("{} NZ GlobalTensor stride[4] must be 1, got {}", who, g.stride[4]));
+  }
+  if (g.extent) {
+    const int64_t es = int64_t(elem_size(g.dtype));
+    if (lo < 0 || (hi + 1) * es > int64_t(g.extent))
+      c.fail(ErrorCode::Bounds,
+             fmt::format("{} GlobalTensor reaches bytes [{}, {}) of its array, which has {} bytes",
+                         who, lo * es, (hi + 1) * es, g.extent));
+  }
+}
+
+// Layout pairs (spec 21 §5): a2a3 and a5 move ND with RowMajor NoneBox tiles, DN with ColMajor
+// NoneBox, NZ with NZ tiles; Mat tiles also take ND -> NZ and DN -> ZN; a one-row or one-column
+// NoneBox tile takes either; cpu takes any pair.
+void layout_pair_ok(const Ctx& c, const GmDesc& g, const TileDesc& t, std::string_view who) {
+  if (c.target.kind == TargetKind::cpu) return;
+  const bool nonebox = t.slayout == kSLayoutNoneBox;
+  const bool nz = !t.row_major && t.slayout == kSLayoutRowMajor;
+  const bool zn = t.row_major && t.slayout == kSLayoutColMajor;
+  const bool vector_shape = nonebox && (t.valid_row == 1 || t.valid_col == 1);
+  bool ok = false;
+  switch (g.layout) {
+    case GmLayout::ND: ok = (nonebox && t.row_major) || vector_shape || (t.loc == kLocMat && nz); break;
+    case GmLayout::DN: ok = (nonebox && !t.row_major) || vector_shape || (t.loc == kLocMat && zn); break;
+    case GmLayout::NZ: ok = nz; break;
+    default: break;
+  }
+  if (!ok)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("{} GlobalTensor layout {} cannot move with a {} {}{} tile on target {} (ND "
+                       "pairs with RowMajor NoneBox, DN with ColMajor NoneBox, NZ with NZ; Mat "
+                       "tiles also ND->NZ and DN->ZN)",
+                       who, gm_layout_name(g.layout), t.row_major ? "RowMajor" : "ColMajor",
+                       t.slayout == kSLayoutNoneBox ? "NoneBox"
+                       : t.slayout == kSLayoutRowMajor ? "RowMajor-box"
+                                                       : "ColMajor-box",
+                       nonebox ? "" : " (boxed)", c.target.name));
+}
+
+void shapes_match(const Ctx& c, const View2D& v, const TileDesc& t, std::string_view who) {
+  if (v.rows != t.valid_row || v.cols != t.valid_col)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("the {} GlobalTensor is a {}x{} view (shape [{}, {}, {}, {}, {}]) but the "
+                       "{} tile's valid shape is {}x{}; they must be equal",
+                       gm_layout_name(v.g.layout), v.rows, v.cols, v.g.shape[0], v.g.shape[1],
+                       v.g.shape[2], v.g.shape[3], v.g.shape[4], who, t.valid_row, t.valid_col));
+}
+
+void location_ok(const Ctx& c, const TileDesc& t, bool store, std::string_view who) {
+  if (c.target.kind == TargetKind::cpu) return;  // the simulator moves any tile
+  const bool ok = t.loc == kLocVec || t.loc == kLocMat || (store && t.loc == kLocAcc);
+  if (!ok)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("{} must be a {} tile on target {}, got TileType::{}", who,
+                       store ? "Vec, Mat or Acc" : "Vec or Mat", c.target.name, loc_name(t.loc)));
+}
+
+void tload(const Ctx& c, const Call& call) {
+  const TileDesc& t = *call.dst;
+  const GmDesc& g = *call.gm;
+  tile_ok(c, t, "dst");
+  location_ok(c, t, false, "dst");
+  dtype_allowed(c, t, "dst");
+  gm_ok(c, g, t, "src");
+  layout_pair_ok(c, g, t, "src");
+  const View2D v(g);
+  shapes_match(c, v, t, "dst");
+  // Pad first, then the valid region (spec 21 §2).
+  fill_pad(t);
+  const size_t es = esize(t);
+  const int R = t.valid_row, C = t.valid_col;
+  if (v.rows_contiguous() && layout::rows_contiguous(t)) {
+    for (int r = 0; r < R; ++r)
+      std::memcpy(t.data + size_t(r) * t.cols * es, g.data + v.offset(r, 0) * int64_t(es), C * es);
+    return;
+  }
+  for (int r = 0; r < R; ++r)
+    for (int col = 0; col < C; ++col)
+      std::memcpy(layout::at(t, r, col), g.data + v.offset(r, col) * int64_t(es), es);
+}
+
+void tstore(const Ctx& c, const Call& call) {
+  const TileDesc& t = *call.src0;
+  const GmDesc& g = *call.gm;
+  tile_ok(c, t, "src");
+  location_ok(c, t, true, "src");
+  if (t.loc != kLocAcc) dtype_allowed(c, t, "src");
+  gm_ok(c, g, t, "dst");
+  layout_pair_ok(c, g, t, "dst");
+  const View2D v(g);
+  shapes_match(c, v, t, "src");
+  Conversion cv{t.dtype, g.dtype};
+  if (t.loc == kLocAcc) {
+    cv = acc_conversion(c, t.dtype, g.dtype, call.relu, call.has_quant, call.quant);
+  } else if (call.relu || call.has_quant) {
+    c.fail(ErrorCode::Constraint,
+           "the ReLU and preQuantScalar forms of TSTORE take an Acc source tile");
+  }
+  if (call.atomic > 1)
+    c.fail(ErrorCode::Constraint, fmt::format("unknown AtomicType {}", call.atomic));
+  const formats::DType gd = core_dtype(g.dtype);
+  const size_t es = elem_size(g.dtype), ts = esize(t);
+  const int R = t.valid_row, C = t.valid_col;
+  if (!call.atomic && cv.identity() && v.rows_contiguous() && layout::rows_contiguous(t)) {
+    for (int r = 0; r < R; ++r)
+      std::memcpy(g.data + v.offset(r, 0) * int64_t(es), t.data + size_t(r) * t.cols * ts, C * es);
+    return;
+  }
+  for (int r = 0; r < R; ++r)
+    for (int col = 0; col < C; ++col) {
+      uint8_t* p = g.data + v.offset(r, col) * int64_t(es);
+      uint64_t code = convert(cv, ops::load_code(core_dtype(t.dtype), layout::at(t, r, col), 0));
+      if (call.atomic)  // AtomicAdd: GM = GM + value in the GM's dtype (spec 15 add)
+        code = ops::eval(ops::Op::add, gd, ops::load_code(gd, p, 0), code);
+      ops::store_code(gd, p, 0, code);
+    }
+}
+
+}  // namespace
+
+void memory(const Ctx& c, const Call& call, Path) {
+  if (!call.gm) c.fail(ErrorCode::Constraint, "a GlobalTensor operand is required");
+  switch (c.info.kind) {
+    case Kind::Load: return tload(c, call);
+    case Kind::Store: return tstore(c, call);
+    default: {  // TPREFETCH: checked like TLOAD, moves nothing (a cache hint on hardware)
+      const TileDesc& t = *call.dst;
+      tile_ok(c, t, "dst");
+      gm_ok(c, *call.gm, t, "src");
+      return;
+    }
+  }
+}
+
+}  // namespace tilesim::pto::instr

@@ -1,0 +1,269 @@
+// PTO movement instructions (spec 21 §2 movement row; docs/pto-kernels.md#movement): TMOV, TTRANS,
+// TEXTRACT, TRESHAPE, TFILLPAD, and what the memory family shares with them (pad codes, the Acc
+// conversion, the element mover; transfer.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "ops/op_table.hpp"
+#include "pto/transfer.hpp"
+
+namespace tilesim::pto::instr {
+
+namespace {
+constexpr const char* kLocNames[] = {"Vec",  "Mat",     "Left",      "Right",      "Acc",
+                                     "Bias", "Scaling", "ScaleLeft", "ScaleRight", "Ctrl"};
+}  // namespace
+
+std::string loc_name(uint8_t loc) {
+  return loc < 10 ? kLocNames[loc] : fmt::format("TileType({})", loc);
+}
+
+void loc_is(const Ctx& c, const TileDesc& t, uint8_t loc, std::string_view who) {
+  if (t.loc != loc)
+    c.fail(ErrorCode::Constraint, fmt::format("{} must be a TileType::{} tile, got TileType::{}",
+                                              who, loc_name(loc), loc_name(t.loc)));
+}
+
+uint64_t pad_code(Elem e, uint64_t pad) {
+  const formats::DType dt = core_dtype(e);
+  const unsigned bits = unsigned(elem_size(e) * 8);
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  if (pad >= (uint64_t{1} << 32))  // PadCustom: the low bits are the code (the vendor's encoding)
+    return (pad & 0xFFFFFFFFu) & mask;
+  const bool is_signed = e == Elem::s8 || e == Elem::s16 || e == Elem::s32 || e == Elem::s64;
+  const formats::FormatInfo& fi = formats::info(dt);
+  const uint64_t inf = ((uint64_t{1} << fi.exp_bits) - 1) << fi.man_bits;  // IEEE-style +Inf
+  switch (pad) {
+    case kPadMax:
+      if (elem_is_float(e)) return inf;
+      return is_signed ? mask >> 1 : mask;
+    case kPadMin:
+      if (elem_is_float(e)) return inf | (uint64_t{1} << (bits - 1));
+      return is_signed ? (mask >> 1) + 1 : 0;
+    default:  // Null, Zero
+      return 0;
+  }
+}
+
+void fill_pad(const TileDesc& t) {
+  const uint64_t code = pad_code(t.dtype, t.pad);
+  const size_t n = size_t(t.rows) * size_t(t.cols), es = esize(t);
+  if (code == 0) {
+    std::memset(t.data, 0, n * es);
+    return;
+  }
+  const formats::DType dt = core_dtype(t.dtype);
+  for (size_t i = 0; i < n; ++i) ops::store_code(dt, t.data, i, code);
+}
+
+Conversion acc_conversion(const Ctx& c, Elem from, Elem to, uint8_t relu, bool has_quant,
+                          uint64_t quant) {
+  // The FIX pipe's conversions from L0C (docs/pto-kernels.md#acc-conversion): fp32 to fp32,
+  // fp16 or bf16; s32 to s32, and with a pre-quantisation scalar to fp16 or s8.
+  bool ok = false;
+  if (from == Elem::f32) ok = (to == Elem::f32 || to == Elem::f16 || to == Elem::bf16) && !has_quant;
+  if (from == Elem::s32) ok = to == Elem::s32 ? !has_quant : (has_quant && (to == Elem::f16 || to == Elem::s8));
+  if (!ok)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("no conversion from an Acc {} tile to {}{} (fp32 -> fp32/fp16/bf16; s32 -> "
+                       "s32; s32 with preQuantScalar -> fp16/s8)",
+                       elem_name(from), elem_name(to), has_quant ? " with preQuantScalar" : ""));
+  if (relu > 1) c.fail(ErrorCode::Constraint, fmt::format("unknown ReluPreMode {}", relu));
+  return Conversion{from, to, relu == 1, has_quant, quant};
+}
+
+uint64_t convert(const Conversion& cv, uint64_t code) {
+  if (cv.identity()) return code;
+  const formats::DType from = core_dtype(cv.from), to = core_dtype(cv.to);
+  if (cv.relu) code = ops::eval(ops::Op::relu, from, code);
+  if (cv.quant) {
+    // Dequantise / requantise: the s32 value times the fp32 scale in the scalar's low 32 bits,
+    // one fp32 rounding, then to the destination (RNE, saturating).
+    const uint64_t f = ops::cast_one(from, formats::DType::fp32, code, ops::CastMode{});
+    const uint64_t scaled =
+        ops::eval(ops::Op::mul, formats::DType::fp32, f, cv.quant_scalar & 0xFFFFFFFFu);
+    return ops::cast_one(formats::DType::fp32, to, scaled, ops::CastMode{});
+  }
+  return ops::cast_one(from, to, code, ops::CastMode{});
+}
+
+void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R, int C,
+                 const Conversion& cv) {
+  const size_t ds = esize(dst), ss = esize(src);
+  if (cv.identity() && layout::rows_contiguous(dst) && layout::rows_contiguous(src)) {
+    for (int r = 0; r < R; ++r)
+      std::memmove(dst.data + size_t(r) * dst.cols * ds,
+                   src.data + (size_t(r0 + r) * src.cols + c0) * ss, size_t(C) * ds);
+    return;
+  }
+  // Read every source element before writing (dst may alias src): a staging copy.
+  std::vector<uint64_t> v(size_t(R) * size_t(C));
+  const formats::DType sd = core_dtype(src.dtype), dd = core_dtype(dst.dtype);
+  for (int r = 0; r < R; ++r)
+    for (int col = 0; col < C; ++col)
+      v[size_t(r) * C + col] = convert(cv, ops::load_code(sd, layout::at(src, r0 + r, c0 + col), 0));
+  for (int r = 0; r < R; ++r)
+    for (int col = 0; col < C; ++col)
+      ops::store_code(dd, layout::at(dst, r, col), 0, v[size_t(r) * C + col]);
+}
+
+namespace {
+
+// TMOV location pairs (spec 21 §5 table).
+bool mov_pair_ok(TargetKind k, uint8_t from, uint8_t to) {
+  switch (k) {
+    case TargetKind::a2a3:
+      return (from == kLocMat &&
+              (to == kLocLeft || to == kLocRight || to == kLocBias || to == kLocScaling)) ||
+             (from == kLocVec && to == kLocVec) || (from == kLocAcc && to == kLocMat);
+    case TargetKind::a5:
+      return (from == kLocMat && (to == kLocLeft || to == kLocRight || to == kLocBias ||
+                                  to == kLocScaling || to == kLocScaleLeft ||
+                                  to == kLocScaleRight)) ||
+             (from == kLocVec && (to == kLocVec || to == kLocMat)) ||
+             (from == kLocAcc && (to == kLocVec || to == kLocMat));
+    default:
+      return true;
+  }
+}
+
+void tmov(const Ctx& c, const Call& call) {
+  const TileDesc& d = *call.dst;
+  const TileDesc& s = *call.src0;
+  tile_ok(c, d, "dst");
+  tile_ok(c, s, "src");
+  if (!mov_pair_ok(c.target.kind, s.loc, d.loc))
+    c.fail(ErrorCode::Constraint,
+           fmt::format("TMOV from TileType::{} to TileType::{} is not a location pair of target {} "
+                       "(a2a3: Mat->Left/Right/Bias/Scaling, Vec->Vec, Acc->Mat; a5 adds Vec->Mat, "
+                       "Acc->Vec; cpu: any)",
+                       loc_name(s.loc), loc_name(d.loc), c.target.name));
+  same_valid(c, d, "dst", s, "src");
+  Conversion cv{s.dtype, d.dtype};
+  if (s.loc == kLocAcc) {
+    cv = acc_conversion(c, s.dtype, d.dtype, call.relu, call.has_quant, call.quant);
+  } else {
+    same_dtype(c, d, "dst", s, "src");
+    dtype_allowed(c, d, "dst");
+    if (call.relu || call.has_quant)
+      c.fail(ErrorCode::Constraint, "the ReLU and preQuantScalar forms of TMOV take an Acc source tile");
+  }
+  move_region(d, s, 0, 0, d.valid_row, d.valid_col, cv);
+}
+
+void ttrans(const Ctx& c, const Call& call) {
+  const TileDesc& d = *call.dst;
+  const TileDesc& s = *call.src0;
+  tile_ok(c, d, "dst");
+  tile_ok(c, s, "src");
+  same_dtype(c, d, "dst", s, "src");
+  dtype_allowed(c, d, "dst");
+  if (c.target.kind != TargetKind::cpu) {
+    vec(c, d, "dst");
+    vec(c, s, "src");
+    row_major(c, d, "dst");
+    row_major(c, s, "src");
+    if (call.tmp) tile_ok(c, *call.tmp, "tmp");
+  }
+  if (d.valid_row != s.valid_col || d.valid_col != s.valid_row)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("dst valid shape must be src's transposed ({}x{}), got {}x{}", s.valid_col,
+                       s.valid_row, d.valid_row, d.valid_col));
+  const int R = s.valid_row, C = s.valid_col;
+  const formats::DType dt = core_dtype(s.dtype);
+  std::vector<uint64_t> v(size_t(R) * size_t(C));  // dst may alias src
+  for (int r = 0; r < R; ++r)
+    for (int col = 0; col < C; ++col) v[size_t(r) * C + col] = ops::load_code(dt, layout::at(s, r, col), 0);
+  for (int r = 0; r < R; ++r)
+    for (int col = 0; col < C; ++col) ops::store_code(dt, layout::at(d, col, r), 0, v[size_t(r) * C + col]);
+}
+
+void textract(const Ctx& c, const Call& call) {
+  const TileDesc& d = *call.dst;
+  const TileDesc& s = *call.src0;
+  tile_ok(c, d, "dst");
+  tile_ok(c, s, "src");
+  const int r0 = call.index_row, c0 = call.index_col;
+  if (r0 + d.valid_row > s.valid_row || c0 + d.valid_col > s.valid_col)
+    c.fail(ErrorCode::Bounds,
+           fmt::format("the {}x{} region at ({}, {}) leaves src's valid region {}x{}", d.valid_row,
+                       d.valid_col, r0, c0, s.valid_row, s.valid_col));
+  if (c.target.kind != TargetKind::cpu && !mov_pair_ok(c.target.kind, s.loc, d.loc) &&
+      !(s.loc == d.loc && s.loc == kLocVec))
+    c.fail(ErrorCode::Constraint,
+           fmt::format("TEXTRACT from TileType::{} to TileType::{} is not a location pair of "
+                       "target {}",
+                       loc_name(s.loc), loc_name(d.loc), c.target.name));
+  Conversion cv{s.dtype, d.dtype};
+  if (s.loc == kLocAcc) {
+    cv = acc_conversion(c, s.dtype, d.dtype, call.relu, call.has_quant, call.quant);
+  } else {
+    same_dtype(c, d, "dst", s, "src");
+    dtype_allowed(c, d, "dst");
+  }
+  move_region(d, s, r0, c0, d.valid_row, d.valid_col, cv);
+}
+
+void treshape(const Ctx& c, const Call& call) {
+  const TileDesc& d = *call.dst;
+  const TileDesc& s = *call.src0;
+  tile_ok(c, d, "dst");
+  tile_ok(c, s, "src");
+  if (d.loc != s.loc)
+    c.fail(ErrorCode::Constraint, fmt::format("dst TileType::{} must equal src's, TileType::{}",
+                                              loc_name(d.loc), loc_name(s.loc)));
+  if (d.bytes() != s.bytes())
+    c.fail(ErrorCode::Constraint,
+           fmt::format("dst ({} bytes) and src ({} bytes) must have the same size", d.bytes(), s.bytes()));
+  if (elem_is_float(d.dtype) != elem_is_float(s.dtype))
+    c.fail(ErrorCode::Constraint,
+           fmt::format("dst {} and src {} must both be float or both integer types",
+                       elem_name(d.dtype), elem_name(s.dtype)));
+  if ((d.slayout == kSLayoutNoneBox) != (s.slayout == kSLayoutNoneBox))
+    c.fail(ErrorCode::Constraint, "cannot reshape between boxed and NoneBox layouts");
+  // The bytes are reinterpreted (on hardware the tiles share storage; auto-mode tiles here own
+  // theirs, so the bytes are copied: docs/pto-kernels.md#movement).
+  if (d.data != s.data) std::memmove(d.data, s.data, s.bytes());
+}
+
+void tfillpad(const Ctx& c, const Call& call) {
+  const TileDesc& d = *call.dst;
+  const TileDesc& s = *call.src0;
+  tile_ok(c, d, "dst");
+  tile_ok(c, s, "src");
+  same_dtype(c, d, "dst", s, "src");
+  if (d.pad == kPadNull)
+    c.fail(ErrorCode::Constraint, "dst's PadValue must not be Null (it is the fill value)");
+  if (s.valid_row > d.rows || s.valid_col > d.cols)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("src's valid region {}x{} must fit dst's {}x{}", s.valid_row, s.valid_col,
+                       d.rows, d.cols));
+  if (d.valid_row == 0 || d.valid_col == 0) return;
+  // dst = src inside src's valid region, dst's pad everywhere else (all Rows x Cols).
+  std::vector<uint64_t> v(size_t(s.valid_row) * size_t(s.valid_col));
+  const formats::DType dt = core_dtype(s.dtype);
+  for (int r = 0; r < s.valid_row; ++r)
+    for (int col = 0; col < s.valid_col; ++col)
+      v[size_t(r) * s.valid_col + col] = ops::load_code(dt, layout::at(s, r, col), 0);
+  fill_pad(d);
+  for (int r = 0; r < s.valid_row; ++r)
+    for (int col = 0; col < s.valid_col; ++col)
+      ops::store_code(dt, layout::at(d, r, col), 0, v[size_t(r) * s.valid_col + col]);
+}
+
+}  // namespace
+
+void movement(const Ctx& c, const Call& call, Path) {
+  switch (c.info.kind) {
+    case Kind::Move: return tmov(c, call);
+    case Kind::Transpose: return ttrans(c, call);
+    case Kind::Extract: return textract(c, call);
+    case Kind::Reshape: return treshape(c, call);
+    default: return tfillpad(c, call);
+  }
+}
+
+}  // namespace tilesim::pto::instr

@@ -1,0 +1,48 @@
+// Internal: what the memory (memory.cpp) and movement (movement.cpp) families share — pad codes,
+// the Acc -> T conversion of TSTORE / TMOV / TEXTRACT from Acc (relu, pre-quantisation), the
+// location rule helpers, and the element mover between any two tile layouts.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "ops/cast.hpp"
+#include "pto/instr.hpp"
+#include "pto/tile_layout.hpp"
+
+namespace tilesim::pto::instr {
+
+// "Vec", "Mat", ... (TileType names).
+std::string loc_name(uint8_t loc);
+// t is a tile of location `loc`.
+void loc_is(const Ctx& c, const TileDesc& t, uint8_t loc, std::string_view who);
+
+// The code of a tile's PadValue in its dtype (docs/pto-kernels.md#tload): Null and Zero 0; Min the
+// lowest value (-Inf for floats); Max the highest (+Inf); a custom pad (PadCustom, bits 32..63 the
+// fp32 pattern) converted to the dtype by spec 15 §2 (RNE, saturating).
+uint64_t pad_code(Elem e, uint64_t pad);
+// Fills all Rows x Cols elements of t with its pad code.
+void fill_pad(const TileDesc& t);
+
+// The conversion of a transfer: identity (same dtype, bits moved), or Acc -> T (fp32 -> fp16 /
+// bf16 / fp32, s32 -> s32 / fp16 / s8 ...), with ReLU before the conversion and the
+// preQuantScalar form (docs/pto-kernels.md#acc-conversion).
+struct Conversion {
+  Elem from, to;
+  bool relu = false;
+  bool quant = false;
+  uint64_t quant_scalar = 0;
+  bool identity() const noexcept { return from == to && !relu && !quant; }
+};
+// Checks that `cv` is a conversion the instruction may do from an Acc tile (else Constraint
+// naming the pair) and returns it; identity when from == to.
+Conversion acc_conversion(const Ctx& c, Elem from, Elem to, uint8_t relu, bool has_quant,
+                          uint64_t quant);
+uint64_t convert(const Conversion& cv, uint64_t code);
+
+// Copies the R x C region starting at (r0, c0) of src into (0, 0) of dst element by element, any
+// layouts, converting each element; rows of contiguous tiles are block copies.
+void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R, int C,
+                 const Conversion& cv);
+
+}  // namespace tilesim::pto::instr
