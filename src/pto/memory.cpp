@@ -115,6 +115,10 @@ void layout_pair_ok(const Ctx& c, const GmDesc& g, const TileDesc& t, std::strin
   const bool zn = t.row_major && t.slayout == kSLayoutColMajor;
   const bool vector_shape = nonebox && (t.valid_row == 1 || t.valid_col == 1);
   bool ok = false;
+  if (t.loc == kLocAcc)  // the FIX pipe writes an Acc tile to an ND or NZ view (TSTORE only)
+    ok = g.layout == GmLayout::ND || g.layout == GmLayout::NZ ||
+         (g.layout == GmLayout::DN && c.target.kind == TargetKind::a5);
+  else
   switch (g.layout) {
     case GmLayout::ND: ok = (nonebox && t.row_major) || vector_shape || (t.loc == kLocMat && nz); break;
     case GmLayout::DN: ok = (nonebox && !t.row_major) || vector_shape || (t.loc == kLocMat && zn); break;
