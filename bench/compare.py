@@ -3,7 +3,8 @@
 
 Imports every bench/peers_*.py next to this file; each defines cases() -> list of dicts
   {"case", "family", "threads", "bench" (exact Google Benchmark name), "numpy", "torch",
-   "openblas" (zero-arg callables timing one call, or None), "memcpy_bytes"}.
+   "openblas" (zero-arg callables timing one call, or an object with measure(quick) -> (seconds,
+   note) timed in its own process, bench/openblas_peer.py; or None), "memcpy_bytes"}.
 Case by case, runs tilesim_bench for the case's benchmark (TILESIM_THREADS = the case's thread
 count; the median of repetitions), then times the peers with time.perf_counter (median over
 samples) and np.copyto of memcpy_bytes uint8, so each ratio compares times taken within about a
@@ -149,7 +150,12 @@ def main():
                     continue
                 if peer == "torch" and torch is not None:
                     torch.set_num_threads(threads)
-                t[peer + "_ns"] = time_call(fn, args.quick) * 1e9
+                if hasattr(fn, "measure"):  # timed in its own process (bench/openblas_peer.py)
+                    secs, note = fn.measure(args.quick)
+                    t[peer + "_ns"] = secs * 1e9
+                    t[peer + "_note"] = note
+                else:
+                    t[peer + "_ns"] = time_call(fn, args.quick) * 1e9
             if c.get("memcpy_bytes"):
                 t["memcpy_ns"] = memcpy_ns(int(c["memcpy_bytes"]), args.quick, buffers)
             got.append(t)
@@ -184,6 +190,9 @@ def main():
             cells.append(f"{v / ts:10.2f}" if v is not None and ts else f"{'-':>10}")
         tss = f"{ts / 1e3:10.1f}" if ts else f"{'-':>10}"
         print(f"{r['case']:<{width}}  {r['threads']:>3}  {tss}  " + "  ".join(cells))
+    notes = sorted({r[k] for r in records for k in r if k.endswith("_note")})
+    for n in notes:
+        print(f"note: {n}")
     print(f"wrote {out} ({len(records)} cases); ratios are peer_ns / tilesim_ns, above 1 = tilesim faster")
     return 0
 

@@ -1,11 +1,10 @@
-"""Peers of the LinxISA benchmarks (spec 60 §6): OpenBLAS cblas_sgemm (via ctypes on
-libopenblas), torch.addmm and numpy.matmul on float32, single thread and all threads.
+"""Peers of the LinxISA benchmarks (spec 60 §6): OpenBLAS cblas_sgemm (bench/openblas_peer.py: its
+own process, OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE unset), torch.addmm and numpy.matmul on float32, single thread and all threads.
 
 The peers compute in fp32 on fp32 data; for the narrow tilesim types the comparison is "what a
 user would run instead" (an fp32 GEMM of the same shape).
 """
-import ctypes
-import ctypes.util
+import importlib.util
 import os
 
 import numpy as np
@@ -15,21 +14,10 @@ try:
 except ImportError:  # pragma: no cover
     torch = None
 
-_blas = None
-
-
-def _openblas():
-    global _blas
-    if _blas is None:
-        for name in ("libopenblas.so", "libopenblas.so.0", ctypes.util.find_library("openblas")):
-            if not name:
-                continue
-            try:
-                _blas = ctypes.CDLL(name)
-                break
-            except OSError:
-                continue
-    return _blas
+_here = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("_openblas_peer", os.path.join(_here, "openblas_peer.py"))
+_ob = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_ob)
 
 
 def _all_threads():
@@ -37,30 +25,8 @@ def _all_threads():
 
 
 def _sgemm_call(n, threads):
-    lib = _openblas()
-    if lib is None:
-        return None
-    rng = np.random.default_rng(0)
-    a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
-    b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
-    c = np.empty((n, n), np.float32)
-    P = ctypes.c_void_p
-    one, zero = ctypes.c_float(1.0), ctypes.c_float(0.0)
-    pa, pb, pc = P(a.ctypes.data), P(b.ctypes.data), P(c.ctypes.data)
-    f = lib.cblas_sgemm
-    set_threads = lib.openblas_set_num_threads
-    get_threads = lib.openblas_get_num_threads
-
-    keep = (a, b, c)  # the arrays must outlive the raw pointers
-
-    def call():
-        if get_threads() != threads:
-            set_threads(threads)
-        f(101, 111, 111, n, n, n, one, pa, n, pb, n, zero, pc, n)  # row-major, no transposes
-        return keep
-
-    call()
-    return call
+    """OpenBLAS in its own process with the host's kernel-forcing variables unset."""
+    return _ob.Sgemm(n, n, n, threads)
 
 
 def _torch_call(n, threads):

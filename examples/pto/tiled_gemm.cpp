@@ -11,44 +11,17 @@
 #include <pto/pto-inst.hpp>
 #include <tilesim/linx.hpp>
 
-using namespace pto;
+#include "tiled_gemm.hpp"
+
+using pto::half;
 
 constexpr int M = 256, N = 192, K = 320, T = 64;
-using GA = GlobalTensor<half, Shape<1, 1, 1, T, T>, Stride<1, 1, 1, K, 1>>;
-using GB = GlobalTensor<half, Shape<1, 1, 1, T, T>, Stride<1, 1, 1, N, 1>>;
-using GC = GlobalTensor<float, Shape<1, 1, 1, T, T>, Stride<1, 1, 1, N, 1>>;
-using MatT = Tile<TileType::Mat, half, T, T, BLayout::ColMajor, T, T, SLayout::RowMajor, 512>;
-
-void gemm(const half* a, const half* b, float* c) {
-  MatT ma, mb;
-  TileLeft<half, T, T> left;
-  TileRight<half, T, T> right;
-  TileAcc<float, T, T> acc;
-  for (int i = 0; i < M; i += T)
-    for (int j = 0; j < N; j += T) {
-      for (int k = 0; k < K; k += T) {
-        GA ga(const_cast<half*>(a) + i * K + k);
-        GB gb(const_cast<half*>(b) + k * N + j);
-        TLOAD(ma, ga);
-        TLOAD(mb, gb);
-        TMOV(left, ma);
-        TMOV(right, mb);
-        if (k == 0)
-          TMATMUL(acc, left, right);
-        else
-          TMATMUL_ACC(acc, left, right);
-      }
-      GC gc(c + i * N + j);
-      TSTORE(gc, acc);
-    }
-}
-
 int main() {
   std::vector<half> a(M * K), b(K * N);
   for (int i = 0; i < M * K; ++i) a[i] = half(float((i * 37) % 101) / 50.0f - 1.0f);
   for (int i = 0; i < K * N; ++i) b[i] = half(float((i * 53) % 89) / 44.0f - 1.0f);
   std::vector<float> c(M * N), want(M * N);
-  gemm(a.data(), b.data(), c.data());
+  example::tiled_gemm<M, N, K, T>(a.data(), b.data(), c.data());
   tilesim::linx::gemm({a.data(), M, K}, {b.data(), K, N}, nullptr, want.data(),
                       {tilesim::formats::DType::fp16, tilesim::formats::DType::fp16});
   const bool same_bits = std::memcmp(c.data(), want.data(), c.size() * 4) == 0;

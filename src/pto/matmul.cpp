@@ -30,20 +30,25 @@ const Pair* find_pair(Elem in) {
   return nullptr;
 }
 
-// The valid region of t as a row-major M x N array of the core's domain (fp32 or int32 codes).
-std::vector<uint32_t> gather(const TileDesc& t) {
+// The valid region of t as a row-major R x C array of the core's domain (fp32 or int32 codes), or
+// column-major (C x R row-major) with `transposed`: a Right tile's boxes are column-major, so its
+// columns gather in block copies and the core reads B column by column (b_col_major).
+std::vector<uint32_t> gather(const TileDesc& t, bool transposed = false) {
   const int R = t.valid_row, C = t.valid_col;
   const size_t es = esize(t);
-  std::vector<uint8_t> codes(size_t(R) * size_t(C) * es);
-  if (layout::rows_contiguous(t)) {
-    for (int r = 0; r < R; ++r)
-      std::memcpy(codes.data() + size_t(r) * C * es, t.data + size_t(r) * t.cols * es, C * es);
-  } else {
-    for (int r = 0; r < R; ++r)
-      for (int col = 0; col < C; ++col)
-        std::memcpy(codes.data() + (size_t(r) * C + col) * es, layout::at(t, r, col), es);
+  const layout::Parts tp(t, 0, R, 0, C);
+  layout::Parts rm = layout::Parts::row_major(R, C);
+  if (transposed) {
+    for (int r = 0; r < R; ++r) rm.row[size_t(r)] = r;
+    for (int c = 0; c < C; ++c) rm.col[size_t(c)] = int64_t(c) * R;
   }
   std::vector<uint32_t> out(size_t(R) * size_t(C));
+  if (t.dtype == Elem::f32 || t.dtype == Elem::s32) {  // already the core's domain
+    layout::copy_region(reinterpret_cast<uint8_t*>(out.data()), rm, t.data, tp, R, C, 4);
+    return out;
+  }
+  std::vector<uint8_t> codes(size_t(R) * size_t(C) * es);
+  layout::copy_region(codes.data(), rm, t.data, tp, R, C, es);
   core::decode(codes.data(), core_dtype(t.dtype), 0, out.size(), out.data());
   return out;
 }
@@ -51,12 +56,8 @@ std::vector<uint32_t> gather(const TileDesc& t) {
 // Writes a row-major M x N result of 4-byte codes into t's valid region.
 void scatter(const TileDesc& t, const uint32_t* v) {
   const int R = t.valid_row, C = t.valid_col;
-  if (layout::rows_contiguous(t)) {
-    for (int r = 0; r < R; ++r) std::memcpy(t.data + size_t(r) * t.cols * 4, v + size_t(r) * C, C * 4);
-    return;
-  }
-  for (int r = 0; r < R; ++r)
-    for (int col = 0; col < C; ++col) std::memcpy(layout::at(t, r, col), v + size_t(r) * C + col, 4);
+  layout::copy_region(t.data, layout::Parts(t, 0, R, 0, C), reinterpret_cast<const uint8_t*>(v),
+                      layout::Parts::row_major(R, C), R, C, 4);
 }
 
 }  // namespace
@@ -109,7 +110,8 @@ void matmul(const Ctx& c, const Call& call, Path path) {
   }
 
   // Every operand is read before C is written (C may alias cIn: the in-place accumulate form).
-  const std::vector<uint32_t> a = gather(A), b = gather(B);
+  const bool b_col_major = B.slayout == kSLayoutColMajor || (B.slayout == kSLayoutNoneBox && !B.row_major);
+  const std::vector<uint32_t> a = gather(A), b = gather(B, b_col_major);
   std::vector<uint32_t> start, bv;
   if (in) start = gather(*in);
   if (bias) bv = gather(*bias);
@@ -119,7 +121,7 @@ void matmul(const Ctx& c, const Call& call, Path path) {
   core::run(d, a.data(), b.data(), bias ? bv.data() : nullptr, in ? start.data() : nullptr,
             out.data(), size_t(M), size_t(N), size_t(K),
             path == Path::Fast ? linx::Engine::fast : linx::Engine::reference,
-            /*b_col_major=*/false, core::Rules{p.float_order, p.int_overflow});
+            b_col_major, core::Rules{p.float_order, p.int_overflow});
   scatter(C, out.data());
 }
 

@@ -41,26 +41,77 @@ struct View2D {
       default: rows = n[2] * n[3], cols = n[0] * n[1] * n[4]; break;
     }
   }
-  int64_t offset(int64_t r, int64_t c) const {
+  // offset(r, c) = row_part(r) + col_part(c) for every layout (the index of a dimension comes
+  // from r alone or from c alone).
+  int64_t row_part(int64_t r) const {
     const int64_t* n = g.shape;
     const int64_t* s = g.stride;
-    int64_t i0, i1, i2, i3, i4;
     switch (g.layout) {
       case GmLayout::ND:
-        i4 = c, i3 = r % n[3], i2 = (r / n[3]) % n[2], i1 = (r / (n[3] * n[2])) % n[1],
-        i0 = r / (n[1] * n[2] * n[3]);
-        break;
+        return (r / (n[1] * n[2] * n[3])) * s[0] + ((r / (n[3] * n[2])) % n[1]) * s[1] +
+               ((r / n[3]) % n[2]) * s[2] + (r % n[3]) * s[3];
+      case GmLayout::DN: return r * s[3];
+      default: return (r / n[3]) * s[2] + (r % n[3]) * s[3];
+    }
+  }
+  int64_t col_part(int64_t c) const {
+    const int64_t* n = g.shape;
+    const int64_t* s = g.stride;
+    switch (g.layout) {
+      case GmLayout::ND: return c * s[4];
       case GmLayout::DN:
-        i3 = r, i4 = c % n[4], i2 = (c / n[4]) % n[2], i1 = (c / (n[4] * n[2])) % n[1],
-        i0 = c / (n[1] * n[2] * n[4]);
-        break;
+        return (c / (n[1] * n[2] * n[4])) * s[0] + ((c / (n[4] * n[2])) % n[1]) * s[1] +
+               ((c / n[4]) % n[2]) * s[2] + (c % n[4]) * s[4];
       default: {
         const int64_t outer = c / n[4];
-        i0 = outer / n[1], i1 = outer % n[1], i2 = r / n[3], i3 = r % n[3], i4 = c % n[4];
+        return (outer / n[1]) * s[0] + (outer % n[1]) * s[1] + (c % n[4]) * s[4];
+      }
+    }
+  }
+  int64_t offset(int64_t r, int64_t c) const { return row_part(r) + col_part(c); }
+  // row_part(0 .. R-1), col_part(0 .. C-1), counting the mixed-radix indices incrementally.
+  layout::Parts parts(int R, int C) const {
+    const int64_t* n = g.shape;
+    const int64_t* s = g.stride;
+    layout::Parts p;
+    p.row.resize(size_t(R));
+    p.col.resize(size_t(C));
+    switch (g.layout) {
+      case GmLayout::ND: {
+        const int64_t rn[] = {n[0], n[1], n[2], n[3]}, rs[] = {s[0], s[1], s[2], s[3]};
+        count(p.row, rn, rs, 4);
+        for (int c = 0; c < C; ++c) p.col[size_t(c)] = c * s[4];
+        break;
+      }
+      case GmLayout::DN: {
+        for (int r = 0; r < R; ++r) p.row[size_t(r)] = r * s[3];
+        const int64_t cn[] = {n[0], n[1], n[2], n[4]}, cs[] = {s[0], s[1], s[2], s[4]};
+        count(p.col, cn, cs, 4);
+        break;
+      }
+      default: {
+        const int64_t rn[] = {n[2], n[3]}, rs[] = {s[2], s[3]};
+        const int64_t cn[] = {n[0], n[1], n[4]}, cs[] = {s[0], s[1], s[4]};
+        count(p.row, rn, rs, 2);
+        count(p.col, cn, cs, 3);
         break;
       }
     }
-    return i0 * s[0] + i1 * s[1] + i2 * s[2] + i3 * s[3] + i4 * s[4];
+    return p;
+  }
+  // v[k] = sum of digit_i * stride_i for k written in the radices `radix` (last digit fastest).
+  static void count(std::vector<int64_t>& v, const int64_t* radix, const int64_t* stride, int nd) {
+    int64_t digit[4] = {0, 0, 0, 0};
+    int64_t off = 0;
+    for (size_t k = 0; k < v.size(); ++k) {
+      v[k] = off;
+      for (int d = nd - 1; d >= 0; --d) {  // increment with carry
+        off += stride[d];
+        if (++digit[d] < radix[d]) break;
+        off -= digit[d] * stride[d];
+        digit[d] = 0;
+      }
+    }
   }
   // Row r's elements are at offset(r, 0) + c: one block per row.
   bool rows_contiguous() const {
@@ -165,8 +216,9 @@ void tload(const Ctx& c, const Call& call) {
   layout_pair_ok(c, g, t, "src");
   const View2D v(g);
   shapes_match(c, v, t, "dst");
-  // Pad first, then the valid region (spec 21 §2).
-  fill_pad(t);
+  // Pad first, then the valid region (spec 21 §2): when the valid region is the whole tile the
+  // copy overwrites every padded element, so the fill is skipped (same result, one pass).
+  if (t.valid_row != t.rows || t.valid_col != t.cols) fill_pad(t);
   const size_t es = esize(t);
   const int R = t.valid_row, C = t.valid_col;
   if (v.rows_contiguous() && layout::rows_contiguous(t)) {
@@ -174,9 +226,7 @@ void tload(const Ctx& c, const Call& call) {
       std::memcpy(t.data + size_t(r) * t.cols * es, g.data + v.offset(r, 0) * int64_t(es), C * es);
     return;
   }
-  for (int r = 0; r < R; ++r)
-    for (int col = 0; col < C; ++col)
-      std::memcpy(layout::at(t, r, col), g.data + v.offset(r, col) * int64_t(es), es);
+  layout::copy_region(t.data, layout::Parts(t, 0, R, 0, C), g.data, v.parts(R, C), R, C, es);
 }
 
 void tstore(const Ctx& c, const Call& call) {
@@ -206,10 +256,14 @@ void tstore(const Ctx& c, const Call& call) {
       std::memcpy(g.data + v.offset(r, 0) * int64_t(es), t.data + size_t(r) * t.cols * ts, C * es);
     return;
   }
+  const layout::Parts tp(t, 0, R, 0, C), gp = v.parts(R, C);
+  if (!call.atomic && cv.identity())
+    return layout::copy_region(g.data, gp, t.data, tp, R, C, es);
   for (int r = 0; r < R; ++r)
     for (int col = 0; col < C; ++col) {
-      uint8_t* p = g.data + v.offset(r, col) * int64_t(es);
-      uint64_t code = convert(cv, ops::load_code(core_dtype(t.dtype), layout::at(t, r, col), 0));
+      uint8_t* p = g.data + (gp.row[size_t(r)] + gp.col[size_t(col)]) * int64_t(es);
+      uint64_t code = convert(
+          cv, ops::load_code(core_dtype(t.dtype), t.data + (tp.row[size_t(r)] + tp.col[size_t(col)]) * ts, 0));
       if (call.atomic)  // AtomicAdd: GM = GM + value in the GM's dtype (spec 15 add)
         code = ops::eval(ops::Op::add, gd, ops::load_code(gd, p, 0), code);
       ops::store_code(gd, p, 0, code);

@@ -99,15 +99,33 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
                    src.data + (size_t(r0 + r) * src.cols + c0) * ss, size_t(C) * ds);
     return;
   }
-  // Read every source element before writing (dst may alias src): a staging copy.
+  // The same layout, the whole tile: one block copy (Mat -> Left/Right of the cube path).
+  if (cv.identity() && r0 == 0 && c0 == 0 && R == src.rows && C == src.cols && dst.rows == src.rows &&
+      dst.cols == src.cols && dst.dtype == src.dtype && dst.row_major == src.row_major &&
+      dst.slayout == src.slayout && (dst.slayout == kSLayoutNoneBox || dst.fractal == src.fractal)) {
+    std::memmove(dst.data, src.data, src.bytes());
+    return;
+  }
+  const layout::Parts dp(dst, 0, R, 0, C), sp(src, r0, R, c0, C);
+  if (cv.identity()) {
+    if (!overlaps(dst, src)) return layout::copy_region(dst.data, dp, src.data, sp, R, C, ds);
+    // dst aliases src: stage the source region (row-major) first, then place it.
+    std::vector<uint8_t> stage(size_t(R) * size_t(C) * ss);
+    const layout::Parts rm = layout::Parts::row_major(R, C);
+    layout::copy_region(stage.data(), rm, src.data, sp, R, C, ss);
+    return layout::copy_region(dst.data, dp, stage.data(), rm, R, C, ds);
+  }
+  // Converting: read (and convert) every source element before writing (dst may alias src).
   std::vector<uint64_t> v(size_t(R) * size_t(C));
   const formats::DType sd = core_dtype(src.dtype), dd = core_dtype(dst.dtype);
   for (int r = 0; r < R; ++r)
     for (int col = 0; col < C; ++col)
-      v[size_t(r) * C + col] = convert(cv, ops::load_code(sd, layout::at(src, r0 + r, c0 + col), 0));
+      v[size_t(r) * C + col] =
+          convert(cv, ops::load_code(sd, src.data + (sp.row[size_t(r)] + sp.col[size_t(col)]) * ss, 0));
   for (int r = 0; r < R; ++r)
     for (int col = 0; col < C; ++col)
-      ops::store_code(dd, layout::at(dst, r, col), 0, v[size_t(r) * C + col]);
+      ops::store_code(dd, dst.data + (dp.row[size_t(r)] + dp.col[size_t(col)]) * ds, 0,
+                      v[size_t(r) * C + col]);
 }
 
 namespace {
@@ -267,3 +285,83 @@ void movement(const Ctx& c, const Call& call, Path) {
 }
 
 }  // namespace tilesim::pto::instr
+
+namespace tilesim::pto::layout {
+namespace {
+// runs[k]: how many consecutive entries from k step by exactly 1 element (a contiguous run).
+void runs_of(const std::vector<int64_t>& v, std::vector<int32_t>& runs) {
+  runs.resize(v.size());
+  for (size_t k = v.size(); k-- > 0;)
+    runs[k] = k + 1 < v.size() && v[k + 1] == v[k] + 1 ? runs[k + 1] + 1 : 1;
+}
+double mean_run(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+  double s = 0;
+  size_t n = 0;
+  for (size_t k = 0; k < a.size(); k += size_t(std::min(a[k], b[k])), ++n) s += std::min(a[k], b[k]);
+  return n ? s / double(n) : 0;
+}
+template <class U>
+void copy_typed(uint8_t* dst, const Parts& d, const uint8_t* src, const Parts& s, int R, int C) {
+  U* D = reinterpret_cast<U*>(dst);
+  const U* S = reinterpret_cast<const U*>(src);
+  const int64_t* dc = d.col.data();
+  const int64_t* sc = s.col.data();
+  for (int r = 0; r < R; ++r) {
+    U* drow = D + d.row[size_t(r)];
+    const U* srow = S + s.row[size_t(r)];
+    for (int c = 0; c < C; ++c) drow[dc[c]] = srow[sc[c]];
+  }
+}
+// Copies along `inner` (the axis with contiguous runs in both layouts) in block copies. The inner
+// offsets are the same for every outer line, so the runs are listed once.
+void copy_runs(uint8_t* dst, const std::vector<int64_t>& d_outer, const std::vector<int64_t>& d_inner,
+               const uint8_t* src, const std::vector<int64_t>& s_outer,
+               const std::vector<int64_t>& s_inner, const std::vector<int32_t>& dr,
+               const std::vector<int32_t>& sr, size_t es) {
+  struct Run {
+    int64_t d, s, bytes;
+  };
+  thread_local std::vector<Run> runs;
+  runs.clear();
+  bool all32 = true;
+  for (size_t k = 0; k < d_inner.size();) {
+    const size_t len = size_t(std::min(dr[k], sr[k]));
+    runs.push_back({d_inner[k] * int64_t(es), s_inner[k] * int64_t(es), int64_t(len * es)});
+    all32 = all32 && len * es == 32;
+    k += len;
+  }
+  for (size_t o = 0; o < d_outer.size(); ++o) {
+    uint8_t* drow = dst + d_outer[o] * int64_t(es);
+    const uint8_t* srow = src + s_outer[o] * int64_t(es);
+    if (all32) {  // box rows of 32 bytes: fixed-size moves, no call
+      for (const Run& r : runs) std::memcpy(drow + r.d, srow + r.s, 32);
+    } else {
+      for (const Run& r : runs) std::memcpy(drow + r.d, srow + r.s, size_t(r.bytes));
+    }
+  }
+}
+}  // namespace
+
+void copy_region(uint8_t* dst, const Parts& d, const uint8_t* src, const Parts& s, int R, int C,
+                 size_t esize) noexcept {
+  if (R <= 0 || C <= 0) return;
+  // Contiguous runs along columns (row-major rows, RowMajor boxes) or along rows (column-major
+  // layouts, ColMajor boxes): block copies along the better axis; else element by element.
+  thread_local std::vector<int32_t> dcr, scr, drr, srr;
+  runs_of(d.col, dcr);
+  runs_of(s.col, scr);
+  runs_of(d.row, drr);
+  runs_of(s.row, srr);
+  const double along_c = mean_run(dcr, scr), along_r = mean_run(drr, srr);
+  if (along_c >= 4 && along_c >= along_r)
+    return copy_runs(dst, d.row, d.col, src, s.row, s.col, dcr, scr, esize);
+  if (along_r >= 4)
+    return copy_runs(dst, d.col, d.row, src, s.col, s.row, drr, srr, esize);
+  switch (esize) {
+    case 1: return copy_typed<uint8_t>(dst, d, src, s, R, C);
+    case 2: return copy_typed<uint16_t>(dst, d, src, s, R, C);
+    case 4: return copy_typed<uint32_t>(dst, d, src, s, R, C);
+    default: return copy_typed<uint64_t>(dst, d, src, s, R, C);
+  }
+}
+}  // namespace tilesim::pto::layout

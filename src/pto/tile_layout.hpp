@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "tilesim/pto/engine.hpp"
 
@@ -42,6 +43,63 @@ inline size_t index(const TileDesc& t, int r, int c) noexcept {
 inline uint8_t* at(const TileDesc& t, int r, int c) noexcept {
   return t.data + index(t, r, c) * elem_size(t.dtype);
 }
+
+// Every layout's index is separable: index(r, c) = row_part(r) + col_part(c) (NZ: the box row and
+// inner row give the first, the box column and inner column the second; likewise ZN, ZZ,
+// NoneBox). The movers precompute both parts for a region and copy with typed loads and stores.
+inline size_t row_part(const TileDesc& t, int r) noexcept { return index(t, r, 0); }
+inline size_t col_part(const TileDesc& t, int c) noexcept { return index(t, 0, c); }
+
+// row_part / col_part for rows [r0, r0 + R) and columns [c0, c0 + C), in elements, computed
+// incrementally (box counters instead of a division per element).
+struct Parts {
+  std::vector<int64_t> row, col;
+  Parts() = default;
+  Parts(const TileDesc& t, int r0, int R, int c0, int C) : row(size_t(R)), col(size_t(C)) {
+    const int64_t IR = inner_rows(t), IC = inner_cols(t), box = IR * IC;
+    int64_t rs_box, rs_in, cs_box, cs_in;  // element steps per box / per position inside a box
+    if (t.slayout == kSLayoutNoneBox) {
+      rs_box = rs_in = t.row_major ? t.cols : 1;
+      cs_box = cs_in = t.row_major ? 1 : t.rows;
+    } else if (!t.row_major) {  // NZ
+      rs_box = box, rs_in = IC, cs_box = (t.rows / IR) * box, cs_in = 1;
+    } else if (t.slayout == kSLayoutColMajor) {  // ZN
+      rs_box = (t.cols / IC) * box, rs_in = 1, cs_box = box, cs_in = IR;
+    } else {  // ZZ
+      rs_box = (t.cols / IC) * box, rs_in = IC, cs_box = box, cs_in = 1;
+    }
+    fill(row, r0, IR, rs_box, rs_in);
+    fill(col, c0, IC, cs_box, cs_in);
+  }
+  // A dense row-major R x C array.
+  static Parts row_major(int R, int C) {
+    Parts p;
+    p.row.resize(size_t(R));
+    p.col.resize(size_t(C));
+    for (int r = 0; r < R; ++r) p.row[size_t(r)] = int64_t(r) * C;
+    for (int c = 0; c < C; ++c) p.col[size_t(c)] = c;
+    return p;
+  }
+
+ private:
+  // v[k] = (i / n) * step_box + (i % n) * step_in for i = i0 + k (n = 1: i * step_in).
+  static void fill(std::vector<int64_t>& v, int i0, int64_t n, int64_t step_box, int64_t step_in) {
+    if (n == 1) {
+      for (size_t k = 0; k < v.size(); ++k) v[k] = (i0 + int64_t(k)) * step_in;
+      return;
+    }
+    int64_t b = i0 / n, in = i0 % n;
+    for (size_t k = 0; k < v.size(); ++k) {
+      v[k] = b * step_box + in * step_in;
+      if (++in == n) in = 0, ++b;
+    }
+  }
+};
+
+// dst[drow[r] + dcol[c]] = src[srow[r] + scol[c]] for an R x C region of `esize`-byte elements
+// (1, 2, 4 or 8); the regions must not overlap (the callers stage overlapping sources).
+void copy_region(uint8_t* dst, const Parts& d, const uint8_t* src, const Parts& s, int R, int C,
+                 size_t esize) noexcept;
 
 // True when element (r, c) is at r * cols + c (rows contiguous): the fast paths' case.
 inline bool rows_contiguous(const TileDesc& t) noexcept {
