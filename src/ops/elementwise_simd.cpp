@@ -41,6 +41,13 @@ HWY_INLINE V F32Op(V a, V b) {
   else if constexpr (op == Op::div) return hn::Div(a, b);
   else {
     // max/min: the larger/smaller; equal values combine bitwise (±0); NaN in -> canonical NaN.
+    // Where every lane is ordered and unequal (one mask test), vmaxps/vminps give exactly that.
+#if HWY_TARGET <= HWY_AVX2  // Ne is _CMP_NEQ_OQ there: false for NaN
+    const auto plain = hn::Ne(a, b);
+#else
+    const auto plain = hn::Or(hn::Lt(a, b), hn::Gt(a, b));
+#endif
+    if (HWY_LIKELY(hn::AllTrue(d, plain))) return op == Op::max ? hn::Max(a, b) : hn::Min(a, b);
     const hn::RebindToUnsigned<decltype(d)> du;
     const auto ua = hn::BitCast(du, a), ub = hn::BitCast(du, b);
     const auto eq = hn::RebindMask(d, hn::Eq(a, b));

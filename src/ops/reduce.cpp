@@ -2,6 +2,8 @@
 // a sum node rounds to T exactly as an element-wise add does.
 #include "ops/reduce.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "ops/elementwise.hpp"
@@ -23,6 +25,7 @@ uint64_t tree_reduce(Op op, DType t, const void* x, size_t n) {
 
 uint64_t fold_reduce(Op op, DType t, const void* x, size_t n) {
   uint64_t r = load_code(t, x, 0);
+  if (n == 1 && is_float_dtype(t)) return eval(op, t, r, r);  // a lone NaN: canonical (spec 00)
   for (size_t i = 1; i < n; ++i) r = eval(op, t, r, load_code(t, x, i));
   return r;
 }
@@ -41,6 +44,84 @@ size_t arg_reduce(Op op, DType t, const void* x, size_t n) {
     }
   }
   return best;
+}
+
+namespace {
+const uint8_t* row_at(const void* x, size_t stride, size_t r) {
+  return static_cast<const uint8_t*>(x) + r * stride;
+}
+
+// The definition of tree_sums / chained_tree_sums: each group copied with its +0 padding, then
+// tree_reduce.
+void tree_sums_reference(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w,
+                         bool chain, void* out) {
+  const size_t ng = (n + w - 1) / w, esz = formats::info(t).storage_bits / 8;
+  std::vector<uint8_t> group(w * esz);
+  for (size_t r = 0; r < rows; ++r) {
+    uint64_t acc = 0;  // +0 in every float format
+    for (size_t j = 0; j < ng; ++j) {
+      const size_t k = std::min(w, n - j * w);
+      std::fill(group.begin(), group.end(), uint8_t{0});
+      std::memcpy(group.data(), row_at(x, stride, r) + j * w * esz, k * esz);
+      const uint64_t root = tree_reduce(Op::add, t, group.data(), w);
+      if (chain)
+        acc = eval(Op::add, t, acc, root);
+      else
+        store_code(t, out, r * ng + j, root);
+    }
+    if (chain) store_code(t, out, r, acc);
+  }
+}
+}  // namespace
+
+void tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w, void* out,
+               Path path) {
+  if (path == Path::Fast && reduce_simd::tree_sums(t, x, stride, rows, n, w, false, out)) return;
+  tree_sums_reference(t, x, stride, rows, n, w, false, out);
+}
+
+void chained_tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w,
+                       void* out, Path path) {
+  if (path == Path::Fast && reduce_simd::tree_sums(t, x, stride, rows, n, w, true, out)) return;
+  tree_sums_reference(t, x, stride, rows, n, w, true, out);
+}
+
+void fold_rows(Op op, DType t, const void* x, size_t stride, size_t rows, size_t n, void* out,
+               Path path) {
+  if (path == Path::Fast && reduce_simd::fold_rows(op, t, x, stride, rows, n, out)) return;
+  for (size_t r = 0; r < rows; ++r)
+    store_code(t, out, r, fold_reduce(op, t, row_at(x, stride, r), n));
+}
+
+void column_reduce(Op op, DType t, const void* x, size_t stride, size_t rows, size_t n,
+                   ColumnOrder order, void* out, Path path) {
+  const bool pairs = order == ColumnOrder::FirstThenPairs;
+  if (rows == 1)  // x_0 itself: a copy moves bits (spec 00)
+    return void(std::memcpy(out, x, n * (formats::info(t).storage_bits / 8)));
+  if (path == Path::Fast && op == Op::add &&
+      reduce_simd::column_sums(t, x, stride, rows, n, pairs, out))
+    return;
+  if (path == Path::Reference) {
+    for (size_t j = 0; j < n; ++j) {
+      auto at = [&](size_t i) { return load_code(t, row_at(x, stride, i), j); };
+      uint64_t d = at(0);
+      size_t i = 1;
+      for (; pairs && i + 2 <= rows; i += 2) d = eval(op, t, d, eval(op, t, at(i), at(i + 1)));
+      for (; i < rows; ++i) d = eval(op, t, d, at(i));
+      store_code(t, out, j, d);
+    }
+    return;
+  }
+  // Lane-wise core ops row by row (max/min, integers, targets without a kernel).
+  const size_t esz = formats::info(t).storage_bits / 8;
+  std::vector<uint8_t> pair(n * esz);
+  std::memcpy(out, row_at(x, stride, 0), n * esz);
+  size_t i = 1;
+  for (; pairs && i + 2 <= rows; i += 2) {
+    binary(op, t, row_at(x, stride, i), row_at(x, stride, i + 1), pair.data(), n);
+    binary(op, t, out, pair.data(), out, n);
+  }
+  for (; i < rows; ++i) binary(op, t, out, row_at(x, stride, i), out, n);
 }
 
 }  // namespace tilesim::ops

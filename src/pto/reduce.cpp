@@ -55,54 +55,12 @@ size_t round_up(size_t a, size_t b) {
 }
 
 // ---- the node primitives: Path::Reference runs the core's scalar definitions, Path::Fast the
-// same nodes as SIMD array adds (ops::binary is bit-identical to ops::eval node by node) ----
+// same nodes as the core's SIMD kernels (bit-identical node by node) ----
 
 // dst[k] = a[k] OP b[k], k < n (one vadd/vmax of the hardware over n lanes).
 void lanes_op(ops::Op op, DType t, const uint8_t* a, const uint8_t* b, uint8_t* d, size_t n,
               Path p) {
   ops::binary(op, t, a, b, d, n, core_path(p));
-}
-
-// Splits n pairs of elements of size esz into their even and odd members (one tree level).
-template <class U>
-void deinterleave(const uint8_t* src, uint8_t* even, uint8_t* odd, size_t n) {
-  for (size_t k = 0; k < n; ++k) {  // memcpy: the buffers hold bytes, not U objects
-    std::memcpy(even + k * sizeof(U), src + 2 * k * sizeof(U), sizeof(U));
-    std::memcpy(odd + k * sizeof(U), src + (2 * k + 1) * sizeof(U), sizeof(U));
-  }
-}
-
-// Reduces each of `groups` runs of w contiguous elements at buf in the adjacent-pairs tree of
-// spec 15 §3 (vcadd / vcgadd); result g is left at element g of buf. Reference: the core's
-// tree_reduce per group. Fast (w a power of two): one level of every group at a time, as one
-// array op over the even and odd members.
-void tree_groups(ops::Op op, DType t, size_t esz, uint8_t* buf, size_t groups, size_t w, Path p) {
-  if (p == Path::Reference || (w & (w - 1)) != 0) {
-    for (size_t g = 0; g < groups; ++g) {
-      const Code r = ops::tree_reduce(op, t, buf + g * w * esz, w);
-      ops::store_code(t, buf, g, r);  // element g lies in a group already reduced
-    }
-    return;
-  }
-  std::vector<uint8_t> ev(groups * w / 2 * esz), od(groups * w / 2 * esz);
-  for (size_t width = w; width > 1; width /= 2) {
-    const size_t n = groups * width / 2;
-    switch (esz) {
-      case 1:
-        deinterleave<uint8_t>(buf, ev.data(), od.data(), n);
-        break;
-      case 2:
-        deinterleave<uint16_t>(buf, ev.data(), od.data(), n);
-        break;
-      case 4:
-        deinterleave<uint32_t>(buf, ev.data(), od.data(), n);
-        break;
-      default:
-        deinterleave<uint64_t>(buf, ev.data(), od.data(), n);
-        break;
-    }
-    lanes_op(op, t, ev.data(), od.data(), buf, n, p);
-  }
 }
 
 // out[g][k] = in[g][k] + in[g][w/2 + k]: a vadd of a run's first half with its second half
@@ -143,73 +101,57 @@ Special special_of(const Ctx& c, const TileDesc& dst, const TileDesc& src) {
   }
 }
 
-// a2a3 generic path (TRowReduceInstr with TRowSumOp): the E-lane vector the final vcadd reduces,
-// for one row x of C elements. `scratch` stands for tmp's row (⌊n/2⌋ chunks).
-void a2a3_lanes(DType t, size_t esz, const uint8_t* x, size_t C, uint8_t* out,
-                std::vector<uint8_t>& scratch, Path p) {
-  const size_t E = lanes_of(esz), cb = E * esz;
-  if (C <= E) {  // Step 1: one vcadd over the first C lanes; inactive lanes are +0
-    std::memcpy(out, x, C * esz);
-    std::memset(out + C * esz, 0, (E - C) * esz);
-    return;
-  }
-  const size_t n = C / E, rem = C % E;
-  scratch.resize(std::max<size_t>(n / 2, 1) * cb);
-  uint8_t* tp = scratch.data();
-  auto s = [&](size_t q) { return x + q * cb; };
-  auto tc = [&](size_t i) { return tp + i * cb; };
-  const ops::Op add = ops::Op::add;
-  if (C < 2 * E) {  // Step 2: t = s_0
-    std::memcpy(tc(0), s(0), cb);
-  } else {  // Step 3, FillTmp: t_i = s_2i + s_2i+1; an odd last chunk into t_0
-    for (size_t i = 0; i < n / 2; ++i) lanes_op(add, t, s(2 * i), s(2 * i + 1), tc(i), E, p);
-    if (n % 2) lanes_op(add, t, tc(0), s(n - 1), tc(0), E, p);
-  }
-  if (rem) lanes_op(add, t, tc(0), s(n), tc(0), rem, p);  // the remainder into lanes [0, rem)
-  for (size_t cur = n / 2; cur > 1;) {                    // TmpProc: pairs level by level
-    for (size_t i = 0; i < cur / 2; ++i) lanes_op(add, t, tc(2 * i), tc(2 * i + 1), tc(i), E, p);
-    const bool odd = cur % 2;
-    cur /= 2;
-    if (odd) lanes_op(add, t, tc(cur - 1), tc(2 * cur), tc(cur - 1), E, p);  // into the last
-  }
-  std::memcpy(out, tc(0), cb);
-}
-
-// Sums of `rows` rows of C elements (row r at src + r*stride) into res[r].
+// a2a3 generic path (TRowReduceInstr with TRowSumOp) for `rows` rows (row r at src + r*stride)
+// of C elements: the E-lane vector t_0 the final vcadd reduces is built in tb (row r's chunks
+// t_i at tb + r*ts + i*cb, ts = max(n/2, 1) chunks: tmp's row), each step one core call over all
+// the rows.
 void row_sums_a2a3(DType t, size_t esz, const uint8_t* src, size_t stride, size_t rows, size_t C,
                    uint8_t* res, Path p) {
-  const size_t E = lanes_of(esz);
-  std::vector<uint8_t> lanes(rows * E * esz), scratch;
-  for (size_t r = 0; r < rows; ++r)
-    a2a3_lanes(t, esz, src + r * stride, C, lanes.data() + r * E * esz, scratch, p);
-  tree_groups(ops::Op::add, t, esz, lanes.data(), rows, E, p);  // the final vcadd per row
-  std::memcpy(res, lanes.data(), rows * esz);
+  const size_t E = lanes_of(esz), cb = E * esz;
+  const ops::Path cp = core_path(p);
+  if (C <= E) return ops::tree_sums(t, src, stride, rows, C, E, res, cp);  // Step 1: +0 lanes
+  const size_t n = C / E, rem = C % E, ts = std::max<size_t>(n / 2, 1) * cb;
+  std::vector<uint8_t> tb(rows * ts);
+  auto add = [&](const uint8_t* a, size_t as, const uint8_t* b, size_t bs, uint8_t* d,
+                 size_t lanes) {
+    ops::Rows2 g;
+    g.a = a, g.as = as, g.b = b, g.bs = bs, g.d = d, g.ds = ts, g.rows = rows, g.n = lanes;
+    ops::binary_rows(ops::Op::add, t, g, cp);
+  };
+  auto s = [&](size_t q) { return src + q * cb; };
+  auto tc = [&](size_t i) { return tb.data() + i * cb; };
+  if (C < 2 * E) {  // Step 2: t = s_0
+    for (size_t r = 0; r < rows; ++r) std::memcpy(tb.data() + r * ts, src + r * stride, cb);
+  } else {  // Step 3, FillTmp: t_i = s_2i + s_2i+1; an odd last chunk into t_0
+    for (size_t i = 0; i < n / 2; ++i) add(s(2 * i), stride, s(2 * i + 1), stride, tc(i), E);
+    if (n % 2) add(tc(0), ts, s(n - 1), stride, tc(0), E);
+  }
+  if (rem) add(tc(0), ts, s(n), stride, tc(0), rem);  // the remainder into lanes [0, rem)
+  for (size_t cur = n / 2; cur > 1;) {                 // TmpProc: pairs level by level
+    for (size_t i = 0; i < cur / 2; ++i) add(tc(2 * i), ts, tc(2 * i + 1), ts, tc(i), E);
+    const bool odd = cur % 2;
+    cur /= 2;
+    if (odd) add(tc(cur - 1), ts, tc(2 * cur), ts, tc(cur - 1), E);  // into the last
+  }
+  ops::tree_sums(t, tb.data(), ts, rows, E, E, res, cp);  // the final vcadd per row
 }
 
 // a5 (TRowReduceProc with ROWSUM): acc = +0, then acc = acc + vcadd(chunk j) for each chunk of E
 // lanes (the last one's inactive lanes +0).
 void row_sums_a5(DType t, size_t esz, const uint8_t* src, size_t stride, size_t rows, size_t C,
                  uint8_t* res, Path p) {
-  const size_t E = lanes_of(esz), nc = ceil_div(C, E);
-  std::vector<uint8_t> lanes(nc * rows * E * esz, 0);  // chunk j of row r at vector j*rows + r
-  for (size_t r = 0; r < rows; ++r)
-    for (size_t j = 0; j < nc; ++j)
-      std::memcpy(lanes.data() + (j * rows + r) * E * esz, src + r * stride + j * E * esz,
-                  std::min(E, C - j * E) * esz);
-  tree_groups(ops::Op::add, t, esz, lanes.data(), nc * rows, E, p);
-  std::vector<uint8_t> acc(rows * esz, 0);
-  for (size_t j = 0; j < nc; ++j)
-    lanes_op(ops::Op::add, t, acc.data(), lanes.data() + j * rows * esz, acc.data(), rows, p);
-  std::memcpy(res, acc.data(), rows * esz);
+  ops::chained_tree_sums(t, src, stride, rows, C, lanes_of(esz), res, core_path(p));
 }
 
 // a2a3 special shapes (ReduceOptFP32_*): vcgadd block sums B, then vadds of block-strided halves,
-// then vcgadd again (docs "a2a3 order", Step 0). The src rows are contiguous (static = valid).
+// then vcgadd again (docs "a2a3 order", Step 0). The src rows are contiguous (static = valid), so
+// every tree runs over one long row of 8-element groups.
 void row_sums_special(Special sp, DType t, size_t esz, const uint8_t* src, size_t rows, size_t C,
                       uint8_t* res, Path p) {
+  const ops::Path cp = core_path(p);
   const size_t nb = C / 8;  // 8 fp32 per 32-byte block
-  std::vector<uint8_t> b(src, src + rows * C * esz), x(rows * 16 * esz);
-  tree_groups(ops::Op::add, t, esz, b.data(), rows * nb, 8, p);  // B: rows x nb block sums
+  std::vector<uint8_t> b(rows * nb * esz), x(rows * 16 * esz);
+  ops::tree_sums(t, src, 0, 1, rows * C, 8, b.data(), cp);  // B: rows x nb block sums
   switch (sp) {
     case Special::S64x128:  // X[k] = B[k] + B[8+k]
       add_halves(t, esz, b.data(), x.data(), rows, 16, p);
@@ -219,47 +161,23 @@ void row_sums_special(Special sp, DType t, size_t esz, const uint8_t* src, size_
       add_halves(t, esz, x.data(), x.data(), rows, 16, p);
       break;
     case Special::S16x512:  // G[g] = blocksum(B[8g..8g+8)); the final vcgadd sums G
-      tree_groups(ops::Op::add, t, esz, b.data(), rows * 8, 8, p);
-      std::memcpy(x.data(), b.data(), rows * 8 * esz);
+      ops::tree_sums(t, b.data(), 0, 1, rows * nb, 8, x.data(), cp);
       break;
-    default:  // 8x1024: G[g] = blocksum(B[8g..8g+8)), g < 16; X[k] = G[k] + G[8+k]
-      tree_groups(ops::Op::add, t, esz, b.data(), rows * 16, 8, p);
-      add_halves(t, esz, b.data(), x.data(), rows, 16, p);
+    default: {  // 8x1024: G[g] = blocksum(B[8g..8g+8)), g < 16; X[k] = G[k] + G[8+k]
+      std::vector<uint8_t> g(rows * 16 * esz);
+      ops::tree_sums(t, b.data(), 0, 1, rows * nb, 8, g.data(), cp);
+      add_halves(t, esz, g.data(), x.data(), rows, 16, p);
       break;
+    }
   }
-  tree_groups(ops::Op::add, t, esz, x.data(), rows, 8, p);
-  std::memcpy(res, x.data(), rows * esz);
+  ops::tree_sums(t, x.data(), 0, 1, rows * 8, 8, res, cp);
 }
 
 // Max, min, and integer sums (exact mod 2^w, so every order gives the same bits): the core's
-// fold; Fast folds E-lane chunks lane-wise, then the lanes in a tree (the same bits: the op is
-// associative and commutative on these types, spec 15 §1).
-void row_folds(ops::Op op, DType t, size_t esz, const uint8_t* src, size_t stride, size_t rows,
-               size_t C, uint8_t* res, Path p) {
-  if (p == Path::Reference) {
-    for (size_t r = 0; r < rows; ++r)
-      ops::store_code(t, res, r, ops::fold_reduce(op, t, src + r * stride, C));
-    return;
-  }
-  const size_t L = 64, lb = L * esz;
-  std::vector<uint8_t> lanes(rows * lb);
-  for (size_t r = 0; r < rows; ++r) {
-    const uint8_t* x = src + r * stride;
-    uint8_t* l = lanes.data() + r * lb;
-    if (C >= L) {
-      std::memcpy(l, x, lb);
-      for (size_t j = L; j < C; j += L) lanes_op(op, t, l, x + j * esz, l, std::min(L, C - j), p);
-    } else {  // pad with an identity: 0 for sums, the row's first element for max/min
-      std::memcpy(l, x, C * esz);
-      for (size_t k = C; k < L; ++k)
-        if (op == ops::Op::add)
-          std::memset(l + k * esz, 0, esz);
-        else
-          std::memcpy(l + k * esz, x, esz);
-    }
-  }
-  tree_groups(op, t, esz, lanes.data(), rows, L, p);
-  std::memcpy(res, lanes.data(), rows * esz);
+// fold of each row.
+void row_folds(ops::Op op, DType t, const uint8_t* src, size_t stride, size_t rows, size_t C,
+               uint8_t* res, Path p) {
+  ops::fold_rows(op, t, src, stride, rows, C, res, core_path(p));
 }
 
 // ---- column sums (TCOLSUM), docs "TCOLSUM order" ----
@@ -318,30 +236,23 @@ Code col_reference(ops::Op op, DType t, ColOrder o, const std::vector<Code>& s) 
   return 0;
 }
 
-// The same orders on whole rows of n columns (row i at row(i)), the result into out.
-template <class RowFn>
-void col_fast(ops::Op op, DType t, size_t esz, ColOrder o, size_t R, size_t n, RowFn row,
-              uint8_t* out, Path p) {
+// The same orders on whole rows of n columns (row i at base + i * stride), the result into out:
+// the sequential orders are the core's column reductions, the binary trees lane-wise core ops.
+void col_fast(ops::Op op, DType t, size_t esz, ColOrder o, size_t R, size_t n, const uint8_t* base,
+              size_t stride, uint8_t* out, Path p) {
   const size_t nb = n * esz;
+  auto row = [&](size_t i) { return base + i * stride; };
   auto bin = [&](const uint8_t* a, const uint8_t* b, uint8_t* d) {
     lanes_op(op, t, a, b, d, n, p);
   };
   switch (o) {
     case ColOrder::Fold:
     case ColOrder::A2A3Seq:
-      std::memcpy(out, row(0), nb);
-      for (size_t i = 1; i < R; ++i) bin(out, row(i), out);
-      return;
-    case ColOrder::A5Seq: {
-      std::vector<uint8_t> pair(nb);
-      std::memcpy(out, row(0), nb);
-      for (size_t j = 0; j < (R - 1) / 2; ++j) {
-        bin(row(2 * j + 1), row(2 * j + 2), pair.data());
-        bin(out, pair.data(), out);
-      }
-      if ((R - 1) % 2) bin(out, row(R - 1), out);
-      return;
-    }
+      return ops::column_reduce(op, t, base, stride, R, n, ops::ColumnOrder::Sequential, out,
+                                core_path(p));
+    case ColOrder::A5Seq:
+      return ops::column_reduce(op, t, base, stride, R, n, ops::ColumnOrder::FirstThenPairs, out,
+                                core_path(p));
     case ColOrder::A2A3Binary: {
       if (R == 1) return void(std::memcpy(out, row(0), nb));
       std::vector<uint8_t> tb(R / 2 * nb);
@@ -519,7 +430,7 @@ void row_reduce(const Ctx& c, const Call& call, Path path) {
       if (special)
         row_sums_special(sp, t, esz, s, n, C, out, path);
       else if (!sum)
-        row_folds(op, t, esz, s, stride, n, C, out, path);
+        row_folds(op, t, s, stride, n, C, out, path);
       else if (is_a2a3(c))
         row_sums_a2a3(t, esz, s, stride, n, C, out, path);
       else
@@ -556,9 +467,11 @@ void col_reduce(const Ctx& c, const Call& call, Path path) {
   const DType t = core_dtype(src.dtype);
   const size_t esz = esize(src), stride = size_t(src.cols) * esz;
   std::vector<uint8_t> res(C * esz);
-  // Columns per task: up to 256, fewer when the binary trees' rows would outgrow 64 KB.
+  // Columns per task: the sequential orders stream whole rows of up to 1024 columns through one
+  // accumulator row; the binary trees take up to 256, fewer when their rows would outgrow 64 KB.
   const size_t chunk =
-      std::clamp<size_t>(65536 / (std::max<size_t>(R / 2, 1) * esz) / 16 * 16, 16, 256);
+      binary ? std::clamp<size_t>(65536 / (std::max<size_t>(R / 2, 1) * esz) / 16 * 16, 16, 256)
+             : 1024;
   for_rows(int(ceil_div(C, chunk)), int(R * std::min(C, chunk)), 16, [&](size_t k0, size_t k1) {
     for (size_t k = k0; k < k1; ++k) {
       const size_t c0 = k * chunk, n = std::min(chunk, C - c0);
@@ -569,9 +482,7 @@ void col_reduce(const Ctx& c, const Call& call, Path path) {
           ops::store_code(t, res.data(), j, col_reference(op, t, o, s));
         }
       } else {
-        col_fast(
-            op, t, esz, o, R, n, [&](size_t i) { return src.data + i * stride + c0 * esz; },
-            res.data() + c0 * esz, path);
+        col_fast(op, t, esz, o, R, n, src.data + c0 * esz, stride, res.data() + c0 * esz, path);
       }
     }
   });
@@ -620,7 +531,7 @@ void lines_arg_fast(ops::Op op, DType t, size_t esz, const uint8_t* x, size_t st
     for (size_t r = 0; r < lines; ++r) res[r] = arg_of(op, t, x + r * stride, n);
     return;
   }
-  std::vector<uint8_t> m(lines * nb * bb);
+  std::vector<uint8_t> m(lines * nb * bb), best(lines * nb * esz);
   for (size_t r = 0; r < lines; ++r) {
     const uint8_t* line = x + r * stride;
     uint8_t* mr = m.data() + r * nb * bb;
@@ -628,10 +539,10 @@ void lines_arg_fast(ops::Op op, DType t, size_t esz, const uint8_t* x, size_t st
     for (size_t k = n; k < nb * kArgBlock; ++k)  // pad with the last block's first element
       std::memcpy(mr + k * esz, line + (nb - 1) * bb, esz);
   }
-  tree_groups(op, t, esz, m.data(), lines * nb, kArgBlock, Path::Fast);  // block r*nb+b at r*nb+b
+  ops::fold_rows(op, t, m.data(), bb, lines * nb, kArgBlock, best.data());  // block r*nb+b
   for (size_t r = 0; r < lines; ++r) {
     const uint8_t* line = x + r * stride;
-    const size_t b = ops::arg_reduce(op, t, m.data() + r * nb * esz, nb);
+    const size_t b = ops::arg_reduce(op, t, best.data() + r * nb * esz, nb);
     const ArgResult in = arg_of(op, t, line + b * bb, std::min(kArgBlock, n - b * kArgBlock));
     res[r] = {b * kArgBlock + in.idx, in.val};
   }

@@ -1,0 +1,180 @@
+// The whole-tile reduction forms of the element-op core (ops/reduce.hpp): the SIMD kernels
+// (reduce_simd.cpp) against the definitions node by node (Path::Reference), on every Highway
+// target this machine runs, over random and edge codes (NaN of both signs and any payload, ±0,
+// subnormals, ±Inf, the largest finite values whose sums overflow), row lengths around every
+// vector and group boundary, and group widths below, at and above the vector length.
+#include "ops/reduce.hpp"
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace tilesim::ops;
+
+template <class F>
+void every_target(F&& f) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    f();
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+size_t width(DType t) {
+  return tilesim::formats::info(t).storage_bits / 8;
+}
+
+// Codes of t: a quarter edges, the rest random codes or (floats) moderate values whose sums round.
+std::vector<uint8_t> random_codes(std::mt19937_64& g, DType t, size_t n) {
+  std::vector<uint64_t> edges;
+  if (t == DType::fp32)
+    edges = {0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001,
+             1, 0x807FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000, 0xBF800000};
+  else if (t == DType::fp16)
+    edges = {0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE05,
+             1, 0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x3C00, 0xBC00};
+  else if (t == DType::bf16)
+    edges = {0, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0x7F81, 0xFFC5,
+             1, 0x807F, 0x0080, 0x7F7F, 0xFF7F, 0x3F80, 0xBF80};
+  else
+    edges = {0, 1, ~uint64_t{0}, uint64_t{1} << (width(t) * 8 - 1),
+             (uint64_t{1} << (width(t) * 8 - 1)) - 1};
+  std::vector<uint8_t> buf(n * width(t));
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t c = g();
+    if (g() % 4 == 0)
+      c = edges[g() % edges.size()];
+    else if (t == DType::fp32)
+      c = (c & 0x80000000u) | (0x38000000u + c % 0x0F000000u);
+    else if (t == DType::fp16)
+      c = (c & 0x8000u) | (0x2000u + c % 0x3000u);
+    else if (t == DType::bf16)
+      c = (c & 0x8000u) | (0x3000u + c % 0x1800u);
+    store_code(t, buf.data(), i, c);
+  }
+  return buf;
+}
+
+// Elements [i0, i0 + n) without any edge code, so that long sums really round at every node
+// instead of being NaN.
+void calm(std::mt19937_64& g, DType t, std::vector<uint8_t>& buf, size_t i0, size_t n) {
+  for (size_t i = i0; i < i0 + n && is_float_dtype(t); ++i) {
+    const uint64_t c = g();
+    store_code(t, buf.data(), i,
+               t == DType::fp32   ? (c & 0x80000000u) | (0x38000000u + c % 0x0F000000u)
+               : t == DType::fp16 ? (c & 0x8000u) | (0x2000u + c % 0x3000u)
+                                  : (c & 0x8000u) | (0x3000u + c % 0x1800u));
+  }
+}
+
+const DType kFloats[] = {DType::fp32, DType::fp16, DType::bf16};
+
+TEST(OpsReduceRows, TreeSumsFastEqualsReference) {
+  std::mt19937_64 g(31);
+  size_t runs = 0;
+  every_target([&] {
+    for (DType t : kFloats)
+      for (size_t w : {8, 16, 64, 128})
+        for (size_t n : {1, 5, 8, 15, 16, 17, 63, 64, 65, 100, 128, 129, 200, 256, 300, 1024})
+          for (size_t rows : {1, 3, 17, 40}) {
+            const size_t cols = n + 7, esz = width(t);  // a row stride past the valid length
+            auto x = random_codes(g, t, rows * cols);
+            if (rows > 1) calm(g, t, x, 0, cols);  // row 0 without edges
+            const size_t ng = (n + w - 1) / w;
+            for (int chain = 0; chain < 2; ++chain) {
+              std::vector<uint8_t> fast(rows * ng * esz, 0xAB), ref(rows * ng * esz, 0xAB);
+              if (chain) {
+                chained_tree_sums(t, x.data(), cols * esz, rows, n, w, fast.data());
+                chained_tree_sums(t, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference);
+              } else {
+                tree_sums(t, x.data(), cols * esz, rows, n, w, fast.data());
+                tree_sums(t, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference);
+              }
+              ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " w=" << w << " n=" << n
+                                   << " rows=" << rows << " chain=" << chain;
+              ++runs;
+            }
+          }
+  });
+  EXPECT_GT(runs, 1000u);
+}
+
+TEST(OpsReduceRows, FoldRowsFastEqualsReference) {
+  std::mt19937_64 g(32);
+  const DType types[] = {DType::fp32, DType::fp16, DType::bf16, DType::s8,  DType::s16, DType::s32,
+                         DType::s64,  DType::u8,   DType::u16,  DType::u32, DType::u64};
+  every_target([&] {
+    for (DType t : types)
+      for (Op op : {Op::max, Op::min, Op::add}) {
+        if (op == Op::add && is_float_dtype(t)) continue;
+        for (size_t n : {1, 2, 7, 16, 31, 32, 33, 64, 100, 300})
+          for (size_t rows : {1, 5, 16, 33, 70}) {
+            const size_t esz = width(t), cols = n + 3;
+            auto x = random_codes(g, t, rows * cols);
+            if (is_float_dtype(t) && rows > 2) {
+              // row 1: only ±0; row 2: moderate values and one NaN (the rule's cases alone)
+              const uint64_t neg0 = uint64_t{0x80} << (esz * 8 - 8);
+              for (size_t j = 0; j < n; ++j) store_code(t, x.data(), cols + j, g() % 2 ? 0 : neg0);
+              calm(g, t, x, 2 * cols, n);
+              store_code(t, x.data(), 2 * cols + g() % n,
+                         t == DType::fp32   ? 0xFFC00123
+                         : t == DType::fp16 ? 0xFE01
+                                            : 0xFFC1);
+            }
+            std::vector<uint8_t> fast(rows * esz), ref(rows * esz);
+            fold_rows(op, t, x.data(), cols * esz, rows, n, fast.data());
+            fold_rows(op, t, x.data(), cols * esz, rows, n, ref.data(), Path::Reference);
+            ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " " << info(op).name << " n=" << n
+                                 << " rows=" << rows;
+          }
+      }
+  });
+}
+
+TEST(OpsReduceRows, ColumnReduceFastEqualsReference) {
+  std::mt19937_64 g(33);
+  every_target([&] {
+    for (DType t : {DType::fp32, DType::fp16, DType::bf16, DType::s32, DType::u8})
+      for (Op op : {Op::add, Op::max, Op::min})
+        for (ColumnOrder o : {ColumnOrder::Sequential, ColumnOrder::FirstThenPairs})
+          for (size_t rows : {1, 2, 3, 4, 5, 6, 7, 8, 9, 33, 100})
+            for (size_t n : {1, 15, 16, 17, 40, 333}) {
+              const size_t esz = width(t), cols = n + 5;
+              auto x = random_codes(g, t, rows * cols);
+              for (size_t i = 1; i < rows; i += 2)
+                calm(g, t, x, i * cols, cols);  // sums that round
+              std::vector<uint8_t> fast(n * esz), ref(n * esz);
+              column_reduce(op, t, x.data(), cols * esz, rows, n, o, fast.data());
+              column_reduce(op, t, x.data(), cols * esz, rows, n, o, ref.data(), Path::Reference);
+              ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " " << info(op).name << " order "
+                                   << int(o) << " rows=" << rows << " n=" << n;
+            }
+  });
+}
+
+// Sums that overflow fp16 at one node (+Inf, then NaN with -Inf) and an all-(-0) row: +0 from
+// the chain's leading +0, -0 from a bare tree (the definitions, spec 15 §3).
+TEST(OpsReduceRows, OverflowAndNegativeZeroKnownAnswers) {
+  every_target([&] {
+    std::vector<uint16_t> x(128, 0x8000);
+    uint16_t r = 0;
+    tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r);
+    EXPECT_EQ(r, 0x8000);
+    chained_tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r);
+    EXPECT_EQ(r, 0x0000);
+    x.assign(128, 0);
+    x[0] = x[1] = 0x7BFF;  // 65504 + 65504 overflows to +Inf at the first node
+    tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r);
+    EXPECT_EQ(r, 0x7C00);
+    x[64] = x[65] = 0xFBFF;  // and -Inf in the other half: NaN, canonical
+    tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r);
+    EXPECT_EQ(r, 0x7E00);
+  });
+}
+
+}  // namespace
