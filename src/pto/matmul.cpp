@@ -63,6 +63,7 @@ void scatter(const TileDesc& t, const uint32_t* v) {
 }  // namespace
 
 void matmul(const Ctx& c, const Call& call, Path path) {
+  no_mx_locations(c, call);
   const TileDesc& C = *call.dst;
   const TileDesc& A = *call.src0;
   const TileDesc& B = *call.src1;

@@ -274,6 +274,7 @@ void tstore(const Ctx& c, const Call& call) {
 
 void memory(const Ctx& c, const Call& call, Path) {
   if (!call.gm) c.fail(ErrorCode::Constraint, "a GlobalTensor operand is required");
+  no_mx_locations(c, call);
   switch (c.info.kind) {
     case Kind::Load: return tload(c, call);
     case Kind::Store: return tstore(c, call);

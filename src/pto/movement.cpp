@@ -27,6 +27,18 @@ void loc_is(const Ctx& c, const TileDesc& t, uint8_t loc, std::string_view who) 
                                               who, loc_name(loc), loc_name(t.loc)));
 }
 
+void no_mx_locations(const Ctx& c, const Call& call) {
+  const std::pair<const TileDesc*, const char*> ops[] = {
+      {call.dst, "dst"}, {call.src0, "src"}, {call.src1, "src1"}, {call.tmp, "tmp"},
+      {call.acc_in, "cInMatrix"}, {call.bias, "biasData"}};
+  for (const auto& [t, who] : ops)
+    if (t && (t->loc == kLocScaleLeft || t->loc == kLocScaleRight || t->loc == kLocCtrl))
+      c.fail(ErrorCode::Unsupported,
+             fmt::format("{} is a TileType::{} tile: instructions on ScaleLeft, ScaleRight and Ctrl "
+                         "tiles are not supported yet (the MX formats)",
+                         who, loc_name(t->loc)));
+}
+
 uint64_t pad_code(Elem e, uint64_t pad) {
   const formats::DType dt = core_dtype(e);
   const unsigned bits = unsigned(elem_size(e) * 8);
@@ -275,6 +287,7 @@ void tfillpad(const Ctx& c, const Call& call) {
 }  // namespace
 
 void movement(const Ctx& c, const Call& call, Path) {
+  no_mx_locations(c, call);
   switch (c.info.kind) {
     case Kind::Move: return tmov(c, call);
     case Kind::Transpose: return ttrans(c, call);

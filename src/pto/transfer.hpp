@@ -14,6 +14,9 @@ namespace tilesim::pto::instr {
 
 // "Vec", "Mat", ... (TileType names).
 std::string loc_name(uint8_t loc);
+// No operand of the call is a ScaleLeft, ScaleRight or Ctrl tile: those names exist so vendor
+// sources compile; instructions on them are Unsupported until the MX formats come (spec 21 §1).
+void no_mx_locations(const Ctx& c, const Call& call);
 // t is a tile of location `loc`.
 void loc_is(const Ctx& c, const TileDesc& t, uint8_t loc, std::string_view who);
 

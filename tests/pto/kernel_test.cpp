@@ -343,6 +343,13 @@ TEST(PtoKernelRejections, NothingWrittenOnError) {
   TileRight<half, 16, 16> r;
   TileAcc<int32_t, 16, 16> bad_acc;
   expect_error([&] { TMATMUL(bad_acc, l, r); }, "cMatrix dtype must be fp32 for fp16 operands");
+  // ScaleLeft tiles are names only (spec 21 §1).
+  {
+    TargetGuard g("cpu");
+    TileLeftScale<int8_t, 16, 32> sl;
+    Tile<TileType::Mat, int8_t, 16, 32> mat;
+    expect_error([&] { TMOV(sl, mat); }, "instructions on ScaleLeft, ScaleRight and Ctrl");
+  }
   // A tile leaving its buffer: L0A is 64 KB.
   TileLeft<float, 64, 64> big;  // 16 KB
   expect_error([&] { TASSIGN(big, 60 * 1024); }, "exceeds the a2a3 L0A of 65536 bytes");
