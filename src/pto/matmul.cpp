@@ -88,8 +88,24 @@ void matmul(const Ctx& c, const Call& call, Path path) {
     c.fail(ErrorCode::Constraint,
            fmt::format("cMatrix valid shape must be {}x{} (aMatrix rows x bMatrix cols), got {}x{}", M,
                        N, C.valid_row, C.valid_col));
-  if (M < 1 || N < 1 || K < 1)
-    c.fail(ErrorCode::Constraint, fmt::format("M, N and K must be >= 1, got {}, {}, {}", M, N, K));
+  if (M < 1 || N < 1 || K < 1 || (c.target.kind != TargetKind::cpu && (M > 4095 || N > 4095 || K > 4095)))
+    c.fail(ErrorCode::Constraint,
+           fmt::format("M, N and K must be in 1..{}, got {}, {}, {}",
+                       c.target.kind == TargetKind::cpu ? "2^24" : "4095", M, N, K));
+  // Fractal layouts: a5 and cpu check Left NZ (cpu: RowMajor boxes in either block order), Right
+  // ZN, Acc NZ; a2a3's backend checks none (pto-isa npu/a5, cpu TMatmul.hpp).
+  if (c.target.kind != TargetKind::a2a3) {
+    const bool left_ok = A.slayout == kSLayoutRowMajor && (!A.row_major || c.target.kind == TargetKind::cpu);
+    const bool right_ok = B.row_major && B.slayout == kSLayoutColMajor;
+    const bool acc_ok = !C.row_major && C.slayout == kSLayoutRowMajor;
+    if (!left_ok || !right_ok || !acc_ok)
+      c.fail(ErrorCode::Constraint,
+             fmt::format("on target {} aMatrix must be NZ (ColMajor blocks of RowMajor boxes), "
+                         "bMatrix ZN (RowMajor blocks of ColMajor boxes) and cMatrix NZ; got {}",
+                         c.target.name, !left_ok ? "another aMatrix layout"
+                                        : !right_ok ? "another bMatrix layout"
+                                                    : "another cMatrix layout"));
+  }
   const TileDesc* in = call.acc_in;
   if (in) {
     if (in != &C) {

@@ -167,8 +167,7 @@ void layout_pair_ok(const Ctx& c, const GmDesc& g, const TileDesc& t, std::strin
   const bool vector_shape = nonebox && (t.valid_row == 1 || t.valid_col == 1);
   bool ok = false;
   if (t.loc == kLocAcc)  // the FIX pipe writes an Acc tile to an ND or NZ view (TSTORE only)
-    ok = g.layout == GmLayout::ND || g.layout == GmLayout::NZ ||
-         (g.layout == GmLayout::DN && c.target.kind == TargetKind::a5);
+    ok = g.layout == GmLayout::ND || g.layout == GmLayout::NZ;
   else
   switch (g.layout) {
     case GmLayout::ND: ok = (nonebox && t.row_major) || vector_shape || (t.loc == kLocMat && nz); break;
@@ -199,11 +198,14 @@ void shapes_match(const Ctx& c, const View2D& v, const TileDesc& t, std::string_
 
 void location_ok(const Ctx& c, const TileDesc& t, bool store, std::string_view who) {
   if (c.target.kind == TargetKind::cpu) return;  // the simulator moves any tile
-  const bool ok = t.loc == kLocVec || t.loc == kLocMat || (store && t.loc == kLocAcc);
+  // TSTORE from Mat exists on a2a3 only (a5's TStore.hpp takes Vec and Acc sources).
+  const bool a5_store = store && c.target.kind == TargetKind::a5;
+  const bool ok = t.loc == kLocVec || (t.loc == kLocMat && !a5_store) || (store && t.loc == kLocAcc);
   if (!ok)
     c.fail(ErrorCode::Constraint,
            fmt::format("{} must be a {} tile on target {}, got TileType::{}", who,
-                       store ? "Vec, Mat or Acc" : "Vec or Mat", c.target.name, loc_name(t.loc)));
+                       !store ? "Vec or Mat" : a5_store ? "Vec or Acc" : "Vec, Mat or Acc",
+                       c.target.name, loc_name(t.loc)));
 }
 
 void tload(const Ctx& c, const Call& call) {
@@ -214,6 +216,15 @@ void tload(const Ctx& c, const Call& call) {
   dtype_allowed(c, t, "dst");
   gm_ok(c, g, t, "src");
   layout_pair_ok(c, g, t, "src");
+  if (elem_size(t.dtype) == 8 && c.target.kind != TargetKind::cpu) {
+    // 64-bit tiles: a2a3 moves them ND->ND and DN->DN only; a5 pads them with 0 only.
+    if (is_a2a3(c) && (t.slayout != kSLayoutNoneBox || g.layout == GmLayout::NZ))
+      c.fail(ErrorCode::Constraint, fmt::format("a 64-bit dst ({}) loads only ND->ND or DN->DN on "
+                                                "target a2a3", elem_name(t.dtype)));
+    if (c.target.kind == TargetKind::a5 && t.pad != kPadNull && t.pad != kPadZero)
+      c.fail(ErrorCode::Constraint, fmt::format("a 64-bit dst ({}) takes PadValue Null or Zero only "
+                                                "on target a5", elem_name(t.dtype)));
+  }
   const View2D v(g);
   shapes_match(c, v, t, "dst");
   // Pad first, then the valid region (spec 21 §2): when the valid region is the whole tile the

@@ -174,7 +174,18 @@ void tmov(const Ctx& c, const Call& call) {
   same_valid(c, d, "dst", s, "src");
   Conversion cv{s.dtype, d.dtype};
   if (s.loc == kLocAcc) {
+    // a2a3's Acc -> Mat (its only Acc move) converts fp32 to fp16 or bf16 and nothing else
+    // (pto-isa npu/a2a3 CheckTMovAccToMat); a5 and cpu take every pair of the Acc conversion.
+    if (is_a2a3(c) && !call.has_quant &&
+        !(s.dtype == Elem::f32 && (d.dtype == Elem::f16 || d.dtype == Elem::bf16)))
+      c.fail(ErrorCode::Constraint,
+             fmt::format("TMOV Acc -> Mat on target a2a3 converts fp32 to fp16 or bf16 only, got {} "
+                         "-> {}",
+                         elem_name(s.dtype), elem_name(d.dtype)));
     cv = acc_conversion(c, s.dtype, d.dtype, call.relu, call.has_quant, call.quant);
+  } else if (d.loc == kLocBias && d.dtype == Elem::f32 &&
+             (s.dtype == Elem::f16 || (s.dtype == Elem::bf16 && !is_a2a3(c)))) {
+    cv = Conversion{s.dtype, d.dtype};  // Mat -> Bias widens fp16 (and bf16 on a5) exactly
   } else {
     same_dtype(c, d, "dst", s, "src");
     dtype_allowed(c, d, "dst");
@@ -196,6 +207,10 @@ void ttrans(const Ctx& c, const Call& call) {
     vec(c, s, "src");
     row_major(c, d, "dst");
     row_major(c, s, "src");
+    if (esize(s) == 8)
+      c.fail(ErrorCode::Constraint,
+             fmt::format("TTRANS moves 1-, 2- or 4-byte elements on target {}, got {}", c.target.name,
+                         elem_name(s.dtype)));
     if (call.tmp) tile_ok(c, *call.tmp, "tmp");
   }
   if (d.valid_row != s.valid_col || d.valid_col != s.valid_row)

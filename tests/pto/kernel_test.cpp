@@ -343,6 +343,28 @@ TEST(PtoKernelRejections, NothingWrittenOnError) {
   TileRight<half, 16, 16> r;
   TileAcc<int32_t, 16, 16> bad_acc;
   expect_error([&] { TMATMUL(bad_acc, l, r); }, "cMatrix dtype must be fp32 for fp16 operands");
+  // Per-target rules from the backends: a5 stores no Mat tile; a2a3's Acc -> Mat converts fp32 to
+  // fp16/bf16 only; a5 multiplies only NZ x ZN -> NZ tiles; a2a3/a5 limit M, N, K to 4095.
+  {
+    TargetGuard g("a5");
+    Tile<TileType::Mat, float, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 512> mat;
+    std::vector<float> out(256, 3.0f);
+    GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<256, 256, 256, 16, 1>, Layout::NZ> gz(out.data());
+    expect_error([&] { TSTORE(gz, mat); }, "must be a Vec or Acc tile on target a5");
+    for (float x : out) ASSERT_EQ(x, 3.0f);
+    Tile<TileType::Left, half, 16, 16> plain_left;
+    TileRight<half, 16, 16> rr;
+    TileAcc<float, 16, 16> aa;
+    expect_error([&] { TMATMUL(aa, plain_left, rr); }, "aMatrix must be NZ");
+  }
+  {
+    TargetGuard g("a2a3");
+    TileAcc<float, 16, 16> acc;
+    Tile<TileType::Mat, float, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 512> m32;
+    expect_error([&] { TMOV(m32, acc); }, "converts fp32 to fp16 or bf16 only, got fp32 -> fp32");
+    Tile<TileType::Mat, half, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 512> m16;
+    TMOV(m16, acc);
+  }
   // ScaleLeft tiles are names only (spec 21 §1).
   {
     TargetGuard g("cpu");
