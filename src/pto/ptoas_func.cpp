@@ -252,6 +252,7 @@ struct Node {
   bool is_binary = false;
   // alloc_tile: the valid_row / valid_col operand indices in `in` (-1 = none)
   int vrow = -1, vcol = -1;
+  std::string rname;  // the (first) result's name, for messages
 };
 
 struct Param2 {
@@ -691,6 +692,7 @@ class Parser {
   // Ops up to the closing '}'; the last must be `terminator` when given ("scf.yield" may be left
   // out of a region without results, as MLIR prints it).
   std::vector<Node> block(const char* terminator) {
+    if (scopes_.size() > 64) fail(peek(), "regions nested deeper than 64 levels");
     scopes_.push_back(Scope{});
     std::vector<Node> ops;
     while (!peek_punct("}")) {
@@ -742,6 +744,7 @@ class Parser {
     Node n;
     n.name = m.s;
     n.pos = m.pos;
+    if (!results.empty()) n.rname = results[0].s;
     const auto no_results = [&] {
       if (!results.empty()) fail(results[0], fmt::format("'{}' has no results", m.s));
     };
@@ -1470,13 +1473,20 @@ class Machine {
     return as_signed(b, width_of(t));
   }
 
+  // Every executed op and every loop iteration counts against max_ops.
+  void tick(const Node& n) {
+    if (opts_.max_ops && ++ops_ > opts_.max_ops)
+      raise(ErrorCode::Bounds, fmt::format("{}:{}:{}", file_, n.pos.line, n.pos.col),
+            fmt::format("the program ran more than {} operations (max_ops), at '{}'", opts_.max_ops,
+                        n.name),
+            kDoc);
+  }
+
   const Node* exec_block(const std::vector<Node>& ops) {
     for (const Node& n : ops) {
       if (n.k == OpK::Yield) return &n;
       if (n.k == OpK::Return) return nullptr;
-      if (opts_.max_ops && ++ops_ > opts_.max_ops)
-        raise(ErrorCode::Bounds, fmt::format("{}:{}:{}", file_, n.pos.line, n.pos.col),
-              fmt::format("the program ran more than {} operations (max_ops)", opts_.max_ops), kDoc);
+      tick(n);
       try {
         exec(n);
       } catch (const Error& e) {
@@ -1598,6 +1608,7 @@ class Machine {
     std::vector<Val> next(niter);
     const int w = width_of(n.type);
     for (int64_t i = lb; i < ub;) {
+      tick(n);
       slot(n.args[0]).bits = uint64_t(i) & mask_of(w);
       const Node* y = exec_block(n.body);
       if (y) {
@@ -1737,7 +1748,7 @@ class Machine {
     };
     if (n.vrow >= 0) vr = dyn(n.vrow, t.rows, "valid_row");
     if (n.vcol >= 0) vc = dyn(n.vcol, t.cols, "valid_col");
-    slot(n.res[0]).tile = new_tile(t, vr, vc, std::to_string(n.res[0]), "pto.alloc_tile");
+    slot(n.res[0]).tile = new_tile(t, vr, vc, n.rname, "pto.alloc_tile");
   }
 
   // A scalar operand as a code of `owner` (the tile's dtype): a value of that type is taken as
@@ -1842,7 +1853,7 @@ class Machine {
           } catch (const Error&) {  // kinds without a default: the static extent
           }
         }
-        result = new_tile(ty, vr, vc, std::to_string(n.res[0]), n.name.c_str());
+        result = new_tile(ty, vr, vc, n.rname, n.name.c_str());
       }
       dst = result.get();
     } else if (k != Kind::Store) {
