@@ -173,10 +173,26 @@ void init_pto(py::module_&, py::module_& m) {
   m.def("_scalar_code", [](const std::string& text, const std::string& dtype) {
     return tp::fe::scalar_code(text, tp::parse_elem(dtype, "dtype"), "scalar");
   });
+  // The arguments of a func.func file's function (name, type, is a pointer, element / scalar type).
+  m.def("_parameters", [](const std::string& text, const std::string& file, const py::object& entry) {
+    py::list l;
+    for (const auto& p : tilesim::pto::as::parameters(
+             text, file, entry.is_none() ? std::string() : entry.cast<std::string>()))
+      l.append(py::make_tuple(p.name, p.type, p.is_ptr, p.elem));
+    return l;
+  });
   m.def("_run", [](const std::string& text, const py::dict& inputs, const py::dict& valid,
-                   const py::object& target) {
+                   const py::object& target, const py::object& entry, const py::object& max_mem) {
     tilesim::pto::as::RunOptions o;
     if (!target.is_none()) o.target = target.cast<std::string>();
+    if (!entry.is_none()) o.entry = entry.cast<std::string>();
+    if (!max_mem.is_none()) {
+      const long long m = max_mem.cast<long long>();
+      if (m < 0)
+        tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.pto.run",
+                       "max_mem must be a byte count >= 0, got " + std::to_string(m));
+      o.max_mem = size_t(m);
+    }
     for (auto [k, v] : inputs) o.inputs[k.cast<std::string>()] = to_npy(v.cast<py::array>());
     for (auto [k, v] : valid) {
       auto t = v.cast<py::tuple>();

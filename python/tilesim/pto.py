@@ -162,8 +162,15 @@ def trowexpandexpdif(src0, src1, *, tmp=None, dst=None, target="a2a3"):
     return _call("expdif", src0, src1, tmp, dst, target)
 
 
-def run(program_text, inputs=None, *, valid=None, target=None):
-    """Runs PTO-AS source text (not a path); returns every .arg and named SSA result by name."""
+def run(program_text, inputs=None, *, valid=None, target=None, entry=None, max_mem=None):
+    """Runs PTO-AS source text (not a path).
+
+    The .arg form returns every .arg and named SSA result by name. A PTOAS func.func file
+    (``module { func.func @f(%arg0: !pto.ptr<f32>, %arg1: f32, ...) }``) binds every argument by
+    name without '%': !pto.ptr arguments to NumPy arrays (the GM; returned after the run, new
+    arrays), scalar arguments to Python/NumPy numbers (inputs only); ``entry`` names the function
+    (None = the first). docs/pto.md#funcfunc-files.
+    """
     arrays, shapes = {}, dict(valid or {})
     for name, v in (inputs or {}).items():
         name = name.lstrip("%")
@@ -173,7 +180,8 @@ def run(program_text, inputs=None, *, valid=None, target=None):
         else:
             arrays[name] = _np.ascontiguousarray(_np.asarray(v))
     shapes = {k.lstrip("%"): (int(s[0]), int(s[1])) for k, s in shapes.items()}
-    return _impl._run(program_text, arrays, shapes, target)
+    return _impl._run(program_text, arrays, shapes, target, entry,
+                      None if max_mem is None else int(max_mem))
 
 
 # ---- the instruction table's functions (spec 60 §4 "PTO whole kernels") ----

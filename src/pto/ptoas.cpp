@@ -26,9 +26,11 @@
 #include "tilesim/profile.hpp"
 #include "tilesim/pto/engine.hpp"
 #include "tilesim/pto/frontend.hpp"
+#include "pto/ptoas_func.hpp"
 
 namespace tilesim::pto::as {
 namespace {
+using detail::carrier_of;
 
 constexpr int kDyn = -1;     // '?' valid dimension
 constexpr int kAbsent = -2;  // no valid= given: the static extent
@@ -618,69 +620,8 @@ class Parser {
     expect_punct("}");
   }
 
-  // Operand shapes per Kind, each a pattern of the ins(...) operands in the C++ signature's order
-  // (after dst): a = src0, b = src1, m = mask, t = tmp, s = a scalar (every other letter a tile).
   static std::vector<const char*> patterns(const Stmt& st) {
-    if (!st.info) return {"ab", "abt"};  // TROWEXPAND*(src0, src1[, tmp])
-    const bool tmp = fe::has_tmp_form(*st.info);
-    switch (st.info->kind) {
-      case Kind::Binary:
-      case Kind::Compare:
-      case Kind::ColExpandOp:
-        return {"ab"};
-      case Kind::BinaryTmp:
-        return {"ab", "abt"};
-      case Kind::Unary:
-      case Kind::RowExpand:
-      case Kind::ColExpand:
-        return {"a"};
-      case Kind::UnaryRsqrt:
-      case Kind::RowReduce:
-      case Kind::ColReduce:
-      case Kind::RowArg:
-      case Kind::ColArg:
-      case Kind::Convert:
-        if (tmp) return {"a", "at"};
-        return {"a"};
-      case Kind::Scalar:
-      case Kind::LeakyRelu:
-      case Kind::Axpy:
-        return {"as"};
-      case Kind::ScalarDiv:
-        return {"as", "sa"};
-      case Kind::ScalarTmp:
-        return {"as", "ast"};
-      case Kind::ExpandScalar:
-        return {"s"};
-      case Kind::CompareScalar:
-        return {"as", "ab"};
-      case Kind::Select:
-        return {"mab", "mabt"};
-      case Kind::SelectScalar:
-        return {"mas", "mats"};
-      default:  // memory, movement and matrix: not in the .arg form (rejected at the name)
-        return {};
-    }
-  }
-
-  static std::string usage(const std::vector<const char*>& pats) {
-    std::string out;
-    for (const char* p : pats) {
-      const bool two = std::strchr(p, 'b') != nullptr;
-      std::string one;
-      for (const char* c = p; *c; ++c) {
-        if (!one.empty()) one += ", ";
-        switch (*c) {
-          case 'a': one += two ? "%src0" : "%src"; break;
-          case 'b': one += "%src1"; break;
-          case 'm': one += "%mask"; break;
-          case 't': one += "%tmp"; break;
-          default: one += "SCALAR"; break;
-        }
-      }
-      out += (out.empty() ? "(" : " or (") + one + ")";
-    }
-    return out;
+    return detail::operand_patterns(st.info);
   }
 
   // Binds the parsed operands to the roles of the engine Call by the kind's patterns, checks the
@@ -699,7 +640,7 @@ class Parser {
         if (c != 's') c = 'T';
       if (want == shape) match = p;
     }
-    if (!match) error(m, fmt::format("{} takes {}, got ({})", m.s, usage(pats), got));
+    if (!match) error(m, fmt::format("{} takes {}, got ({})", m.s, detail::pattern_usage(pats), got));
     for (size_t k = 0; match[k]; ++k) {
       const int i = int(k);
       switch (match[k]) {
@@ -823,34 +764,6 @@ class Parser {
   size_t i_ = 0;
   int line_ = 0;
 };
-
-const char* carrier_of(Elem e) {
-  switch (e) {
-    case Elem::f16:
-      return "<f2";
-    case Elem::bf16:
-      return "<u2";
-    case Elem::f32:
-      return "<f4";
-    case Elem::s8:
-      return "|i1";
-    case Elem::s16:
-      return "<i2";
-    case Elem::s32:
-      return "<i4";
-    case Elem::u8:
-      return "|u1";
-    case Elem::u16:
-      return "<u2";
-    case Elem::u32:
-      return "<u4";
-    case Elem::s64:
-      return "<i8";
-    case Elem::u64:
-      return "<u8";
-  }
-  return "";
-}
 
 struct VTile {
   std::string name;
@@ -1164,12 +1077,131 @@ class Machine {
 
 }  // namespace
 
+namespace detail {
+
+const char* carrier_of(Elem e) {
+  switch (e) {
+    case Elem::f16:
+      return "<f2";
+    case Elem::bf16:
+      return "<u2";
+    case Elem::f32:
+      return "<f4";
+    case Elem::s8:
+      return "|i1";
+    case Elem::s16:
+      return "<i2";
+    case Elem::s32:
+      return "<i4";
+    case Elem::u8:
+      return "|u1";
+    case Elem::u16:
+      return "<u2";
+    case Elem::u32:
+      return "<u4";
+    case Elem::s64:
+      return "<i8";
+    case Elem::u64:
+      return "<u8";
+  }
+  return "";
+}
+
+std::vector<const char*> operand_patterns(const InstrInfo* info) {
+  if (!info) return {"ab", "abt"};  // TROWEXPAND*(src0, src1[, tmp])
+  const bool tmp = fe::has_tmp_form(*info);
+  switch (info->kind) {
+    case Kind::Binary:
+    case Kind::Compare:
+    case Kind::ColExpandOp:
+    case Kind::Matmul:
+      return {"ab"};
+    case Kind::BinaryTmp:
+      return {"ab", "abt"};
+    case Kind::Unary:
+    case Kind::RowExpand:
+    case Kind::ColExpand:
+    case Kind::Reshape:
+    case Kind::FillPad:
+      return {"a"};
+    case Kind::UnaryRsqrt:
+    case Kind::RowReduce:
+    case Kind::ColReduce:
+    case Kind::RowArg:
+    case Kind::ColArg:
+    case Kind::Convert:
+      if (tmp) return {"a", "at"};
+      return {"a"};
+    case Kind::Scalar:
+    case Kind::LeakyRelu:
+    case Kind::Axpy:
+      return {"as"};
+    case Kind::ScalarDiv:
+      return {"as", "sa"};
+    case Kind::ScalarTmp:
+      return {"as", "ast"};
+    case Kind::ExpandScalar:
+      return {"s"};
+    case Kind::CompareScalar:
+      return {"as", "ab"};
+    case Kind::Select:
+      return {"mab", "mabt"};
+    case Kind::SelectScalar:
+      return {"mas", "mats"};
+    // memory, movement and matrix: the func.func form only (PTOAS's operand order)
+    case Kind::Load:
+    case Kind::Prefetch:
+      return {"g"};
+    case Kind::Store:
+    case Kind::Move:
+      return {"a", "aq"};
+    case Kind::Transpose:
+      return {"at"};
+    case Kind::Extract:
+      return {"aij"};
+    case Kind::MatmulAcc:
+      return {"cab", "ab"};
+    case Kind::MatmulBias:
+      return {"abx"};
+  }
+  return {};
+}
+
+std::string pattern_usage(const std::vector<const char*>& pats) {
+  std::string out;
+  for (const char* p : pats) {
+    const bool two = std::strchr(p, 'b') != nullptr;
+    std::string one;
+    for (const char* c = p; *c; ++c) {
+      if (!one.empty()) one += ", ";
+      switch (*c) {
+        case 'a': one += two ? "%src0" : "%src"; break;
+        case 'b': one += "%src1"; break;
+        case 'm': one += "%mask"; break;
+        case 't': one += "%tmp"; break;
+        case 'g': one += "%view"; break;
+        case 'c': one += "%acc_in"; break;
+        case 'x': one += "%bias"; break;
+        case 'i': one += "INDEX_ROW"; break;
+        case 'j': one += "INDEX_COL"; break;
+        case 'q': one += "PRE_QUANT_SCALAR"; break;
+        default: one += "SCALAR"; break;
+      }
+    }
+    out += (out.empty() ? "(" : " or (") + one + ")";
+  }
+  return out;
+}
+
+}  // namespace detail
+
 std::string carrier_descr(std::string_view dtype) {
   return carrier_of(parse_elem(dtype, "dtype"));
 }
 
 std::vector<Output> run(std::string_view text, std::string_view filename,
                         const RunOptions& options) {
+  if (is_func_file(text)) return detail::run_func(text, filename, options);
   std::string target;
   Pos target_pos;
   Parser parser(text, filename);

@@ -165,6 +165,15 @@ TEST(CliArgs, CommandLine) {
   EXPECT_EQ(p.o.tiles, (std::vector<std::string>{"T=x.npy:fp16:nz"}));
   EXPECT_EQ(p.o.regs, (std::vector<std::string>{"a0=1"}));
 
+  // PTOAS func.func files: --arg per value, --entry, --max-mem (spec 60 §5)
+  p = parse({"run", "--arg", "s=0.5", "--arg", "f=true", "k.pto", "--entry", "scale", "--max-mem",
+             "4096"});
+  EXPECT_EQ(p.status, -1);
+  EXPECT_EQ(p.o.file, "k.pto");
+  EXPECT_EQ(p.o.args, (std::vector<std::string>{"s=0.5", "f=true"}));
+  EXPECT_EQ(p.o.entry, "scale");
+  EXPECT_EQ(p.o.max_mem, "4096");
+
   p = parse({"disasm", "--words", "0x08131181", "0x06400043", "--fold"});
   EXPECT_EQ(p.status, -1);
   EXPECT_EQ(p.cmd, cli::Subcommand::disasm);

@@ -23,9 +23,64 @@
 namespace as = tilesim::pto::as;
 
 namespace tilesim_fuzz {
+// A func.func file (docs/pto.md#funcfunc-files): every argument is bound (each !pto.ptr to a 4096-
+// element array of a byte pattern, each scalar to a small value taken from the text), with caps
+// on executed operations and tile bytes so loops and allocations stay short; the outputs must be
+// the pointer arguments, with the shapes and carriers they were given.
+inline int pto_as_func_one(std::string_view text) {
+  std::vector<as::Param> params;
+  try {
+    params = as::parameters(text, "fuzz.pto");
+  } catch (const tilesim::Error&) {
+    return 0;
+  }
+  uint32_t h = 2166136261u;
+  for (char c : text) h = (h ^ uint8_t(c)) * 16777619u;
+  as::RunOptions opts;
+  opts.max_ops = 20000;
+  opts.max_mem = size_t{16} << 20;
+  static const char* kScalars[] = {"0", "1", "3", "-1", "16", "0.5", "true"};
+  size_t nptr = 0;
+  for (const auto& p : params) {
+    h = h * 1103515245u + 12345u;
+    if (!p.is_ptr) {
+      opts.scalar_text[p.name] = kScalars[(h >> 16) % 7];
+      continue;
+    }
+    tilesim::npy::Array a;
+    try {
+      a.descr = as::carrier_descr(p.elem);
+    } catch (const tilesim::Error&) {
+      return 0;
+    }
+    a.shape = {4096};
+    a.data.resize(4096 * a.itemsize());
+    for (auto& b : a.data) {
+      h = h * 1103515245u + 12345u;
+      b = static_cast<uint8_t>(h >> 24);
+    }
+    opts.inputs[p.name] = std::move(a);
+    ++nptr;
+  }
+  std::vector<as::Output> out;
+  try {
+    out = as::run(text, "fuzz.pto", opts);
+  } catch (const tilesim::Error&) {
+    return 0;
+  }
+  if (out.size() != nptr) TILESIM_FUZZ_FAIL("a func.func run returned other than its pointers");
+  for (const auto& o : out) {
+    const auto& in = opts.inputs.at(o.name);
+    if (o.array.shape != in.shape || o.array.descr != in.descr || o.array.data.size() != in.data.size())
+      TILESIM_FUZZ_FAIL("a func.func run changed a GM array's shape, carrier or size");
+  }
+  return 0;
+}
+
 inline int pto_as_one(const uint8_t* data, size_t size) {
-  if (size > 4096) return 0;  // programs are short; long inputs only slow the search
+  if (size > 8192) return 0;  // programs are short; long inputs only slow the search
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (as::is_func_file(text)) return pto_as_func_one(text);
   std::vector<as::Output> first;
   try {
     first = as::run(text, "fuzz.pto", {});

@@ -31,7 +31,7 @@ int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand
   auto* rn = app.add_subcommand(
       "run", "run a PTO-AS (.pto) or LinxISA (.s/.bin) program; no FILE: bundled examples");
   rn->add_option("FILE", o.file, "program file");
-  rn->add_option("--target", o.target, "PTO target (a2a3, a5)");
+  rn->add_option("--target", o.target, "PTO target (a2a3, a5, cpu)");
   rn->add_option("--in", o.in, "NAME=FILE.npy input (PTO)")->allow_extra_args(false);
   rn->add_option("--out", o.outs, "NAME=FILE.npy output (PTO)")->allow_extra_args(false);
   rn->add_option("--reg", o.regs,
@@ -40,6 +40,10 @@ int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand
   rn->add_option("--tile", o.tiles, "Q=FILE.npy:DTYPE:LAYOUT tile pushed to queue Q (LinxISA)")
       ->allow_extra_args(false);
   rn->add_option("--acc-out", o.acc_out, "write ACC to FILE.npy (LinxISA)");
+  rn->add_option("--arg", o.args, "NAME=VALUE scalar argument of a PTOAS func.func (PTO)")
+      ->allow_extra_args(false);
+  rn->add_option("--entry", o.entry, "the func.func to run (PTO; default: the first)");
+  rn->add_option("--max-mem", o.max_mem, "cap on the bytes of a PTO-AS run's tiles (default 2^30)");
 
   // --in/--out/--reg/--tile repeat per value (spec 60 §5: "[--reg a0=64]..."), so each takes
   // exactly one: otherwise `run --tile T=x.npy:fp16:nz prog.s` would swallow the program as another

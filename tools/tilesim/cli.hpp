@@ -20,6 +20,9 @@ struct Options {
   std::vector<std::string> regs;   // run --reg a0=64
   std::vector<std::string> tiles;  // run --tile Q=FILE.npy:DTYPE:LAYOUT
   std::string acc_out;             // run --acc-out FILE.npy
+  std::vector<std::string> args;   // run --arg NAME=VALUE (PTOAS scalar arguments)
+  std::string entry;               // run --entry FUNC
+  std::string max_mem;             // run --max-mem BYTES ("" = default)
 };
 
 // Each returns the exit status; a tilesim::Error thrown out of it becomes exit 2 (spec 60 §5).

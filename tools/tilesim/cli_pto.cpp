@@ -1,7 +1,10 @@
-// `tilesim run FILE.pto [--target T] [--in NAME=FILE.npy]... [--out NAME=FILE.npy]...` and the
+// `tilesim run FILE.pto [--target T] [--in NAME=FILE.npy]... [--arg NAME=VALUE]... [--entry FUNC]
+// [--max-mem BYTES] [--out NAME=FILE.npy]...` and the
 // bundled PTO-AS example of `tilesim run` (spec 60 §5). Reads files, calls the PTO-AS runner,
 // writes files; no arithmetic.
+#include <cctype>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -32,12 +35,36 @@ std::string shape_of(const tilesim::npy::Array& a) {
   return s;
 }
 
+std::string bare(const std::string& name) { return name[0] == '%' ? name.substr(1) : name; }
+
 std::vector<as::Output> run_file(const std::string& file, const std::string& target,
-                                 const std::vector<std::pair<std::string, std::string>>& ins) {
+                                 const std::vector<std::pair<std::string, std::string>>& ins,
+                                 const tilesim::cli::Options* cli = nullptr) {
   as::RunOptions o;
   o.target = target;
-  for (const auto& [name, path] : ins)
-    o.inputs[name[0] == '%' ? name.substr(1) : name] = tilesim::npy::load(path);
+  for (const auto& [name, path] : ins) o.inputs[bare(name)] = tilesim::npy::load(path);
+  if (cli) {
+    for (const auto& s : cli->args) {
+      const auto [name, value] = tilesim::cli::split_assignment(s, "--arg");
+      if (!o.scalar_text.emplace(bare(name), value).second)
+        tilesim::raise(ErrorCode::Parse, "tilesim run --arg", "'" + name + "' given twice", "60 §5");
+    }
+    o.entry = cli->entry;
+    if (!cli->max_mem.empty()) {
+      const std::string& m = cli->max_mem;
+      size_t used = 0;
+      unsigned long long v = 0;
+      try {
+        v = std::stoull(m, &used, 10);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != m.size() || m.empty() || !std::isdigit(static_cast<unsigned char>(m[0])))
+        tilesim::raise(ErrorCode::Parse, "tilesim run --max-mem",
+                       "expected a byte count (decimal), got '" + m + "'", "60 §5");
+      o.max_mem = size_t(v);
+    }
+  }
   return as::run(read_text(file), file, o);
 }
 
@@ -45,7 +72,7 @@ int run_pto_file(const tilesim::cli::Options& o) {
   std::vector<std::pair<std::string, std::string>> ins, outs;
   for (const auto& s : o.in) ins.push_back(tilesim::cli::split_assignment(s, "--in"));
   for (const auto& s : o.outs) outs.push_back(tilesim::cli::split_assignment(s, "--out"));
-  const auto results = run_file(o.file, o.target, ins);
+  const auto results = run_file(o.file, o.target, ins, &o);
   for (const auto& [name, path] : outs) {
     const std::string n = name[0] == '%' ? name.substr(1) : name;
     const as::Output* found = nullptr;
@@ -53,7 +80,9 @@ int run_pto_file(const tilesim::cli::Options& o) {
       if (r.name == n) found = &r;
     if (!found)
       tilesim::raise(ErrorCode::Constraint, "tilesim run --out",
-                     "'" + n + "' is not a tile of " + o.file, "60 §5");
+                     "'" + n + "' is not an output of " + o.file +
+                         " (an .arg or SSA tile, or a func.func !pto.ptr argument)",
+                     "60 §5");
     tilesim::npy::save(path, found->array);
   }
   for (const auto& r : results)
