@@ -479,12 +479,12 @@ TEST(PtoAsFunc, EntryAndTargetPrecedence) {
     %m = pto.alloc_tile : {1}
     pto.texpands ins(%x : f32) outs(%t : {0})
     pto.tmov ins(%t : {0}) outs(%m : {1})
-    pto.tstore ins(%m : {1}) outs(%p : !pto.partition_tensor_view<1x8xf32>)
+    pto.tstore ins(%t : {0}) outs(%p : !pto.partition_tensor_view<1x8xf32>)
     return
   }}
 }}
 )",
-                                       V, M);
+                                       V, M);  // (a5 stores no Mat tile: the Vec tile is stored)
   as::RunOptions o;
   o.inputs["o"] = f32(std::vector<float>(8, 0), 1, 8);
   EXPECT_EQ(values<float>(as::run(prog, "k.pto", o), "o")[0], 0.0f);  // @first: nothing
