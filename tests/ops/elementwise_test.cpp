@@ -13,6 +13,7 @@
 #include "ops/cast.hpp"
 #include "ops/elementwise.hpp"
 #include "ops/reduce.hpp"
+#include "every_target.hpp"
 
 namespace tilesim::ops {
 namespace {
@@ -198,15 +199,7 @@ void fill(std::mt19937_64& g, DType t, std::vector<uint8_t>& buf, size_t n, bool
   }
 }
 
-template <class F>
-void every_target(F&& f) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    f();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
+using ops_test::every_target;
 
 TEST(OpsDifferential, FastEqualsReference) {
   std::mt19937_64 g(15);
