@@ -62,15 +62,35 @@ HWY_INLINE V F32Op(V a, V b) {
   }
 }
 
+// Whether a lane of a or b is NaN: one unordered compare for two vectors on AVX2/AVX-512 (the
+// fast paths below test each pair of vectors once and canonicalise only when it says so).
+template <class V>
+HWY_INLINE bool AnyNaN(V a, V b) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (sizeof(hn::TFromV<V>) == 4 && sizeof(a.raw) == 64)
+    return _mm512_cmp_ps_mask(a.raw, b.raw, _CMP_UNORD_Q) != 0;
+#elif HWY_TARGET == HWY_AVX2
+  if constexpr (sizeof(hn::TFromV<V>) == 4 && sizeof(a.raw) == 32)
+    return _mm256_movemask_ps(_mm256_cmp_ps(a.raw, b.raw, _CMP_UNORD_Q)) != 0;
+#endif
+  const hn::DFromV<V> d;
+  return !hn::AllFalse(d, hn::Or(hn::IsNaN(a), hn::IsNaN(b)));
+}
+
+template <class V>
+HWY_INLINE V Canonical(V r) {
+  const hn::DFromV<V> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  return hn::IfThenElse(hn::IsNaN(r), hn::BitCast(d, hn::Set(du, 0x7FC00000u)), r);
+}
+
 // The op with a canonical NaN result (spec 00): for + - * / a NaN result arises exactly where the
 // lane is NaN after the op (max/min canonicalise inside F32Op).
 template <Op op, class V>
 HWY_INLINE V F32Full(V a, V b) {
   const V r = F32Op<op>(a, b);
   if constexpr (op == Op::max || op == Op::min) return r;
-  const hn::DFromV<V> d;
-  const hn::RebindToUnsigned<decltype(d)> du;
-  return hn::IfThenElse(hn::IsNaN(r), hn::BitCast(d, hn::Set(du, 0x7FC00000u)), r);
+  return Canonical(r);
 }
 
 template <Op op, Mode m>
@@ -88,19 +108,24 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
     const float* x = Row<float>(a, as, r);
     const float* y = m == kTT ? Row<float>(b, bs, r) : nullptr;
     float* o = RowW<float>(d, ds, r);
-    auto step = [&](size_t i) HWY_ATTR {
+    auto step = [&](size_t i) HWY_ATTR {  // the op, NaN lanes not yet canonical for + - * /
       const auto vx = hn::LoadU(df, x + i);
-      if constexpr (m == kTT) return F32Full<op>(vx, hn::LoadU(df, y + i));
-      else if constexpr (m == kTS) return F32Full<op>(vx, vs);
-      else return F32Full<op>(vs, vx);
+      if constexpr (m == kTT) return F32Op<op>(vx, hn::LoadU(df, y + i));
+      else if constexpr (m == kTS) return F32Op<op>(vx, vs);
+      else return F32Op<op>(vs, vx);
     };
+    constexpr bool kCanon = op != Op::max && op != Op::min;  // max/min: canonical already
     size_t i = 0;
     for (; i + 2 * N <= n; i += 2 * N) {  // two vectors a step: both pipes busy
-      const auto r0 = step(i), r1 = step(i + N);
+      auto r0 = step(i), r1 = step(i + N);
+      if (kCanon && HWY_UNLIKELY(AnyNaN(r0, r1))) {
+        r0 = Canonical(r0);
+        r1 = Canonical(r1);
+      }
       hn::StoreU(r0, df, o + i);
       hn::StoreU(r1, df, o + i + N);
     }
-    for (; i + N <= n; i += N) hn::StoreU(step(i), df, o + i);
+    for (; i + N <= n; i += N) hn::StoreU(kCanon ? Canonical(step(i)) : step(i), df, o + i);
     for (; i < n; ++i) o[i] = F32Scalar<op, m>(x[i], m == kTT ? y[i] : s);
   }
 }
@@ -114,15 +139,26 @@ HWY_NOINLINE void F32Unary(const void* a, size_t as, void* d, size_t ds, size_t 
   for (size_t r = 0; r < rows; ++r) {
     const float* x = Row<float>(a, as, r);
     float* o = RowW<float>(d, ds, r);
+    auto plain = [&](hn::Vec<decltype(df)> v) HWY_ATTR {
+      if constexpr (op == Op::abs) return hn::Abs(v);
+      else if constexpr (op == Op::neg) return hn::Neg(v);
+      else return hn::IfThenElse(hn::Gt(v, hn::Zero(df)), v, hn::Zero(df));  // relu
+    };
+    auto full = [&](hn::Vec<decltype(df)> v) HWY_ATTR {
+      return hn::IfThenElse(hn::IsNaN(v), qnan, plain(v));
+    };
     size_t i = 0;
-    for (; i + N <= n; i += N) {
-      const auto v = hn::LoadU(df, x + i);
-      hn::Vec<decltype(df)> res;
-      if constexpr (op == Op::abs) res = hn::Abs(v);
-      else if constexpr (op == Op::neg) res = hn::Neg(v);
-      else res = hn::IfThenElse(hn::Gt(v, hn::Zero(df)), v, hn::Zero(df));  // relu
-      hn::StoreU(hn::IfThenElse(hn::IsNaN(v), qnan, res), df, o + i);
+    for (; i + 2 * N <= n; i += 2 * N) {  // a NaN input is the only NaN result: tested per pair
+      const auto v0 = hn::LoadU(df, x + i), v1 = hn::LoadU(df, x + i + N);
+      if (HWY_UNLIKELY(AnyNaN(v0, v1))) {
+        hn::StoreU(full(v0), df, o + i);
+        hn::StoreU(full(v1), df, o + i + N);
+      } else {
+        hn::StoreU(plain(v0), df, o + i);
+        hn::StoreU(plain(v1), df, o + i + N);
+      }
     }
+    for (; i + N <= n; i += N) hn::StoreU(full(hn::LoadU(df, x + i)), df, o + i);
     for (; i < n; ++i) o[i] = def::funary<op>(x[i]);
   }
 }
@@ -191,6 +227,30 @@ HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs,
       const uint64_t yc = m == kTT ? y[i] : sc;
       o[i] = uint16_t(m == kST ? eval(op, t, yc, x[i]) : eval(op, t, x[i], yc));
     }
+  }
+}
+
+// fp16/bf16 sqrt and recip: the fp32 operation (vsqrtps, vdivps) on the exactly widened value,
+// rounded once to T. That is the correctly rounded result spec 15 asks for: rounding to fp32
+// (p' = 24 bits) and then to T (p = 11 for fp16, 8 for bf16) equals one rounding of the exact
+// value whenever p' >= 2p + 2, for + - * / and sqrt (S. A. Figueroa, "When is double rounding
+// innocuous?", ACM SIGNUM Newsletter 30(3), 1995). math_f16/math_bf16 (the definition) compute it
+// the same way in scalar code; tests/ops checks all 65536 codes on every target.
+template <Op op, bool kBf16>
+HWY_NOINLINE void HalfRoot(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n) {
+  const DF df;
+  const size_t N = hn::Lanes(df);
+  const auto one = hn::Set(df, 1.0f);
+  const DType t = kBf16 ? DType::bf16 : DType::fp16;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint16_t* x = Row<uint16_t>(a, as, r);
+    uint16_t* o = RowW<uint16_t>(d, ds, r);
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      const auto v = Widen<kBf16>(x + i);
+      Narrow<kBf16>(op == Op::sqrt ? hn::Sqrt(v) : hn::Div(one, v), o + i);  // NaN -> canonical
+    }
+    for (; i < n; ++i) o[i] = uint16_t(eval(op, t, x[i]));
   }
 }
 #endif
@@ -461,6 +521,19 @@ bool UnaryImpl(Op op, DType t, const Rows2& g) {
     }
     return true;
   }
+#if HWY_TARGET <= HWY_AVX2  // F16C: targets below take the 65536-entry tables (math_array)
+  if ((t == DType::fp16 || t == DType::bf16) && (op == Op::sqrt || op == Op::recip)) {
+    const bool bf = t == DType::bf16;
+    if (op == Op::sqrt) {
+      if (bf) HalfRoot<Op::sqrt, true>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+      else HalfRoot<Op::sqrt, false>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+    } else {
+      if (bf) HalfRoot<Op::recip, true>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+      else HalfRoot<Op::recip, false>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+    }
+    return true;
+  }
+#endif
   if (t == DType::fp32) {
     switch (op) {
       case Op::abs: F32Unary<Op::abs>(g.a, g.as, g.d, g.ds, g.rows, g.n); return true;

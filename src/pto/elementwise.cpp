@@ -66,7 +66,7 @@ int work_log2(ops::Op op) {
   return (op == ops::Op::exp || op == ops::Op::ln || op == ops::Op::rsqrt) ? 13 : 18;
 }
 
-void common_dst_src(const Ctx& c, const TileDesc& dst, const TileDesc& src, const char* sname) {
+void common_dst_src(const Ctx& c, const TileDesc& dst, const TileDesc& src, std::string_view sname) {
   tile_ok(c, dst, "dst");
   tile_ok(c, src, sname);
   vec(c, dst, "dst");

@@ -40,7 +40,8 @@ struct Ctx {
   const InstrInfo& info;
   const Target& target;
   const Ub& ub;
-  const char* doc;  // docs citation for this instruction's rules
+  // Raises with the docs citation of the instruction's family (doc_of: looked up only here, off
+  // the path of a call that passes).
   [[noreturn]] void fail(ErrorCode code, const std::string& detail) const;
 };
 
@@ -133,13 +134,20 @@ inline uint8_t* at(const TileDesc& t, int r, int c) noexcept {
 
 // A RowMajor source that overlaps dst other than element for element is read from a copy, so the
 // instruction reads every input before writing (spec 00: results as if sources were read first).
+// Inline: the usual operand (dst itself, or apart from it) costs two compares, no call.
 class Source {
  public:
-  Source(const TileDesc& src, const TileDesc& dst, int R, int C);
+  Source(const TileDesc& src, const TileDesc& dst, int R, int C)
+      : base_(src.data), stride_(size_t(src.cols) * esize(src)) {
+    const bool same = src.data == dst.data && src.cols == dst.cols && esize(dst) == esize(src);
+    if (!same && overlaps(src, dst)) [[unlikely]]
+      copy(R, C, esize(src));
+  }
   const uint8_t* row(int r) const noexcept { return base_ + size_t(r) * stride_; }
   size_t stride() const noexcept { return stride_; }
 
  private:
+  [[gnu::cold]] void copy(int R, int C, size_t sz);
   std::vector<uint8_t> copy_;
   const uint8_t* base_;
   size_t stride_;
