@@ -409,6 +409,36 @@ HWY_NOINLINE bool CompareBits(const void* a, size_t as, const void* b, size_t bs
   return true;
 }
 
+#if HWY_TARGET <= HWY_AVX2
+// fp16/bf16 compares on the exactly widened values (the definition: compare in fp32), 8 or 16
+// lanes a vector, so whole bytes of bits.
+template <Op op, bool kBf16>
+HWY_NOINLINE void HalfCompareBits(const void* a, size_t as, const void* b, size_t bs,
+                                  bool b_scalar, float s, uint8_t* out, size_t os, size_t rows,
+                                  size_t n) {
+  const DF df;
+  const size_t N = hn::Lanes(df);
+  const auto vs = hn::Set(df, s);
+  auto widen1 = [](uint16_t c) { return kBf16 ? formats::bf16_to_f32(c) : formats::f16_to_f32(c); };
+  for (size_t r = 0; r < rows; ++r) {
+    const uint16_t* x = Row<uint16_t>(a, as, r);
+    const uint16_t* y = b_scalar ? nullptr : Row<uint16_t>(b, bs, r);
+    uint8_t* o = out + r * os;
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      const auto m = CmpMask<op>(Widen<kBf16>(x + i), b_scalar ? vs : Widen<kBf16>(y + i));
+      hn::StoreMaskBits(df, m, o + i / 8);
+    }
+    if (i < n) {  // tail: the definition, bits past n stay 0
+      std::memset(o + i / 8, 0, (n - i + 7) / 8);
+      for (size_t j = i; j < n; ++j)
+        if (def::fcompare<op>(widen1(x[j]), b_scalar ? s : widen1(y[j])))
+          o[j / 8] |= uint8_t(1u << (j % 8));
+    }
+  }
+}
+#endif
+
 // ---- select by packed bits: d = bit ? a : b (moves bits) ----
 template <class T>
 HWY_NOINLINE bool SelectBits(const uint8_t* bits, size_t bits_stride, const void* a, size_t as,
@@ -568,6 +598,23 @@ bool CompareImpl(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s) {
     }
   };
   if (t == DType::fp32) return run(float{});
+#if HWY_TARGET <= HWY_AVX2  // F16C: targets below widen in chunks (compare_row_fallback)
+  if (t == DType::fp16 || t == DType::bf16) {
+    const bool bf = t == DType::bf16;
+    const float fs = bf ? formats::bf16_to_f32(uint16_t(s)) : formats::f16_to_f32(uint16_t(s));
+    auto* out = static_cast<uint8_t*>(g.d);
+    switch (op) {
+#define TILESIM_K(o)                                                                              \
+  case Op::o:                                                                                     \
+    if (bf) HalfCompareBits<Op::o, true>(g.a, g.as, g.b, g.bs, b_scalar, fs, out, g.ds, g.rows, g.n); \
+    else HalfCompareBits<Op::o, false>(g.a, g.as, g.b, g.bs, b_scalar, fs, out, g.ds, g.rows, g.n);  \
+    return true;
+      TILESIM_K(eq) TILESIM_K(ne) TILESIM_K(lt) TILESIM_K(le) TILESIM_K(gt) TILESIM_K(ge)
+#undef TILESIM_K
+      default: return false;
+    }
+  }
+#endif
   if (t == DType::s64 || t == DType::u64) return false;  // 64-bit compares: the scalar loop
   return ForIntType(t, run);
 }
