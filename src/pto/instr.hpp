@@ -71,6 +71,17 @@ inline void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who) {
   if (!ok) [[unlikely]]
     slow::tile_ok(c, t, who);
 }
+// tile_ok, vec and row_major at once, as one test without branches (`&` of the conditions): the
+// element-wise families test their operands with it first and run the predicates one by one (for
+// the message of the first that fails) only when it is false.
+inline bool plain_nd_vec(const Ctx& c, const TileDesc& t) noexcept {
+  const size_t line = size_t(t.cols) * elem_size(t.dtype);
+  return (t.loc == kLocVec) & t.row_major & (t.slayout == kSLayoutNoneBox) & (t.rows > 0) &
+         (t.cols > 0) & (t.rows <= (1 << 24)) & (t.cols <= (1 << 24)) & (t.valid_row >= 0) &
+         (t.valid_row <= t.rows) & (t.valid_col >= 0) & (t.valid_col <= t.cols) &
+         (t.data != nullptr) & (t.capacity >= size_t(t.rows) * line) & (line % 32 == 0) &
+         ((t.ub_addr < 0) | ((t.ub != nullptr) & (t.ub == c.ub.base)));
+}
 // TileType::Vec.
 inline void vec(const Ctx& c, const TileDesc& t, std::string_view who) {
   if (t.loc != kLocVec) [[unlikely]]
