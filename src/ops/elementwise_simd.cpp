@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "ops/elementwise.hpp"
+#include "ops/nan_simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace tilesim::ops::simd::HWY_NAMESPACE {
@@ -62,27 +63,8 @@ HWY_INLINE V F32Op(V a, V b) {
   }
 }
 
-// Whether a lane of a or b is NaN: one unordered compare for two vectors on AVX2/AVX-512 (the
-// fast paths below test each pair of vectors once and canonicalise only when it says so).
-template <class V>
-HWY_INLINE bool AnyNaN(V a, V b) {
-#if HWY_TARGET == HWY_AVX3
-  if constexpr (sizeof(hn::TFromV<V>) == 4 && sizeof(a.raw) == 64)
-    return _mm512_cmp_ps_mask(a.raw, b.raw, _CMP_UNORD_Q) != 0;
-#elif HWY_TARGET == HWY_AVX2
-  if constexpr (sizeof(hn::TFromV<V>) == 4 && sizeof(a.raw) == 32)
-    return _mm256_movemask_ps(_mm256_cmp_ps(a.raw, b.raw, _CMP_UNORD_Q)) != 0;
-#endif
-  const hn::DFromV<V> d;
-  return !hn::AllFalse(d, hn::Or(hn::IsNaN(a), hn::IsNaN(b)));
-}
-
-template <class V>
-HWY_INLINE V Canonical(V r) {
-  const hn::DFromV<V> d;
-  const hn::RebindToUnsigned<decltype(d)> du;
-  return hn::IfThenElse(hn::IsNaN(r), hn::BitCast(d, hn::Set(du, 0x7FC00000u)), r);
-}
+using nan_simd::HWY_NAMESPACE::AnyNaN;
+using nan_simd::HWY_NAMESPACE::Canonical;
 
 // The op with a canonical NaN result (spec 00): for + - * / a NaN result arises exactly where the
 // lane is NaN after the op (max/min canonicalise inside F32Op).

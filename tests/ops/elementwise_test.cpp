@@ -318,13 +318,13 @@ TEST(OpsDifferential, RowsComparesAndSelectsFastEqualsReference) {
 }
 
 // The fp32 kernels test a pair of vectors for NaN once and canonicalise only then: one NaN (an
-// input NaN, or one made by Inf - Inf, 0 * Inf, 0 / 0) at every position of otherwise ordinary
+// input NaN, or one made by Inf - Inf, 0 * Inf, 0 / 0, sqrt(-2)) at every position of otherwise ordinary
 // rows, so both branches and every lane of the pair are reached, fast vs reference per target.
 TEST(OpsDifferential, SparseNaNFastEqualsReference) {
   std::mt19937_64 g(17);
   const size_t kN = 2 * 64 + 5;  // two AVX-512 pairs and a tail
   const Op kOps[] = {Op::add, Op::sub, Op::mul, Op::div, Op::max, Op::min,
-                     Op::abs, Op::neg, Op::relu};
+                     Op::abs, Op::neg, Op::relu, Op::sqrt, Op::recip};
   every_target([&] {
     for (DType t : {DType::fp32, DType::fp16, DType::bf16})
       for (Op op : kOps)
@@ -345,7 +345,9 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
             const float inf = INFINITY;
             if (kind == 0) store_code(t, a.data(), pos, t == DType::fp32 ? 0x7FA00001u : t == DType::fp16 ? 0x7D01u : 0x7FA1u);
             if (kind == 1) {  // a NaN made by the op (add: Inf + -Inf, sub: Inf - Inf, ...)
-              store_code(t, a.data(), pos, code(op == Op::mul || op == Op::div ? 0.0f : inf));
+              store_code(t, a.data(), pos, code(op == Op::mul || op == Op::div ? 0.0f
+                                                : op == Op::sqrt               ? -2.0f
+                                                                               : inf));
               store_code(t, b.data(), pos, code(op == Op::add ? -inf : op == Op::mul ? inf : op == Op::div ? 0.0f : inf));
             }
             if (kind == 2) store_code(t, b.data(), pos, code(-0.0f));  // ±0 ties of max/min
