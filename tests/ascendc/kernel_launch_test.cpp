@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../../examples/ascendc/add_custom.hpp"  // the example's kernel: add_custom, 8 blocks
 #include "kernel_operator.h"
 #include "tikicpulib.h"
 #include "tilesim/parallel.hpp"
@@ -15,41 +16,6 @@ namespace ts = tilesim::ascendc;
 using tilesim::ErrorCode;
 
 namespace {
-
-// The example's kernel shape in miniature: each block adds its 512 halves in 4 double-buffered tiles.
-constexpr int32_t kPerBlock = 512, kTile = 64, kBuffers = 2;
-
-extern "C" __global__ __aicore__ void add_small(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
-  AscendC::TPipe pipe;
-  AscendC::TQue<AscendC::QuePosition::VECIN, kBuffers> qx, qy;
-  AscendC::TQue<AscendC::QuePosition::VECOUT, kBuffers> qz;
-  AscendC::GlobalTensor<half> xg, yg, zg;
-  const int64_t first = kPerBlock * AscendC::GetBlockIdx();
-  xg.SetGlobalBuffer((__gm__ half*)x + first, kPerBlock);
-  yg.SetGlobalBuffer((__gm__ half*)y + first, kPerBlock);
-  zg.SetGlobalBuffer((__gm__ half*)z + first, kPerBlock);
-  pipe.InitBuffer(qx, kBuffers, kTile * sizeof(half));
-  pipe.InitBuffer(qy, kBuffers, kTile * sizeof(half));
-  pipe.InitBuffer(qz, kBuffers, kTile * sizeof(half));
-  for (int32_t i = 0; i < kPerBlock / kTile; ++i) {
-    auto a = qx.AllocTensor<half>();
-    auto b = qy.AllocTensor<half>();
-    AscendC::DataCopy(a, xg[i * kTile], kTile);
-    AscendC::DataCopy(b, yg[i * kTile], kTile);
-    qx.EnQue(a);
-    qy.EnQue(b);
-    a = qx.DeQue<half>();
-    b = qy.DeQue<half>();
-    auto c = qz.AllocTensor<half>();
-    AscendC::Add(c, a, b, kTile);
-    qz.EnQue(c);
-    qx.FreeTensor(a);
-    qy.FreeTensor(b);
-    c = qz.DeQue<half>();
-    AscendC::DataCopy(zg[i * kTile], c, kTile);
-    qz.FreeTensor(c);
-  }
-}
 
 struct Gm {
   size_t bytes;
@@ -69,15 +35,15 @@ struct Launch : ::testing::Test {
   void TearDown() override { tilesim::set_num_threads(0); }
 };
 
-std::vector<uint8_t> run_add(unsigned threads, int blocks) {
+std::vector<uint8_t> run_add(unsigned threads) {
   tilesim::set_num_threads(threads);
-  Gm x(blocks * kPerBlock * 2), y(blocks * kPerBlock * 2), z(blocks * kPerBlock * 2);
-  for (int i = 0; i < blocks * kPerBlock; ++i) {
+  Gm x(kTotal * 2), y(kTotal * 2), z(kTotal * 2);
+  for (int i = 0; i < kTotal; ++i) {
     x.h()[i] = half(float(i % 977) * 0.37f - 150.0f);
     y.h()[i] = half(float(i % 313) * -1.13f + 60000.0f * (i % 101 == 0));
   }
-  ICPU_RUN_KF(add_small, blocks, x.p, y.p, z.p);
-  for (int i = 0; i < blocks * kPerBlock; ++i) {
+  ICPU_RUN_KF(add_custom, kBlocks, x.p, y.p, z.p);
+  for (int i = 0; i < kTotal; ++i) {
     half want = half(float(x.h()[i]) + float(y.h()[i]));
     if ((want.bits & 0x7FFF) == 0x7C00) want.bits = (want.bits & 0x8000) | 0x7BFF;  // CTRL saturation
     EXPECT_EQ(z.h()[i].bits, want.bits) << i;
@@ -86,7 +52,7 @@ std::vector<uint8_t> run_add(unsigned threads, int blocks) {
 }
 
 TEST_F(Launch, AddKernelBitIdenticalAcrossThreadCounts) {
-  const auto one = run_add(1, 8), two = run_add(2, 8), four = run_add(4, 8);
+  const auto one = run_add(1), two = run_add(2), four = run_add(4);
   EXPECT_EQ(one, two);
   EXPECT_EQ(one, four);
 }
