@@ -15,6 +15,8 @@
 // BM_pto_roofline_<instr>/f32/64x64 (issue 16 §5) is the plainest loop doing the same arithmetic
 // (dst[i] = a[i] + b[i], std::exp, ...), compiled for this CPU (target_clones), on the same tiles,
 // with no checks and no NaN rule: the fixed cost a 64x64 call should stay within 1.2x of.
+// BM_pto_fixed_<instr>/f32/1x16 times the element-wise, tile-scalar and TCMP cases on one 16-element
+// row: what a call costs besides its arithmetic (checks, overlap tests, dispatch); no peers.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -385,6 +387,13 @@ const int kReg = [] {
                                std::to_string(s.R) + "x" + std::to_string(s.C);
       benchmark::RegisterBenchmark(name.c_str(),
                                    [&k, s](benchmark::State& st) { run(st, k, s.e, s.R, s.C); });
+    }
+  for (const Case& k : kCases)
+    if (k.form == Form::Binary || k.form == Form::Unary || k.form == Form::Scalar ||
+        k.form == Form::Cmp) {
+      const std::string name = std::string("BM_pto_fixed_") + k.name + "/f32/1x16";
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [&k](benchmark::State& st) { run(st, k, Elem::f32, 1, 16); });
     }
   for (const Roofline& r : kRooflines)
     for (const Case& k : kCases)

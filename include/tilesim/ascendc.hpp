@@ -1,9 +1,10 @@
-// <tilesim/ascendc.hpp> — the Ascend C vector API in the vendor's names (spec 40, spec 60 §3):
-// LocalTensor over a simulated UB, the kernel scaffolding (TPipe, TBuf, TQue, GlobalTensor,
-// DataCopy, Duplicate), the mask register API and BlockReduceSum/Max/Min. A thin layer: every
-// rule and all arithmetic live in the engine (tilesim/ascendc/engine.hpp, src/ascendc/).
+// <tilesim/ascendc.hpp> — the Ascend C API in the vendor's names (spec 40, spec 41, spec 60 §3):
+// LocalTensor over the simulated UB, GlobalTensor over GM, the kernel scaffolding (TPipe, TQue,
+// TQueBind, TBuf), DataCopy / DataCopyPad / Duplicate, the vector APIs' count forms, Cast, the mask
+// register, BlockReduceSum/Max/Min, SyncAll and SetFlag/WaitFlag. A thin layer: it describes
+// operands and calls the engine (tilesim/ascendc/*.hpp, src/ascendc/), where every rule and all
+// arithmetic live.
 #pragma once
-#include "tilesim/half.hpp"
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -11,35 +12,63 @@
 #include <vector>
 
 #include "tilesim/ascendc/engine.hpp"
+#include "tilesim/ascendc/launch.hpp"
+#include "tilesim/ascendc/vector.hpp"
+#include "tilesim/error.hpp"
+#include "tilesim/half.hpp"
 // The device compiler's pipe names are global (PipeBarrier<PIPE_V>()), shared with PTO.
 #include "tilesim/device.hpp"
 
+// The vendor's event kinds between pipes (global, as in the vendor headers; AscendC:: too).
+enum class HardEvent : uint8_t {
+  MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
+  MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
+  S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3,
+  MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
+};
+
 namespace AscendC {
 
-// fp16 values as the vendor's `half`: portable (no _Float16, see tilesim/half.hpp).
+// fp16 / bf16 values as the vendor's `half` / `bfloat16_t`: portable (see tilesim/half.hpp).
 using half = tilesim::half;
+using bfloat16_t = tilesim::bfloat16;
+using ::HardEvent;
+using TEventID = int8_t;
 
-enum class TPosition : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, CO1, CO2 };
+enum class TPosition : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, CO1, CO2, LCM };
 using QuePosition = TPosition;
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER = 1 };
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
 using ::pipe_t;
 
-// Passed as the mask of a vector instruction called with isSetMask = false (spec 40 §1).
-inline constexpr int32_t MASK_PLACEHOLDER = 0;
+// Passed as the mask of a vector instruction called with isSetMask = false (spec 40 §1); not a
+// macro, and not a literal 0, so it never converts to the bit-mode mask pointer (spec 41 §2).
+inline constexpr uint64_t MASK_PLACEHOLDER = 0;
 
-// One simulated core (spec 60 §3).
+// Block identity (spec 41 §1): the current block inside ICPU_RUN_KF, block 0 of 1 outside it.
 inline int64_t GetBlockIdx() {
-  return 0;
+  return ::block_idx;
 }
 inline int64_t GetBlockNum() {
-  return 1;
+  return ::block_num;
+}
+inline int64_t GetSubBlockIdx() {
+  return tilesim::ascendc::sub_block_idx();
+}
+inline int64_t GetTaskRation() {
+  return tilesim::ascendc::task_ration();
+}
+// A barrier across every block of the launch; GM written before it is visible after it.
+template <bool isAIVOnly = true>
+inline void SyncAll() {
+  tilesim::ascendc::sync_all();
 }
 
 // Selects the product profile (spec 40 §5) and resets the simulated core (UB, mask, saturation).
 inline void set_product(std::string_view name) {
   tilesim::ascendc::set_product(name);
 }
-// Overrides the half-SUM saturation mode of the current product (spec 40 §5, last paragraph).
+// Overrides the CTRL saturation mode of the current core (spec 40 §5, spec 41 §3).
 inline void SetSaturation(bool on) {
   tilesim::ascendc::core().saturation = on;
 }
@@ -47,34 +76,45 @@ inline void SetSaturation(bool on) {
 template <pipe_t pipe>
 inline void PipeBarrier() {}  // the twin executes in program order
 
+template <HardEvent event>
+inline void SetFlag(int32_t eventID) {
+  tilesim::ascendc::set_flag(static_cast<uint32_t>(event), eventID);
+}
+template <HardEvent event>
+inline void WaitFlag(int32_t eventID) {
+  tilesim::ascendc::wait_flag(static_cast<uint32_t>(event), eventID);
+}
+
 namespace detail {
 namespace ts = tilesim::ascendc;
 // Host pointer of UB bytes [addr, addr + bytes), bounds-checked against the current UB.
 uint8_t* ub_ptr(uint64_t addr, uint64_t bytes, const char* what, const char* operand = nullptr);
-[[noreturn]] void count_error(const char* what, int64_t count, uint64_t size);
 [[noreturn]] void index_error(const char* what, uint64_t index, uint64_t size);
-void data_copy(void* dst, uint64_t dst_elems, const void* src, uint64_t src_elems, uint64_t count,
-               unsigned elem_size);
+[[noreturn]] void gm_error(const char* what, const void* p);
 void reduce(ts::ReduceOp op, ts::Elem t, uint64_t dst_addr, uint64_t dst_size, uint64_t src_addr,
             uint64_t src_size, int32_t repeat, const ts::MaskArg& mask, int32_t dst_rep,
             int32_t src_blk, int32_t src_rep);
 void set_vector_mask(ts::Elem t, bool counter, bool bits, uint64_t high, uint64_t low, int64_t len);
 
-// FIFO bookkeeping of a TQue (non-template, src/ascendc/kernel.cpp).
+// FIFO bookkeeping of a TQue (non-template, src/ascendc/kernel.cpp): `num` buffers, at most
+// `depth` of them enqueued (spec 41 §2).
 class QueueState {
  public:
-  void init(unsigned num, uint64_t len);
+  void init(unsigned num, uint64_t len, int32_t depth);
   uint64_t alloc();
   void enque(uint64_t addr);
   uint64_t deque();
   void free(uint64_t addr);
   uint64_t len() const { return len_; }
+  size_t queued() const { return fifo_.size(); }
+  unsigned vacant() const;
 
  private:
   std::vector<uint64_t> addr_;
   std::vector<uint8_t> state_;  // 0 free, 1 allocated, 2 queued
   std::vector<uint64_t> fifo_;
   uint64_t len_ = 0;
+  int32_t depth_ = 1;
 };
 
 template <class T>
@@ -83,12 +123,36 @@ template <class T>
 constexpr ts::Elem elem_of() {
   return std::is_same_v<T, half> ? ts::Elem::f16 : ts::Elem::f32;
 }
+// The element type of T in the formats core (spec 60 §2), for the engine's dtype checks.
+template <class T>
+constexpr bool has_dtype =
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float> ||
+    (std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 8);
+template <class T>
+constexpr tilesim::formats::DType dtype_of() {
+  using D = tilesim::formats::DType;
+  static_assert(has_dtype<T>, "AscendC: T must be half, bfloat16_t, float or a fixed-width integer");
+  if constexpr (std::is_same_v<T, half>) return D::fp16;
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return D::bf16;
+  else if constexpr (std::is_same_v<T, float>) return D::fp32;
+  else if constexpr (std::is_signed_v<T>)
+    return sizeof(T) == 1 ? D::s8 : sizeof(T) == 2 ? D::s16 : sizeof(T) == 4 ? D::s32 : D::s64;
+  else
+    return sizeof(T) == 1 ? D::u8 : sizeof(T) == 2 ? D::u16 : sizeof(T) == 4 ? D::u32 : D::u64;
+}
+template <class T>
+uint64_t code_of(const T& v) {
+  uint64_t c = 0;
+  std::memcpy(&c, &v, sizeof(T));
+  return c;
+}
 }  // namespace detail
 
 template <typename T>
 class LocalTensor {
  public:
-  LocalTensor() = default;
+  using PrimType = T;
+  LocalTensor() = default;  // unbound: 0 elements, every access is out of range
   LocalTensor(uint64_t addr, uint64_t size, TPosition pos) : addr_(addr), size_(size), pos_(pos) {}
 
   uint64_t GetSize() const { return size_; }
@@ -96,30 +160,41 @@ class LocalTensor {
   TPosition GetPosition() const { return pos_; }
   uint64_t address() const { return addr_; }  // UB byte address
   T* GetPhyAddr() const {
-    return reinterpret_cast<T*>(detail::ub_ptr(addr_, GetLength(), "LocalTensor"));
+    return reinterpret_cast<T*>(detail::ub_ptr(addr_, GetLength(), "LocalTensor::GetPhyAddr"));
   }
+  T* GetPhyAddr(uint64_t offset) const { return (*this)[offset].GetPhyAddr(); }
 
-  // Sub-tensor starting `offset` elements in (spec 40 §1).
+  // The view from element `offset` on (spec 41 §2).
   LocalTensor operator[](uint64_t offset) const {
     if (offset > size_) detail::index_error("LocalTensor::operator[]", offset, size_);
     return LocalTensor(addr_ + offset * sizeof(T), size_ - offset, pos_);
   }
+  // A real reference to element i in the core's UB.
+  T& operator()(uint64_t i) const {
+    if (i >= size_) detail::index_error("LocalTensor::operator()", i, size_);
+    return *reinterpret_cast<T*>(detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::operator()"));
+  }
   T GetValue(uint64_t i) const {
     if (i >= size_) detail::index_error("LocalTensor::GetValue", i, size_);
     T v;
-    std::memcpy(&v, detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::GetValue"),
-                sizeof(T));
+    std::memcpy(&v, detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::GetValue"), sizeof(T));
     return v;
   }
-  void SetValue(uint64_t i, T v) const {
+  template <typename U>
+  void SetValue(uint64_t i, const U& value) const {
     if (i >= size_) detail::index_error("LocalTensor::SetValue", i, size_);
-    std::memcpy(detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::SetValue"), &v,
-                sizeof(T));
+    const T v = static_cast<T>(value);
+    std::memcpy(detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::SetValue"), &v, sizeof(T));
   }
   void SetSize(uint64_t n) {
     if (n > size_) detail::index_error("LocalTensor::SetSize", n, size_);
     size_ = n;
   }
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(addr_, GetLength() / sizeof(U), pos_);
+  }
+  tilesim::ascendc::UbRef ub_ref() const { return {addr_, size_}; }
 
  private:
   uint64_t addr_ = 0, size_ = 0;
@@ -129,37 +204,80 @@ class LocalTensor {
 template <typename T>
 class GlobalTensor {
  public:
-  void SetGlobalBuffer(T* buffer, uint64_t count) {
-    ptr_ = buffer;
-    size_ = count;
+  using PrimType = T;
+  // Inside ICPU_RUN_KF the buffer must lie in a live GmAlloc block, whose end bounds every access;
+  // outside it, host memory not from GmAlloc is taken with the given extent.
+  void SetGlobalBuffer(T* buffer, uint64_t bufferSize) {
+    bind(buffer);
+    size_ = bufferSize;
   }
-  // The vendor's size-less form: GM is the host's memory, its extent is then unknown and
-  // accesses through this tensor are not bounds-checked.
+  // The size-less form: the extent runs to the end of the GmAlloc block holding `buffer` (unknown,
+  // and unchecked, for host memory outside ICPU_RUN_KF).
   void SetGlobalBuffer(T* buffer) {
-    ptr_ = buffer;
-    size_ = UINT64_MAX / sizeof(T);
+    bind(buffer);
+    size_ = end_ ? static_cast<uint64_t>(end_ - reinterpret_cast<const uint8_t*>(buffer)) / sizeof(T)
+                 : UINT64_MAX / sizeof(T);
   }
   uint64_t GetSize() const { return size_; }
   T* GetPhyAddr() const { return ptr_; }
+  T* GetPhyAddr(uint64_t offset) const { return (*this)[offset].ptr_; }
   GlobalTensor operator[](uint64_t offset) const {
     if (offset > size_) detail::index_error("GlobalTensor::operator[]", offset, size_);
-    GlobalTensor g;
-    g.SetGlobalBuffer(ptr_ + offset, size_ - offset);
+    GlobalTensor g = *this;
+    g.ptr_ = ptr_ + offset;
+    g.size_ = size_ - offset;
     return g;
   }
+  T& operator()(uint64_t i) const { return *element(i, "GlobalTensor::operator()"); }
   T GetValue(uint64_t i) const {
-    if (i >= size_) detail::index_error("GlobalTensor::GetValue", i, size_);
-    return ptr_[i];
+    T v;
+    std::memcpy(&v, element(i, "GlobalTensor::GetValue"), sizeof(T));
+    return v;
   }
-  void SetValue(uint64_t i, T v) const {
-    if (i >= size_) detail::index_error("GlobalTensor::SetValue", i, size_);
-    ptr_[i] = v;
+  template <typename U>
+  void SetValue(uint64_t i, const U& value) const {
+    const T v = static_cast<T>(value);
+    std::memcpy(element(i, "GlobalTensor::SetValue"), &v, sizeof(T));
+  }
+  tilesim::ascendc::MemRef mem_ref() const {
+    tilesim::ascendc::MemRef r;
+    r.ub = false;
+    r.gm = reinterpret_cast<uint8_t*>(ptr_);
+    r.gm_end = end_;
+    r.elems = size_;
+    return r;
   }
 
  private:
+  void bind(T* buffer) {
+    end_ = buffer ? tilesim::ascendc::gm_block_end(buffer) : nullptr;
+    if (!end_ && tilesim::ascendc::in_launch()) detail::gm_error("GlobalTensor::SetGlobalBuffer", buffer);
+    ptr_ = buffer;
+  }
+  T* element(uint64_t i, const char* what) const {
+    if (i >= size_) detail::index_error(what, i, size_);
+    if (end_ && reinterpret_cast<const uint8_t*>(ptr_ + i) + sizeof(T) > end_)
+      detail::index_error(what, i, static_cast<uint64_t>(end_ - reinterpret_cast<const uint8_t*>(ptr_)) / sizeof(T));
+    return ptr_ + i;
+  }
   T* ptr_ = nullptr;
   uint64_t size_ = 0;
+  const uint8_t* end_ = nullptr;  // end of the GmAlloc block, nullptr: unchecked host memory
 };
+
+namespace detail {
+template <typename T>
+tilesim::ascendc::MemRef mem_ref(const LocalTensor<T>& t) {
+  tilesim::ascendc::MemRef r;
+  r.addr = t.address();
+  r.elems = t.GetSize();
+  return r;
+}
+template <typename T>
+tilesim::ascendc::MemRef mem_ref(const GlobalTensor<T>& g) {
+  return g.mem_ref();
+}
+}  // namespace detail
 
 // A queue from position `src` to `dst` (the vendor's TQueBind, e.g. VECIN -> VECOUT for a tile
 // that is only copied through); TQue<pos> is the queue from a position to itself.
@@ -171,8 +289,9 @@ class TQueBind {
     return LocalTensor<T>(q_.alloc(), q_.len() / sizeof(T), src);
   }
   template <typename T>
-  void EnQue(const LocalTensor<T>& t) {
+  bool EnQue(const LocalTensor<T>& t) {
     q_.enque(t.address());
+    return true;
   }
   template <typename T>
   LocalTensor<T> DeQue() {
@@ -182,6 +301,9 @@ class TQueBind {
   void FreeTensor(LocalTensor<T>& t) {
     q_.free(t.address());
   }
+  bool VacantInQue() const { return q_.vacant() > 0; }
+  bool HasTensorInQue() const { return q_.queued() > 0; }
+  int32_t GetTensorCountInQue() const { return static_cast<int32_t>(q_.queued()); }
   detail::QueueState& state() { return q_; }
 
  private:
@@ -191,7 +313,7 @@ class TQueBind {
 template <TPosition pos, int32_t depth = 1>
 class TQue : public TQueBind<pos, pos, depth> {};
 
-template <TPosition pos>
+template <TPosition pos = TPosition::VECCALC>
 class TBuf {
  public:
   template <typename T>
@@ -212,7 +334,8 @@ class TBuf {
   uint64_t addr_ = 0, len_ = 0;
 };
 
-// One TPipe per kernel: its buffers come from the UB and are released when it goes away.
+// One TPipe per kernel: its buffers come from the core's UB, in call order, and are released
+// when it goes away.
 class TPipe {
  public:
   TPipe() : base_(tilesim::ascendc::core().ub_top) {}
@@ -221,45 +344,43 @@ class TPipe {
   TPipe& operator=(const TPipe&) = delete;
 
   template <TPosition src, TPosition dst, int32_t depth>
-  void InitBuffer(TQueBind<src, dst, depth>& que, uint8_t num, uint32_t len) {
-    que.state().init(num, len);
+  bool InitBuffer(TQueBind<src, dst, depth>& que, uint8_t num, uint32_t len) {
+    que.state().init(num, len, depth);
+    return true;
   }
   template <TPosition pos>
-  void InitBuffer(TBuf<pos>& buf, uint32_t len) {
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
     buf.init(tilesim::ascendc::ub_alloc(len, "TPipe::InitBuffer"), len);
+    return true;
   }
   void Destroy() {}
+  void Reset() { tilesim::ascendc::core().ub_top = base_; }
+  // Event ids for SetFlag/WaitFlag: the twin has one of each kind.
+  template <HardEvent evt>
+  TEventID FetchEventID() {
+    return 0;
+  }
+  TEventID FetchEventID(HardEvent) { return 0; }
 
  private:
   uint64_t base_;
 };
 
-// DataCopy between GM and UB (and UB to UB); count * sizeof(T) a multiple of 32 bytes (spec 40 §1).
+// The old API's per-block GM offset (tik2 samples): addr + length * GetBlockIdx() elements of T.
 template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
-  detail::data_copy(
-      dst.GetSize() ? detail::ub_ptr(dst.address(), dst.GetLength(), "DataCopy") : nullptr,
-      dst.GetSize(), src.GetPhyAddr(), src.GetSize(), count, sizeof(T));
-}
-template <typename T>
-void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  detail::data_copy(
-      dst.GetPhyAddr(), dst.GetSize(),
-      src.GetSize() ? detail::ub_ptr(src.address(), src.GetLength(), "DataCopy") : nullptr,
-      src.GetSize(), count, sizeof(T));
-}
-template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  detail::data_copy(
-      dst.GetSize() ? detail::ub_ptr(dst.address(), dst.GetLength(), "DataCopy") : nullptr,
-      dst.GetSize(),
-      src.GetSize() ? detail::ub_ptr(src.address(), src.GetLength(), "DataCopy") : nullptr,
-      src.GetSize(), count, sizeof(T));
+inline uint8_t* ParamOffset(uint8_t* addr, int64_t length) {
+  return addr + length * ::block_idx * static_cast<int64_t>(sizeof(T));
 }
 
-// The vendor's strided DataCopy: blockCount blocks of blockLen 32-byte datablocks; consecutive blocks
-// are srcStride / dstStride datablocks apart (the gap between the end of one and the start of the
-// next), on each side. README "Semantics decisions" (not in spec 40, which has only the count form).
+// ---- DataCopy (spec 41 §2) ----
+template <typename D, typename S>
+  requires(std::is_same_v<typename D::PrimType, typename S::PrimType>)
+void DataCopy(const D& dst, const S& src, const uint32_t count) {
+  tilesim::ascendc::data_copy(detail::mem_ref(dst), detail::mem_ref(src), count, sizeof(typename D::PrimType));
+}
+
+// The strided DataCopy: blockCount blocks of blockLen 32-byte datablocks; consecutive blocks are
+// srcStride / dstStride datablocks apart (the gap between the end of one and the start of the next).
 struct DataCopyParams {
   uint16_t blockCount = 1;
   uint16_t blockLen = 0;
@@ -270,40 +391,139 @@ struct DataCopyParams {
       : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
 };
 
-namespace detail {
-void data_copy_blocks(void* dst, uint64_t dst_bytes, const void* src, uint64_t src_bytes, const DataCopyParams& p);
-// A LocalTensor's host bytes (nullptr when empty) and their count, for DataCopy.
+template <typename D, typename S>
+  requires(std::is_same_v<typename D::PrimType, typename S::PrimType>)
+void DataCopy(const D& dst, const S& src, const DataCopyParams& p) {
+  tilesim::ascendc::CopyBlocks b{p.blockCount, p.blockLen, p.srcStride, p.dstStride};
+  tilesim::ascendc::data_copy_blocks(detail::mem_ref(dst), detail::mem_ref(src), b, sizeof(typename D::PrimType));
+}
+
+// ---- DataCopyPad (spec 41 §2): blockLen in bytes; GM strides in bytes, UB strides in datablocks ----
+struct DataCopyExtParams {
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;
+  uint32_t srcStride = 0;
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+  DataCopyExtParams() = default;
+  DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
+      : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
+};
 template <typename T>
-inline uint8_t* ub_bytes(const LocalTensor<T>& t) {
-  return t.GetSize() ? ub_ptr(t.address(), t.GetLength(), "DataCopy") : nullptr;
+struct DataCopyPadExtParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  T paddingValue = T(0);
+  DataCopyPadExtParams() = default;
+  DataCopyPadExtParams(bool isPadIn, uint8_t left, uint8_t right, T value)
+      : isPad(isPadIn), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+struct DataCopyPadParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;
+  uint8_t rightPadding = 0;
+  uint64_t paddingValue = 0;
+  DataCopyPadParams() = default;
+  DataCopyPadParams(bool isPadIn, uint8_t left, uint8_t right, uint64_t value)
+      : isPad(isPadIn), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+namespace detail {
+template <typename P>
+tilesim::ascendc::CopyBlocks pad_blocks(const P& p) {
+  return {p.blockCount, p.blockLen, p.srcStride, p.dstStride};
 }
 template <typename T>
-inline uint64_t gm_bytes(const GlobalTensor<T>& g) {
-  return g.GetSize() > UINT64_MAX / sizeof(T) ? UINT64_MAX : g.GetSize() * sizeof(T);
+uint64_t pad_code(uint64_t v) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return code_of(static_cast<T>(static_cast<float>(v)));
+  else
+    return code_of(static_cast<T>(v));
 }
 }  // namespace detail
 
 template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
-  detail::data_copy_blocks(detail::ub_bytes(dst), dst.GetLength(), src.GetPhyAddr(), detail::gm_bytes(src), p);
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad) {
+  tilesim::ascendc::PadSpec s{pad.isPad, pad.leftPadding, pad.rightPadding, detail::code_of(pad.paddingValue)};
+  tilesim::ascendc::data_copy_pad(detail::mem_ref(dst), detail::mem_ref(src), detail::pad_blocks(p), s, sizeof(T),
+                                  "DataCopyPad");
 }
 template <typename T>
-void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
-  detail::data_copy_blocks(dst.GetPhyAddr(), detail::gm_bytes(dst), detail::ub_bytes(src), src.GetLength(), p);
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                 const DataCopyPadParams& pad) {
+  tilesim::ascendc::PadSpec s{pad.isPad, pad.leftPadding, pad.rightPadding, detail::pad_code<T>(pad.paddingValue)};
+  tilesim::ascendc::data_copy_pad(detail::mem_ref(dst), detail::mem_ref(src), detail::pad_blocks(p), s, sizeof(T),
+                                  "DataCopyPad");
 }
-template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
-  detail::data_copy_blocks(detail::ub_bytes(dst), dst.GetLength(), detail::ub_bytes(src), src.GetLength(), p);
+template <typename T, typename P>
+  requires(std::is_same_v<P, DataCopyExtParams> || std::is_same_v<P, DataCopyParams>)
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const P& p) {
+  tilesim::ascendc::data_copy_pad(detail::mem_ref(dst), detail::mem_ref(src), detail::pad_blocks(p), {}, sizeof(T),
+                                  "DataCopyPad");
 }
 
-// Fills the first `count` elements with `value`.
+// ---- Duplicate, count form: the first `count` elements of dst = value ----
 template <typename T>
-void Duplicate(const LocalTensor<T>& dst, const T& value, const int32_t count) {
-  if (count < 0 || static_cast<uint64_t>(count) > dst.GetSize())
-    detail::count_error("Duplicate", count, dst.GetSize());
-  if (count == 0) return;
-  uint8_t* p = detail::ub_ptr(dst.address(), uint64_t(count) * sizeof(T), "Duplicate");
-  for (int32_t i = 0; i < count; ++i) std::memcpy(p + uint64_t(i) * sizeof(T), &value, sizeof(T));
+void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& value, const int32_t& count) {
+  tilesim::ascendc::duplicate_count(detail::dtype_of<T>(), dst.ub_ref(), detail::code_of(value), count);
+}
+
+// ---- vector APIs, count form (spec 41 §3): one engine call each over the whole count ----
+#define TILESIM_ASCENDC_BINARY_API(NAME)                                                           \
+  template <typename T>                                                                            \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+            const int32_t& count) {                                                                \
+    const auto b = src1.ub_ref();                                                                  \
+    tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
+                                   dst.ub_ref(), src0.ub_ref(), &b, 0, count);                     \
+  }
+#define TILESIM_ASCENDC_SCALAR_API(NAME)                                                           \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
+            const std::type_identity_t<T>& scalarValue, const int32_t& count) {                    \
+    static_assert(isSetMask, #NAME ": the isSetMask = false count form (mask register, repeat 1) " \
+                                   "is not implemented yet [docs/ascendc.md#vector-apis]");        \
+    tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
+                                   dst.ub_ref(), src.ub_ref(), nullptr,                            \
+                                   detail::code_of(scalarValue), count);                           \
+  }
+#define TILESIM_ASCENDC_UNARY_API(NAME)                                                            \
+  template <typename T>                                                                            \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {          \
+    tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
+                                   dst.ub_ref(), src.ub_ref(), nullptr, 0, count);                 \
+  }
+TILESIM_ASCENDC_BINARY_API(Add)
+TILESIM_ASCENDC_BINARY_API(Sub)
+TILESIM_ASCENDC_BINARY_API(Mul)
+TILESIM_ASCENDC_BINARY_API(Div)
+TILESIM_ASCENDC_BINARY_API(Max)
+TILESIM_ASCENDC_BINARY_API(Min)
+TILESIM_ASCENDC_BINARY_API(And)
+TILESIM_ASCENDC_BINARY_API(Or)
+TILESIM_ASCENDC_SCALAR_API(Adds)
+TILESIM_ASCENDC_SCALAR_API(Muls)
+TILESIM_ASCENDC_SCALAR_API(Maxs)
+TILESIM_ASCENDC_SCALAR_API(Mins)
+TILESIM_ASCENDC_UNARY_API(Exp)
+TILESIM_ASCENDC_UNARY_API(Ln)
+TILESIM_ASCENDC_UNARY_API(Abs)
+TILESIM_ASCENDC_UNARY_API(Sqrt)
+TILESIM_ASCENDC_UNARY_API(Rsqrt)
+TILESIM_ASCENDC_UNARY_API(Reciprocal)
+TILESIM_ASCENDC_UNARY_API(Relu)
+TILESIM_ASCENDC_UNARY_API(Not)
+#undef TILESIM_ASCENDC_BINARY_API
+#undef TILESIM_ASCENDC_SCALAR_API
+#undef TILESIM_ASCENDC_UNARY_API
+
+// Cast, count form: (src, dst, RoundMode) from the product's table (docs/ascendc.md#cast).
+template <typename T, typename U>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count) {
+  tilesim::ascendc::cast_count(detail::dtype_of<T>(), detail::dtype_of<U>(), dst.ub_ref(), src.ub_ref(),
+                               static_cast<tilesim::ascendc::CastRound>(roundMode), count);
 }
 
 // ---- the mask register (spec 40 §1) ----

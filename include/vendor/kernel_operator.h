@@ -1,22 +1,25 @@
-// The vendor include path "kernel_operator.h" (spec 60 §3): kernels written for the Ascend C
-// toolchain compile unchanged against tilesim on the host.
+// The vendor include path "kernel_operator.h" (spec 60 §3, spec 41 §1): kernels written for the
+// Ascend C toolchain compile unchanged against tilesim on the host. ASCENDC_CPU_DEBUG and
+// __CCE_KT_TEST__ come from the tilesim::tilesim CMake target, not from here.
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "tilesim/ascendc.hpp"
+#include "tilesim/ascendc/tiling.hpp"
+#include "tilesim/error.hpp"
 
-#ifndef __aicore__
-#define __aicore__
-#endif
-#ifndef __global__
-#define __global__
-#endif
-#ifndef __gm__
-#define __gm__
+#ifndef __vector__
+#define __vector__
 #endif
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif
 
-// The device compiler knows `half` as a builtin type.
+// The device compiler knows `half` and `bfloat16_t` as builtin types.
 using half = AscendC::half;
+using bfloat16_t = AscendC::bfloat16_t;
+
+// The CPU twin's older namespace (tik2 samples: `using namespace tik2;`, tik2::GmAlloc).
+namespace tik2 = AscendC;

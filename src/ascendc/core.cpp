@@ -7,7 +7,16 @@
 
 namespace tilesim::ascendc {
 
+namespace {
+thread_local Core* t_bound = nullptr;
+}
+
+void bind_core(Core* c) noexcept {
+  t_bound = c;
+}
+
 Core& core() {
+  if (t_bound) return *t_bound;
   static Core c = [] {
     Core k;
     k.product = &default_product();
@@ -25,6 +34,7 @@ void set_product(std::string_view name) {
   c.ub_top = 0;
   c.mask = MaskRegister{};
   c.saturation.reset();
+  c.flags.clear();
 }
 
 uint64_t ub_alloc(uint64_t bytes, std::string_view what) {
@@ -35,7 +45,7 @@ uint64_t ub_alloc(uint64_t bytes, std::string_view what) {
           "allocation of " + std::to_string(bytes) + " bytes at UB offset " +
               std::to_string(start) + " exceeds the " + std::to_string(c.ub.size()) +
               "-byte UB of " + c.product->name,
-          "40 §1");
+          "docs/ascendc.md#ub");
   c.ub_top = start + bytes;
   return start;
 }

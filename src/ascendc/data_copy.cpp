@@ -1,57 +1,157 @@
-// DataCopy with DataCopyParams (the vendor's strided form; README "Semantics decisions"): blockCount
-// blocks of blockLen 32-byte datablocks, srcStride / dstStride datablocks of gap between blocks.
-// Every check comes before any byte moves; overlapping UB-to-UB copies read everything first.
+// DataCopy (count form, DataCopyParams form) and DataCopyPad (spec 41 §2): GM <-> UB and UB <-> UB.
+// Every check comes before any byte moves: UB operands against the core's UB and the tensor's own
+// extent, GM operands against the tensor's extent and their GmAlloc block. Overlapping copies read
+// everything first.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "tilesim/ascendc.hpp"
+#include "tilesim/ascendc/engine.hpp"
+#include "tilesim/ascendc/vector.hpp"
 #include "tilesim/error.hpp"
 
-namespace AscendC::detail {
+namespace tilesim::ascendc {
 
 using std::to_string;
-using tilesim::ErrorCode;
-using tilesim::raise;
 
 namespace {
-// Bytes from the first block's start to the last block's end.
-uint64_t extent(const DataCopyParams& p, uint16_t stride) {
-  return (uint64_t(p.blockCount - 1) * (uint64_t(p.blockLen) + stride) + p.blockLen) * 32;
-}
-}  // namespace
 
-void data_copy_blocks(void* dst, uint64_t dst_bytes, const void* src, uint64_t src_bytes, const DataCopyParams& p) {
-  if (p.blockCount < 1 || p.blockCount > 4095)
-    raise(ErrorCode::Constraint, "DataCopy", "blockCount must be in [1, 4095], got " + to_string(p.blockCount),
-          "40 §1");
-  if (p.blockLen < 1)
-    raise(ErrorCode::Constraint, "DataCopy", "blockLen (32-byte datablocks per block) must be at least 1, got 0",
-          "40 §1");
-  const uint64_t need_src = extent(p, p.srcStride), need_dst = extent(p, p.dstStride);
-  if (need_src > src_bytes)
-    raise(ErrorCode::Bounds, "DataCopy",
-          "src: " + to_string(p.blockCount) + " blocks of " + to_string(p.blockLen) + " datablocks with srcStride " +
-              to_string(p.srcStride) + " span " + to_string(need_src) + " bytes, the tensor has " +
-              to_string(src_bytes),
-          "40 §1");
-  if (need_dst > dst_bytes)
-    raise(ErrorCode::Bounds, "DataCopy",
-          "dst: " + to_string(p.blockCount) + " blocks of " + to_string(p.blockLen) + " datablocks with dstStride " +
-              to_string(p.dstStride) + " span " + to_string(need_dst) + " bytes, the tensor has " +
-              to_string(dst_bytes),
-          "40 §1");
-  const auto* s = static_cast<const uint8_t*>(src);
-  auto* d = static_cast<uint8_t*>(dst);
-  const uint64_t block = uint64_t(p.blockLen) * 32;
+constexpr const char* kDocCopy = "docs/ascendc.md#datacopy";
+constexpr const char* kDocPad = "docs/ascendc.md#datacopypad";
+
+// Host bytes of [off, off + bytes) of an operand, checked (Bounds) against its extent.
+uint8_t* bytes_at(const MemRef& r, uint64_t off, uint64_t bytes, unsigned es, const char* api,
+                  const char* operand) {
+  const uint64_t cap = r.elems > UINT64_MAX / es ? UINT64_MAX : r.elems * es;
+  if (off > cap || bytes > cap - off)
+    raise(ErrorCode::Bounds, api,
+          std::string(operand) + ": bytes [" + to_string(off) + ", " + to_string(off + bytes) +
+              ") of the tensor are past its " + to_string(cap) + " bytes",
+          kDocCopy);
+  if (r.ub) return bytes ? ub_bytes(r.addr + off, bytes, api, operand) : nullptr;
+  if (r.gm_end && (r.gm + off > r.gm_end || bytes > static_cast<uint64_t>(r.gm_end - (r.gm + off))))
+    raise(ErrorCode::Bounds, api,
+          std::string(operand) + ": GM bytes [" + to_string(off) + ", " + to_string(off + bytes) +
+              ") from the tensor's start run past the end of its GmAlloc block (" +
+              to_string(r.gm_end - r.gm) + " bytes left)",
+          "docs/ascendc.md#gm");
+  return r.gm + off;
+}
+
+void ub_aligned(const MemRef& r, const char* api, const char* operand, const char* doc) {
+  if (r.ub && r.addr % 32 != 0)
+    raise(ErrorCode::Constraint, api,
+          std::string(operand) + ": UB address " + to_string(r.addr) + " must be 32-byte aligned", doc);
+}
+
+bool overlaps(const uint8_t* a, uint64_t an, const uint8_t* b, uint64_t bn) {
+  const auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+  return an && bn && x < y + bn && y < x + an;
+}
+
+// Runs (dst offset, src offset, bytes) copies after staging the source when it overlaps dst.
+struct Span {
+  uint64_t d, s, n;
+};
+void move_spans(uint8_t* d, const uint8_t* s, uint64_t s_extent, uint64_t d_extent, const std::vector<Span>& spans) {
   std::vector<uint8_t> staged;
-  const auto sb = reinterpret_cast<uintptr_t>(s), db = reinterpret_cast<uintptr_t>(d);
-  if (sb < db + need_dst && db < sb + need_src) {  // overlapping: the copy reads its source first
-    staged.assign(s, s + need_src);
+  if (overlaps(d, d_extent, s, s_extent)) {
+    staged.assign(s, s + s_extent);
     s = staged.data();
   }
-  for (uint64_t i = 0; i < p.blockCount; ++i)
-    std::memcpy(d + i * (block + uint64_t(p.dstStride) * 32), s + i * (block + uint64_t(p.srcStride) * 32), block);
+  for (const Span& sp : spans) std::memcpy(d + sp.d, s + sp.s, sp.n);
 }
 
-}  // namespace AscendC::detail
+}  // namespace
+
+void data_copy(const MemRef& dst, const MemRef& src, uint64_t count, unsigned es) {
+  const char* api = "DataCopy";
+  if ((count * es) % 32 != 0)
+    raise(ErrorCode::Constraint, api,
+          "count * sizeof(T) must be a multiple of 32 bytes, got " + to_string(count) + " * " + to_string(es),
+          kDocCopy);
+  ub_aligned(dst, api, "dst", kDocCopy);
+  ub_aligned(src, api, "src", kDocCopy);
+  const uint64_t n = count * es;
+  uint8_t* d = bytes_at(dst, 0, n, es, api, "dst");
+  const uint8_t* s = bytes_at(src, 0, n, es, api, "src");
+  if (n) std::memmove(d, s, n);
+}
+
+void data_copy_blocks(const MemRef& dst, const MemRef& src, const CopyBlocks& p, unsigned es) {
+  const char* api = "DataCopy";
+  if (p.block_count < 1 || p.block_count > 4095)
+    raise(ErrorCode::Constraint, api, "blockCount must be in [1, 4095], got " + to_string(p.block_count), kDocCopy);
+  if (p.block_len < 1)
+    raise(ErrorCode::Constraint, api, "blockLen (32-byte datablocks per block) must be at least 1, got 0", kDocCopy);
+  ub_aligned(dst, api, "dst", kDocCopy);
+  ub_aligned(src, api, "src", kDocCopy);
+  const uint64_t block = uint64_t(p.block_len) * 32;
+  const uint64_t s_ext = (uint64_t(p.block_count - 1) * (p.block_len + p.src_stride)) * 32 + block;
+  const uint64_t d_ext = (uint64_t(p.block_count - 1) * (p.block_len + p.dst_stride)) * 32 + block;
+  uint8_t* d = bytes_at(dst, 0, d_ext, es, api, "dst");
+  const uint8_t* s = bytes_at(src, 0, s_ext, es, api, "src");
+  std::vector<Span> spans;
+  for (uint64_t i = 0; i < p.block_count; ++i)
+    spans.push_back({i * (block + p.dst_stride * 32), i * (block + p.src_stride * 32), block});
+  move_spans(d, s, s_ext, d_ext, spans);
+}
+
+// GM -> UB: block i's blockLen bytes come from GM at i * (blockLen + srcStride bytes); in UB it
+// takes leftPadding elements, the data, rightPadding elements, rounded up to 32 bytes, and blocks
+// are dstStride datablocks apart. UB -> GM: the reverse, UB blocks at the rounded size plus
+// srcStride datablocks, GM blocks blockLen + dstStride bytes apart; nothing but data is written.
+void data_copy_pad(const MemRef& dst, const MemRef& src, const CopyBlocks& p, const PadSpec& pad, unsigned es,
+                   const char* api) {
+  if (p.block_count < 1 || p.block_count > 4095)
+    raise(ErrorCode::Constraint, api, "blockCount must be in [1, 4095], got " + to_string(p.block_count), kDocPad);
+  if (p.block_len < 1 || p.block_len > (1u << 21) - 1)
+    raise(ErrorCode::Constraint, api, "blockLen (bytes) must be in [1, 2^21 - 1], got " + to_string(p.block_len),
+          kDocPad);
+  if (p.block_len % es != 0)
+    raise(ErrorCode::Constraint, api,
+          "blockLen " + to_string(p.block_len) + " bytes is not a whole number of " + to_string(es) + "-byte elements",
+          kDocPad);
+  if (dst.ub == src.ub)
+    raise(ErrorCode::Unsupported, api, "only GM -> UB and UB -> GM are supported", kDocPad);
+  const uint32_t max_pad = 32 / es;
+  if (pad.left > max_pad || pad.right > max_pad)
+    raise(ErrorCode::Constraint, api,
+          "leftPadding and rightPadding must be in [0, " + to_string(max_pad) + "] elements (32 bytes), got " +
+              to_string(pad.left) + " and " + to_string(pad.right),
+          kDocPad);
+  const bool to_ub = dst.ub;
+  const MemRef& ubr = to_ub ? dst : src;
+  ub_aligned(ubr, api, to_ub ? "dst" : "src", kDocPad);
+  const uint64_t left = to_ub ? uint64_t(pad.left) * es : 0, right = to_ub ? uint64_t(pad.right) * es : 0;
+  const uint64_t ub_block = (left + p.block_len + right + 31) / 32 * 32;
+  const uint64_t ub_step = ub_block + (to_ub ? p.dst_stride : p.src_stride) * 32;
+  const uint64_t gm_step = uint64_t(p.block_len) + (to_ub ? p.src_stride : p.dst_stride);
+  const uint64_t ub_ext = (p.block_count - 1) * ub_step + ub_block;
+  const uint64_t gm_ext = (p.block_count - 1) * gm_step + p.block_len;
+  uint8_t* d = bytes_at(dst, 0, to_ub ? ub_ext : gm_ext, es, api, "dst");
+  const uint8_t* s = bytes_at(src, 0, to_ub ? gm_ext : ub_ext, es, api, "src");
+  if (!to_ub) {
+    std::vector<Span> spans;
+    for (uint64_t i = 0; i < p.block_count; ++i) spans.push_back({i * gm_step, i * ub_step, p.block_len});
+    move_spans(d, s, ub_ext, gm_ext, spans);
+    return;
+  }
+  // GM and UB never overlap: write each block with its fill directly.
+  for (uint64_t i = 0; i < p.block_count; ++i) {
+    uint8_t* b = d + i * ub_step;
+    const uint8_t* g = s + i * gm_step;
+    std::memset(b, 0, ub_block);  // fill the vendor page calls undefined: zero bytes
+    if (pad.is_pad) {
+      for (uint64_t k = 0; k < left; k += es) std::memcpy(b + k, &pad.value, es);
+      for (uint64_t k = 0; k < right; k += es) std::memcpy(b + left + p.block_len + k, &pad.value, es);
+    } else if (pad.left == 0 && pad.right == 0) {
+      // isPad false, no padding: the alignment fill repeats the block's first element (vendor page).
+      for (uint64_t k = p.block_len; k + es <= ub_block; k += es) std::memcpy(b + k, g, es);
+    }
+    std::memcpy(b + left, g, p.block_len);
+  }
+}
+
+}  // namespace tilesim::ascendc

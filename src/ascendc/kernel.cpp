@@ -1,6 +1,7 @@
-// The non-template half of <tilesim/ascendc.hpp>: UB access, TQue bookkeeping, DataCopy, and the
-// calls into the engine with the core's state (product, mask register, saturation).
+// The non-template half of <tilesim/ascendc.hpp>: UB access, TQue bookkeeping, and the calls into
+// the engine with the core's state (product, mask register, saturation).
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -13,46 +14,25 @@ using std::to_string;
 using tilesim::ErrorCode;
 using tilesim::raise;
 
-uint8_t* ub_ptr(uint64_t addr, uint64_t bytes, const char* what, const char* operand) {
-  auto& ub = ts::core().ub;
-  if (bytes > ub.size() || addr > ub.size() - bytes)
-    raise(ErrorCode::Bounds, what,
-          std::string(operand ? operand : "") + (operand ? ": " : "") + "UB bytes [" +
-              to_string(addr) + ", " + to_string(addr + bytes) + ") are outside the " +
-              to_string(ub.size()) + "-byte UB of " + ts::core().product->name,
-          "40 §1");
-  return ub.data() + addr;
+namespace {
+constexpr const char* kDocQue = "docs/ascendc.md#tque";
 }
 
-void count_error(const char* what, int64_t count, uint64_t size) {
-  raise(ErrorCode::Bounds, what,
-        "count must be in [0, " + to_string(size) + "] (dst's elements), got " +
-            std::to_string(count),
-        "40 §1");
+uint8_t* ub_ptr(uint64_t addr, uint64_t bytes, const char* what, const char* operand) {
+  return ts::ub_bytes(addr, bytes, what, operand ? operand : "tensor");
 }
 
 void index_error(const char* what, uint64_t index, uint64_t size) {
-  raise(ErrorCode::Bounds, what,
-        "index " + to_string(index) + " out of range for " + to_string(size) + " elements",
-        "40 §1");
+  raise(ErrorCode::Bounds, what, "index " + to_string(index) + " out of range for " + to_string(size) + " elements",
+        "docs/ascendc.md#tensors");
 }
 
-void data_copy(void* dst, uint64_t dst_elems, const void* src, uint64_t src_elems, uint64_t count,
-               unsigned elem_size) {
-  if ((count * elem_size) % 32 != 0)
-    raise(ErrorCode::Constraint, "DataCopy",
-          "count * sizeof(T) must be a multiple of 32 bytes, got " + to_string(count) + " * " +
-              to_string(elem_size),
-          "40 §1");
-  if (count > dst_elems)
-    raise(ErrorCode::Bounds, "DataCopy",
-          "dst: count " + to_string(count) + " exceeds its " + to_string(dst_elems) + " elements",
-          "40 §1");
-  if (count > src_elems)
-    raise(ErrorCode::Bounds, "DataCopy",
-          "src: count " + to_string(count) + " exceeds its " + to_string(src_elems) + " elements",
-          "40 §1");
-  if (count) std::memmove(dst, src, count * elem_size);
+void gm_error(const char* what, const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  raise(ErrorCode::Bounds, what,
+        std::string("pointer ") + buf + " is not inside a live GmAlloc block (inside ICPU_RUN_KF every GM "
+        "tensor must be)", "docs/ascendc.md#gm");
 }
 
 void reduce(ts::ReduceOp op, ts::Elem t, uint64_t dst_addr, uint64_t dst_size, uint64_t src_addr,
@@ -78,15 +58,19 @@ void set_vector_mask(ts::Elem t, bool counter, bool bits, uint64_t high, uint64_
     ts::set_vector_mask_len(r, t, len);
 }
 
-void QueueState::init(unsigned num, uint64_t len) {
+void QueueState::init(unsigned num, uint64_t len, int32_t depth) {
   if (num == 0)
-    raise(ErrorCode::Constraint, "TPipe::InitBuffer", "a queue needs at least one buffer, got 0",
-          "40 §1");
+    raise(ErrorCode::Constraint, "TPipe::InitBuffer", "a queue needs at least one buffer, got 0", kDocQue);
   addr_.clear();
   for (unsigned i = 0; i < num; ++i) addr_.push_back(ts::ub_alloc(len, "TPipe::InitBuffer"));
   state_.assign(num, 0);
   fifo_.clear();
   len_ = len;
+  depth_ = depth;
+}
+
+unsigned QueueState::vacant() const {
+  return static_cast<unsigned>(std::count(state_.begin(), state_.end(), uint8_t{0}));
 }
 
 uint64_t QueueState::alloc() {
@@ -96,11 +80,16 @@ uint64_t QueueState::alloc() {
       return addr_[i];
     }
   raise(ErrorCode::Constraint, "TQue::AllocTensor",
-        "no free buffer (" + to_string(addr_.size()) + " initialised, all allocated or queued)",
-        "40 §1");
+        "no free buffer: all " + to_string(addr_.size()) +
+            " buffers of the queue are allocated or enqueued (FreeTensor one first)",
+        kDocQue);
 }
 
 void QueueState::enque(uint64_t addr) {
+  if (depth_ > 0 && fifo_.size() >= static_cast<size_t>(depth_))
+    raise(ErrorCode::Constraint, "TQue::EnQue",
+          "the queue already holds " + to_string(fifo_.size()) + " tensors, its depth is " + to_string(depth_),
+          kDocQue);
   for (size_t i = 0; i < addr_.size(); ++i)
     if (addr_[i] == addr && state_[i] == 1) {
       state_[i] = 2;
@@ -108,11 +97,12 @@ void QueueState::enque(uint64_t addr) {
       return;
     }
   raise(ErrorCode::Constraint, "TQue::EnQue",
-        "tensor at UB address " + to_string(addr) + " was not allocated from this queue", "40 §1");
+        "tensor at UB address " + to_string(addr) + " is not an allocated (and not yet enqueued) buffer of this queue",
+        kDocQue);
 }
 
 uint64_t QueueState::deque() {
-  if (fifo_.empty()) raise(ErrorCode::Constraint, "TQue::DeQue", "the queue is empty", "40 §1");
+  if (fifo_.empty()) raise(ErrorCode::Constraint, "TQue::DeQue", "the queue is empty (no EnQue to take)", kDocQue);
   const uint64_t a = fifo_.front();
   fifo_.erase(fifo_.begin());
   for (size_t i = 0; i < addr_.size(); ++i)
@@ -122,13 +112,18 @@ uint64_t QueueState::deque() {
 
 void QueueState::free(uint64_t addr) {
   for (size_t i = 0; i < addr_.size(); ++i)
-    if (addr_[i] == addr && state_[i] == 1) {
-      state_[i] = 0;
-      return;
+    if (addr_[i] == addr) {
+      if (state_[i] == 1) {
+        state_[i] = 0;
+        return;
+      }
+      raise(ErrorCode::Constraint, "TQue::FreeTensor",
+            "tensor at UB address " + to_string(addr) +
+                (state_[i] == 0 ? " is already free (double free)" : " is still enqueued (DeQue it first)"),
+            kDocQue);
     }
   raise(ErrorCode::Constraint, "TQue::FreeTensor",
-        "tensor at UB address " + to_string(addr) + " is not an allocated buffer of this queue",
-        "40 §1");
+        "tensor at UB address " + to_string(addr) + " is not a buffer of this queue", kDocQue);
 }
 
 }  // namespace AscendC::detail

@@ -310,8 +310,16 @@ void flush_outputs(DType t, const Rows2& g) {
   }
 }
 
-void binary_any(Op op, DType t, Rows2 g, bool bsc, uint64_t s, bool first, Path path,
-                Switches sw) {
+void binary_fallback_rows(Op op, DType t, const Rows2& g, bool bsc, uint64_t s, bool first) {
+  for (size_t r = 0; r < g.rows; ++r)
+    binary_row_fallback(op, t, row_of(g.a, g.as, r), bsc ? nullptr : row_of(g.b, g.bs, r), bsc, s,
+                        first, row_of(g.d, g.ds, r), g.n);
+}
+
+// The reference path and the ftz switches (out of line: the fast path of a small call is a
+// SIMD dispatch and nothing else, issue 16 §5).
+[[gnu::noinline]] void binary_any(Op op, DType t, Rows2 g, bool bsc, uint64_t s, bool first,
+                                  Path path, Switches sw) {
   Flushed f;
   const bool ftz = is_float_dtype(t);
   if (sw.ftz_in && ftz) {
@@ -329,9 +337,7 @@ void binary_any(Op op, DType t, Rows2 g, bool bsc, uint64_t s, bool first, Path 
       }
     }
   } else if (!simd::binary(op, t, g, bsc, s, first)) {
-    for (size_t r = 0; r < g.rows; ++r)
-      binary_row_fallback(op, t, row_of(g.a, g.as, r), bsc ? nullptr : row_of(g.b, g.bs, r), bsc,
-                          s, first, row_of(g.d, g.ds, r), g.n);
+    binary_fallback_rows(op, t, g, bsc, s, first);
   }
   if (sw.ftz_out && ftz) flush_outputs(t, g);
 }
@@ -423,14 +429,23 @@ size_t find_zero(DType t, const void* a, size_t n) noexcept {
 }
 
 void binary_rows(Op op, DType t, const Rows2& g, Path path, Switches sw) {
+  if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out) [[likely]] {
+    if (!simd::binary(op, t, g, false, 0, false)) binary_fallback_rows(op, t, g, false, 0, false);
+    return;
+  }
   binary_any(op, t, g, false, 0, false, path, sw);
 }
 void binary_scalar_rows(Op op, DType t, const Rows2& g, uint64_t s, bool first, Path path,
                         Switches sw) {
+  if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out) [[likely]] {
+    if (!simd::binary(op, t, g, true, s, first)) binary_fallback_rows(op, t, g, true, s, first);
+    return;
+  }
   binary_any(op, t, g, true, s, first, path, sw);
 }
 
-void unary_rows(Op op, DType t, const Rows2& g0, Path path, Switches sw) {
+// The reference path, copy, the math functions and the ftz switches (see binary_any).
+[[gnu::noinline]] static void unary_any(Op op, DType t, const Rows2& g0, Path path, Switches sw) {
   Flushed f;
   const bool ftz = is_float_dtype(t);
   const Rows2 g = sw.ftz_in && ftz ? flush_inputs(t, g0, false, f) : g0;
@@ -445,6 +460,16 @@ void unary_rows(Op op, DType t, const Rows2& g0, Path path, Switches sw) {
       unary_row_fast(op, t, row_of(g.a, g.as, r), row_of(g.d, g.ds, r), g.n);
   }
   if (sw.ftz_out && ftz) flush_outputs(t, g);
+}
+
+void unary_rows(Op op, DType t, const Rows2& g, Path path, Switches sw) {
+  // The math functions have SIMD kernels here only for fp16/bf16 sqrt and recip (fp32 and the
+  // others: math_array, via unary_any).
+  if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out && op != Op::copy &&
+      (!is_math(op) || (t != DType::fp32 && (op == Op::sqrt || op == Op::recip))) &&
+      simd::unary(op, t, g)) [[likely]]
+    return;
+  unary_any(op, t, g, path, sw);
 }
 
 void compare_bits_rows(Op op, DType t, const Rows2& g, bool bsc, uint64_t s, Path path) {

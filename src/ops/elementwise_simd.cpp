@@ -12,8 +12,10 @@
 #include <hwy/highway.h>
 
 #include <cstring>
+#include <type_traits>
 
 #include "ops/elementwise.hpp"
+#include "ops/nan_simd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace tilesim::ops::simd::HWY_NAMESPACE {
@@ -26,6 +28,20 @@ HWY_INLINE const T* Row(const void* p, size_t stride, size_t r) {
 template <class T>
 HWY_INLINE T* RowW(void* p, size_t stride, size_t r) {
   return reinterpret_cast<T*>(static_cast<uint8_t*>(p) + r * stride);
+}
+
+// The walk of a one-operand 16-bit kernel: vec(x + i, o + i) for each whole vector of N lanes of
+// each row, one(x[i]) -> o[i] for the tail.
+template <class Vec, class One>
+HWY_INLINE void Rows16(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n,
+                       size_t N, Vec&& vec, One&& one) {
+  for (size_t r = 0; r < rows; ++r) {
+    const uint16_t* x = Row<uint16_t>(a, as, r);
+    uint16_t* o = RowW<uint16_t>(d, ds, r);
+    size_t i = 0;
+    for (; i + N <= n; i += N) vec(x + i, o + i);
+    for (; i < n; ++i) o[i] = one(x[i]);
+  }
 }
 
 // Operand shapes, fixed at compile time so the loops carry no per-vector branches.
@@ -62,15 +78,16 @@ HWY_INLINE V F32Op(V a, V b) {
   }
 }
 
+using nan_simd::HWY_NAMESPACE::AnyNaN;
+using nan_simd::HWY_NAMESPACE::Canonical;
+
 // The op with a canonical NaN result (spec 00): for + - * / a NaN result arises exactly where the
 // lane is NaN after the op (max/min canonicalise inside F32Op).
 template <Op op, class V>
 HWY_INLINE V F32Full(V a, V b) {
   const V r = F32Op<op>(a, b);
   if constexpr (op == Op::max || op == Op::min) return r;
-  const hn::DFromV<V> d;
-  const hn::RebindToUnsigned<decltype(d)> du;
-  return hn::IfThenElse(hn::IsNaN(r), hn::BitCast(d, hn::Set(du, 0x7FC00000u)), r);
+  return Canonical(r);
 }
 
 template <Op op, Mode m>
@@ -88,19 +105,24 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
     const float* x = Row<float>(a, as, r);
     const float* y = m == kTT ? Row<float>(b, bs, r) : nullptr;
     float* o = RowW<float>(d, ds, r);
-    auto step = [&](size_t i) HWY_ATTR {
+    auto step = [&](size_t i) HWY_ATTR {  // the op, NaN lanes not yet canonical for + - * /
       const auto vx = hn::LoadU(df, x + i);
-      if constexpr (m == kTT) return F32Full<op>(vx, hn::LoadU(df, y + i));
-      else if constexpr (m == kTS) return F32Full<op>(vx, vs);
-      else return F32Full<op>(vs, vx);
+      if constexpr (m == kTT) return F32Op<op>(vx, hn::LoadU(df, y + i));
+      else if constexpr (m == kTS) return F32Op<op>(vx, vs);
+      else return F32Op<op>(vs, vx);
     };
+    constexpr bool kCanon = op != Op::max && op != Op::min;  // max/min: canonical already
     size_t i = 0;
     for (; i + 2 * N <= n; i += 2 * N) {  // two vectors a step: both pipes busy
-      const auto r0 = step(i), r1 = step(i + N);
+      auto r0 = step(i), r1 = step(i + N);
+      if (kCanon && HWY_UNLIKELY(AnyNaN(r0, r1))) {
+        r0 = Canonical(r0);
+        r1 = Canonical(r1);
+      }
       hn::StoreU(r0, df, o + i);
       hn::StoreU(r1, df, o + i + N);
     }
-    for (; i + N <= n; i += N) hn::StoreU(step(i), df, o + i);
+    for (; i + N <= n; i += N) hn::StoreU(kCanon ? Canonical(step(i)) : step(i), df, o + i);
     for (; i < n; ++i) o[i] = F32Scalar<op, m>(x[i], m == kTT ? y[i] : s);
   }
 }
@@ -114,15 +136,26 @@ HWY_NOINLINE void F32Unary(const void* a, size_t as, void* d, size_t ds, size_t 
   for (size_t r = 0; r < rows; ++r) {
     const float* x = Row<float>(a, as, r);
     float* o = RowW<float>(d, ds, r);
+    auto plain = [&](hn::Vec<decltype(df)> v) HWY_ATTR {
+      if constexpr (op == Op::abs) return hn::Abs(v);
+      else if constexpr (op == Op::neg) return hn::Neg(v);
+      else return hn::IfThenElse(hn::Gt(v, hn::Zero(df)), v, hn::Zero(df));  // relu
+    };
+    auto full = [&](hn::Vec<decltype(df)> v) HWY_ATTR {
+      return hn::IfThenElse(hn::IsNaN(v), qnan, plain(v));
+    };
     size_t i = 0;
-    for (; i + N <= n; i += N) {
-      const auto v = hn::LoadU(df, x + i);
-      hn::Vec<decltype(df)> res;
-      if constexpr (op == Op::abs) res = hn::Abs(v);
-      else if constexpr (op == Op::neg) res = hn::Neg(v);
-      else res = hn::IfThenElse(hn::Gt(v, hn::Zero(df)), v, hn::Zero(df));  // relu
-      hn::StoreU(hn::IfThenElse(hn::IsNaN(v), qnan, res), df, o + i);
+    for (; i + 2 * N <= n; i += 2 * N) {  // a NaN input is the only NaN result: tested per pair
+      const auto v0 = hn::LoadU(df, x + i), v1 = hn::LoadU(df, x + i + N);
+      if (HWY_UNLIKELY(AnyNaN(v0, v1))) {
+        hn::StoreU(full(v0), df, o + i);
+        hn::StoreU(full(v1), df, o + i + N);
+      } else {
+        hn::StoreU(plain(v0), df, o + i);
+        hn::StoreU(plain(v1), df, o + i + N);
+      }
     }
+    for (; i + N <= n; i += N) hn::StoreU(full(hn::LoadU(df, x + i)), df, o + i);
     for (; i < n; ++i) o[i] = def::funary<op>(x[i]);
   }
 }
@@ -193,6 +226,27 @@ HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs,
     }
   }
 }
+
+// fp16/bf16 sqrt and recip: the fp32 operation (vsqrtps, vdivps) on the exactly widened value,
+// rounded once to T. That is the correctly rounded result spec 15 asks for: rounding to fp32
+// (p' = 24 bits) and then to T (p = 11 for fp16, 8 for bf16) equals one rounding of the exact
+// value whenever p' >= 2p + 2, for + - * / and sqrt (S. A. Figueroa, "When is double rounding
+// innocuous?", ACM SIGNUM Newsletter 30(3), 1995). math_f16/math_bf16 (the definition) compute it
+// the same way in scalar code; tests/ops checks all 65536 codes on every target.
+template <Op op, bool kBf16>
+HWY_NOINLINE void HalfRoot(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n) {
+  const DF df;
+  const size_t N = hn::Lanes(df);
+  const auto one = hn::Set(df, 1.0f);
+  const DType t = kBf16 ? DType::bf16 : DType::fp16;
+  Rows16(
+      a, as, d, ds, rows, n, N,
+      [&](const uint16_t* x, uint16_t* o) HWY_ATTR {
+        const auto v = Widen<kBf16>(x);
+        Narrow<kBf16>(op == Op::sqrt ? hn::Sqrt(v) : hn::Div(one, v), o);  // NaN -> canonical
+      },
+      [&](uint16_t c) { return uint16_t(eval(op, t, c)); });
+}
 #endif
 
 // fp16/bf16 abs and neg on the codes: the sign bit cleared / flipped, a NaN made canonical
@@ -206,18 +260,15 @@ HWY_NOINLINE void HalfSign(const void* a, size_t as, void* d, size_t ds, size_t 
   const auto qnan = hn::Set(du, uint16_t(kBf16 ? 0x7FC0 : 0x7E00));
   const auto sign = hn::Set(du, uint16_t(0x8000));
   const DType t = kBf16 ? DType::bf16 : DType::fp16;
-  for (size_t r = 0; r < rows; ++r) {
-    const uint16_t* x = Row<uint16_t>(a, as, r);
-    uint16_t* o = RowW<uint16_t>(d, ds, r);
-    size_t i = 0;
-    for (; i + N <= n; i += N) {
-      const auto v = hn::LoadU(du, x + i);
-      const auto mag = hn::And(v, mag_mask);
-      const auto res = op == Op::abs ? mag : hn::Xor(v, sign);
-      hn::StoreU(hn::IfThenElse(hn::Gt(mag, inf), qnan, res), du, o + i);
-    }
-    for (; i < n; ++i) o[i] = uint16_t(eval(op, t, x[i]));
-  }
+  Rows16(
+      a, as, d, ds, rows, n, N,
+      [&](const uint16_t* x, uint16_t* o) HWY_ATTR {
+        const auto v = hn::LoadU(du, x);
+        const auto mag = hn::And(v, mag_mask);
+        const auto res = op == Op::abs ? mag : hn::Xor(v, sign);
+        hn::StoreU(hn::IfThenElse(hn::Gt(mag, inf), qnan, res), du, o);
+      },
+      [&](uint16_t c) { return uint16_t(eval(op, t, c)); });
 }
 
 // ---- integers ----
@@ -316,6 +367,27 @@ HWY_INLINE auto CmpMask(V a, V b) {
   else return hn::Not(hn::Lt(a, b));
 }
 
+// The walk of a packed-bits compare of rows of T codes: each whole vector of d's lanes as
+// mask(x + i, y + i) (y null for a scalar operand) stored at o + i / 8, the tail bit by bit as
+// pred(x[j], y + j or null); bits past n stay 0.
+template <class T, class D, class Mask, class Pred>
+HWY_INLINE void BitsRows(D d, const void* a, size_t as, const void* b, size_t bs, bool b_scalar,
+                         uint8_t* out, size_t os, size_t rows, size_t n, Mask&& mask,
+                         Pred&& pred) {
+  const size_t N = hn::Lanes(d);
+  for (size_t r = 0; r < rows; ++r) {
+    const T* x = Row<T>(a, as, r);
+    const T* y = b_scalar ? nullptr : Row<T>(b, bs, r);
+    uint8_t* o = out + r * os;
+    size_t i = 0;
+    for (; i + N <= n; i += N) hn::StoreMaskBits(d, mask(x + i, y ? y + i : nullptr), o + i / 8);
+    if (i == n) continue;
+    std::memset(o + i / 8, 0, (n - i + 7) / 8);
+    for (size_t j = i; j < n; ++j)
+      if (pred(x[j], y ? y + j : nullptr)) o[j / 8] |= uint8_t(1u << (j % 8));
+  }
+}
+
 // Lanes of a vector of T give a whole number of bytes of bits only from 8 lanes on.
 template <Op op, class T>
 HWY_NOINLINE bool CompareBits(const void* a, size_t as, const void* b, size_t bs, bool b_scalar,
@@ -324,30 +396,39 @@ HWY_NOINLINE bool CompareBits(const void* a, size_t as, const void* b, size_t bs
   const size_t N = hn::Lanes(dt);
   if (N < 8 || N % 8 != 0) return false;
   const auto vs = hn::Set(dt, s);
-  for (size_t r = 0; r < rows; ++r) {
-    const T* x = Row<T>(a, as, r);
-    const T* y = b_scalar ? nullptr : Row<T>(b, bs, r);
-    uint8_t* o = out + r * os;
-    size_t i = 0;
-    for (; i + N <= n; i += N) {
-      const auto m = CmpMask<op>(hn::LoadU(dt, x + i), b_scalar ? vs : hn::LoadU(dt, y + i));
-      hn::StoreMaskBits(dt, m, o + i / 8);
-    }
-    if (i < n) {  // tail: the definition, bits past n stay 0
-      const size_t nb = (n - i + 7) / 8;
-      std::memset(o + i / 8, 0, nb);
-      for (size_t j = i; j < n; ++j) {
-        const bool p = [&] {
-          const T yv = b_scalar ? s : y[j];
-          if constexpr (std::is_floating_point_v<T>) return def::fcompare<op>(x[j], yv);
-          else return def::icompare<op, T>(x[j], yv);
-        }();
-        if (p) o[j / 8] |= uint8_t(1u << (j % 8));
-      }
-    }
-  }
+  BitsRows<T>(
+      dt, a, as, b, bs, b_scalar, out, os, rows, n,
+      [&](const T* x, const T* y) HWY_ATTR {
+        return CmpMask<op>(hn::LoadU(dt, x), y ? hn::LoadU(dt, y) : vs);
+      },
+      [&](T xv, const T* y) {
+        const T yv = y ? *y : s;
+        if constexpr (std::is_floating_point_v<T>) return def::fcompare<op>(xv, yv);
+        else return def::icompare<op, T>(xv, yv);
+      });
   return true;
 }
+
+#if HWY_TARGET <= HWY_AVX2
+// fp16/bf16 compares on the exactly widened values (the definition: compare in fp32), 8 or 16
+// lanes a vector, so whole bytes of bits.
+template <Op op, bool kBf16>
+HWY_NOINLINE void HalfCompareBits(const void* a, size_t as, const void* b, size_t bs,
+                                  bool b_scalar, float s, uint8_t* out, size_t os, size_t rows,
+                                  size_t n) {
+  const DF df;
+  const auto vs = hn::Set(df, s);
+  auto widen1 = [](uint16_t c) { return kBf16 ? formats::bf16_to_f32(c) : formats::f16_to_f32(c); };
+  BitsRows<uint16_t>(
+      df, a, as, b, bs, b_scalar, out, os, rows, n,
+      [&](const uint16_t* x, const uint16_t* y) HWY_ATTR {
+        return CmpMask<op>(Widen<kBf16>(x), y ? Widen<kBf16>(y) : vs);
+      },
+      [&](uint16_t xv, const uint16_t* y) {
+        return def::fcompare<op>(widen1(xv), y ? widen1(*y) : s);
+      });
+}
+#endif
 
 // ---- select by packed bits: d = bit ? a : b (moves bits) ----
 template <class T>
@@ -449,18 +530,32 @@ bool BinaryImpl(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool 
   return s_first ? BinaryMode<kST>(op, t, g, s) : BinaryMode<kTS>(op, t, g, s);
 }
 
+// Calls run(op constant, bf16 constant) for a 16-bit float kernel serving the two ops o1 and o2.
+template <Op o1, Op o2, class F>
+HWY_INLINE void HalfKernel(Op op, DType t, F&& run) {
+  using B1 = std::true_type;
+  using B0 = std::false_type;
+  const bool bf = t == DType::bf16;
+  if (op == o1) bf ? run(std::integral_constant<Op, o1>(), B1()) : run(std::integral_constant<Op, o1>(), B0());
+  else bf ? run(std::integral_constant<Op, o2>(), B1()) : run(std::integral_constant<Op, o2>(), B0());
+}
+
 bool UnaryImpl(Op op, DType t, const Rows2& g) {
-  if ((t == DType::fp16 || t == DType::bf16) && (op == Op::abs || op == Op::neg)) {
-    const bool bf = t == DType::bf16;
-    if (op == Op::abs) {
-      if (bf) HalfSign<Op::abs, true>(g.a, g.as, g.d, g.ds, g.rows, g.n);
-      else HalfSign<Op::abs, false>(g.a, g.as, g.d, g.ds, g.rows, g.n);
-    } else {
-      if (bf) HalfSign<Op::neg, true>(g.a, g.as, g.d, g.ds, g.rows, g.n);
-      else HalfSign<Op::neg, false>(g.a, g.as, g.d, g.ds, g.rows, g.n);
-    }
+  const bool half = t == DType::fp16 || t == DType::bf16;
+  if (half && (op == Op::abs || op == Op::neg)) {
+    HalfKernel<Op::abs, Op::neg>(op, t, [&](auto o, auto bf) {
+      HalfSign<decltype(o)::value, decltype(bf)::value>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+    });
     return true;
   }
+#if HWY_TARGET <= HWY_AVX2  // F16C: targets below take the 65536-entry tables (math_array)
+  if (half && (op == Op::sqrt || op == Op::recip)) {
+    HalfKernel<Op::sqrt, Op::recip>(op, t, [&](auto o, auto bf) {
+      HalfRoot<decltype(o)::value, decltype(bf)::value>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+    });
+    return true;
+  }
+#endif
   if (t == DType::fp32) {
     switch (op) {
       case Op::abs: F32Unary<Op::abs>(g.a, g.as, g.d, g.ds, g.rows, g.n); return true;
@@ -495,6 +590,23 @@ bool CompareImpl(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s) {
     }
   };
   if (t == DType::fp32) return run(float{});
+#if HWY_TARGET <= HWY_AVX2  // F16C: targets below widen in chunks (compare_row_fallback)
+  if (t == DType::fp16 || t == DType::bf16) {
+    const bool bf = t == DType::bf16;
+    const float fs = bf ? formats::bf16_to_f32(uint16_t(s)) : formats::f16_to_f32(uint16_t(s));
+    auto* out = static_cast<uint8_t*>(g.d);
+    switch (op) {
+#define TILESIM_K(o)                                                                              \
+  case Op::o:                                                                                     \
+    if (bf) HalfCompareBits<Op::o, true>(g.a, g.as, g.b, g.bs, b_scalar, fs, out, g.ds, g.rows, g.n); \
+    else HalfCompareBits<Op::o, false>(g.a, g.as, g.b, g.bs, b_scalar, fs, out, g.ds, g.rows, g.n);  \
+    return true;
+      TILESIM_K(eq) TILESIM_K(ne) TILESIM_K(lt) TILESIM_K(le) TILESIM_K(gt) TILESIM_K(ge)
+#undef TILESIM_K
+      default: return false;
+    }
+  }
+#endif
   if (t == DType::s64 || t == DType::u64) return false;  // 64-bit compares: the scalar loop
   return ForIntType(t, run);
 }

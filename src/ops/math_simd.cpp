@@ -21,6 +21,7 @@
 // clang-format on
 
 #include "ops/math_simd.hpp"
+#include "ops/nan_simd-inl.h"
 
 #include <bit>
 #include <cmath>
@@ -323,18 +324,27 @@ HWY_NOINLINE void RunDouble(MathFn f, const float* src, float* dst, size_t n) {
   std::memcpy(dst + i, buf, (n - i) * sizeof(float));
 }
 
-// sqrt and recip: the IEEE fp32 operation, as math_f32.
+// sqrt and recip: the IEEE fp32 operation, as math_f32. A NaN lane (NaN in, or sqrt of a negative)
+// is made canonical; a pair of vectors is tested once (nan_simd-inl.h).
 template <bool kSqrt>
 HWY_NOINLINE void RunFloat(MathFn f, const float* src, float* dst, size_t n) {
+  using nan_simd::HWY_NAMESPACE::AnyNaN;
+  using nan_simd::HWY_NAMESPACE::Canonical;
   const DF d;
-  const auto qnan = hn::BitCast(d, hn::Set(DU(), 0x7FC00000u)), one = hn::Set(d, 1.0f);
+  const auto one = hn::Set(d, 1.0f);
   const size_t N = hn::Lanes(d);
+  auto op = [&](hn::Vec<DF> x) HWY_ATTR { return kSqrt ? hn::Sqrt(x) : hn::Div(one, x); };
   size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto x = hn::LoadU(d, src + i);
-    const auto r = kSqrt ? hn::Sqrt(x) : hn::Div(one, x);
-    hn::StoreU(hn::IfThenElse(hn::IsNaN(r), qnan, r), d, dst + i);
+  for (; i + 2 * N <= n; i += 2 * N) {
+    auto r0 = op(hn::LoadU(d, src + i)), r1 = op(hn::LoadU(d, src + i + N));
+    if (HWY_UNLIKELY(AnyNaN(r0, r1))) {
+      r0 = Canonical(r0);
+      r1 = Canonical(r1);
+    }
+    hn::StoreU(r0, d, dst + i);
+    hn::StoreU(r1, d, dst + i + N);
   }
+  for (; i + N <= n; i += N) hn::StoreU(Canonical(op(hn::LoadU(d, src + i))), d, dst + i);
   for (; i < n; ++i) dst[i] = math_f32(f, src[i]);
 }
 

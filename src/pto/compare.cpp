@@ -91,10 +91,12 @@ void cmp(const Ctx& c, const Call& call, Path path) {
   if (c.info.kind == Kind::CompareScalar)
     s = tile_form ? ops::load_code(core_dtype(s0.dtype), call.src1->data, 0)
                   : scalar_code(call, core_dtype(s0.dtype));
-  // Every predicate is computed before dst is written (dst may alias a source's bytes): packed
-  // bits per row, then copied into dst's words with zeros past column C.
+  // Every predicate is computed before dst is written: when dst shares bytes with a source, packed
+  // bits per row go to a buffer first, then into dst's words; otherwise straight into dst's rows.
+  // Zeros past column C either way.
   const size_t bits_row = (size_t(C) + 7) / 8, out_row = size_t((C + W - 1) / W) * (W / 8);
-  std::vector<uint8_t> bits(size_t(R) * bits_row);
+  const bool apart = !overlaps(dst, s0) && (c.info.kind != Kind::Compare || !overlaps(dst, *call.src1));
+  std::vector<uint8_t> bits(apart ? 0 : size_t(R) * bits_row);
   ops::Rows2 g;
   g.a = at(s0, 0, 0);
   g.as = size_t(s0.cols) * esize(s0);
@@ -102,15 +104,16 @@ void cmp(const Ctx& c, const Call& call, Path path) {
     g.b = at(*call.src1, 0, 0);
     g.bs = size_t(call.src1->cols) * esize(*call.src1);
   }
-  g.d = bits.data();
-  g.ds = bits_row;
+  g.d = apart ? dst.data : bits.data();
+  g.ds = apart ? size_t(dst.cols) * esize(dst) : bits_row;
   g.rows = size_t(R);
   g.n = size_t(C);
+  if (R == 0 || C == 0) return;
   ops::compare_bits_rows(pred, dt, g, c.info.kind == Kind::CompareScalar, s, core_path(path));
   for (int r = 0; r < R; ++r) {
     uint8_t* o = at(dst, r, 0);
-    std::memcpy(o, bits.data() + size_t(r) * bits_row, bits_row);
-    std::memset(o + bits_row, 0, out_row - bits_row);
+    if (!apart) std::memcpy(o, bits.data() + size_t(r) * bits_row, bits_row);
+    if (out_row > bits_row) std::memset(o + bits_row, 0, out_row - bits_row);
   }
 }
 

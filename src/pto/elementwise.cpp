@@ -66,7 +66,11 @@ int work_log2(ops::Op op) {
   return (op == ops::Op::exp || op == ops::Op::ln || op == ops::Op::rsqrt) ? 13 : 18;
 }
 
-void common_dst_src(const Ctx& c, const TileDesc& dst, const TileDesc& src, const char* sname) {
+void common_dst_src(const Ctx& c, const TileDesc& dst, const TileDesc& src,
+                    std::string_view sname) {
+  if (plain_nd_vec(c, dst) & plain_nd_vec(c, src) & (dst.dtype == src.dtype) &
+      ((allowed(c) >> unsigned(dst.dtype)) & 1u)) [[likely]]
+    return;
   tile_ok(c, dst, "dst");
   tile_ok(c, src, sname);
   vec(c, dst, "dst");
@@ -103,13 +107,17 @@ void check_tmp_basic(const Ctx& c, const TileDesc& tmp, const TileDesc& dst) {
 
 // ---- the kinds ----
 
+void binary_tmp(const Ctx& c, const Call& call, Path path);
+
 void binary(const Ctx& c, const Call& call, Path path) {
   const TileDesc &dst = *call.dst, &s0 = *call.src0, &s1 = *call.src1;
   common_dst_src(c, dst, s0, "src0");
-  tile_ok(c, s1, "src1");
-  vec(c, s1, "src1");
-  row_major(c, s1, "src1");
-  same_dtype(c, dst, "dst", s1, "src1");
+  if (!(plain_nd_vec(c, s1) & (s1.dtype == dst.dtype))) [[unlikely]] {
+    tile_ok(c, s1, "src1");
+    vec(c, s1, "src1");
+    row_major(c, s1, "src1");
+    same_dtype(c, dst, "dst", s1, "src1");
+  }
   same_valid(c, s0, "src0", dst, "dst");
   same_valid(c, s1, "src1", dst, "dst");
   const ops::Op op = op_of(c.info.id);
@@ -117,7 +125,23 @@ void binary(const Ctx& c, const Call& call, Path path) {
   if (op == ops::Op::div || op == ops::Op::rem) no_zero_divisor(c, s1, "src1 (divisor)");
 
   const TileDesc* tmp = call.tmp;
-  if (c.info.kind == Kind::BinaryTmp && tmp && is_a2a3(c)) {
+  if (c.info.kind == Kind::BinaryTmp && tmp && is_a2a3(c)) [[unlikely]]
+    return binary_tmp(c, call, path);
+  const int R = dst.valid_row, C = dst.valid_col;
+  if (R == 0 || C == 0) return;
+  const Source a(s0, dst, R, C), b(s1, dst, R, C);
+  walk(dst, &a, &b, R, C, work_log2(op),
+       [&](const ops::Rows2& g) { ops::binary_rows(op, dt, g, core_path(path)); });
+}
+
+// a2a3 TXOR and TREM with their tmp tiles (the checks after binary's own). Out of line: the plain
+// binary call stays small.
+[[gnu::noinline]] void binary_tmp(const Ctx& c, const Call& call, Path path) {
+  const TileDesc &dst = *call.dst, &s0 = *call.src0, &s1 = *call.src1;
+  const ops::Op op = op_of(c.info.id);
+  const formats::DType dt = core_dtype(dst.dtype);
+  const TileDesc* tmp = call.tmp;
+  {
     check_tmp_basic(c, *tmp, dst);
     if (c.info.id == Instr::TXOR) {  // TXOR.md: tmp shaped like dst, no operand shares bytes
       same_valid(c, *tmp, "tmp", dst, "dst");
@@ -140,13 +164,39 @@ void binary(const Ctx& c, const Call& call, Path path) {
   const Source a(s0, dst, R, C), b(s1, dst, R, C);
   // a2a3 TXOR computes tmp = src0 | src1 on its way (TXOR.md); written before dst, from the
   // sources as read (they cannot overlap tmp, checked above).
-  if (c.info.id == Instr::TXOR && tmp && is_a2a3(c)) {
+  if (c.info.id == Instr::TXOR) {
     for (int r = 0; r < R; ++r)
       ops::binary(ops::Op::bor, dt, a.row(r), b.row(r), at(*tmp, r, 0), size_t(C),
                   core_path(path));
   }
   walk(dst, &a, &b, R, C, work_log2(op),
        [&](const ops::Rows2& g) { ops::binary_rows(op, dt, g, core_path(path)); });
+}
+
+// TRSQRT(dst, src, tmp) on a2a3 is sqrt, then 1/x (TRSQRT.md backend: two roundings), with 1.0
+// left in tmp's first 32 bytes; a5 and cpu ignore tmp (docs/pto-instructions.md#element-wise).
+// Out of line: the plain unary call stays small.
+[[gnu::noinline]] void rsqrt_two_step(const Ctx& c, const Call& call, Path path) {
+  const TileDesc &dst = *call.dst, &src = *call.src0;
+  const formats::DType dt = core_dtype(dst.dtype);
+  check_tmp_basic(c, *call.tmp, dst);
+  if (call.tmp->bytes() < 32)
+    c.fail(ErrorCode::Constraint,
+           fmt::format("tmp must hold at least 32 bytes (one block), got {}", call.tmp->bytes()));
+  no_overlap(c, *call.tmp, "tmp", dst, "dst");
+  no_overlap(c, *call.tmp, "tmp", src, "src");
+  const int R = dst.valid_row, C = dst.valid_col;
+  if (R == 0 || C == 0) return;
+  const Source a(src, dst, R, C);
+  const uint64_t one = ops::cast_one(formats::DType::fp32, dt, 0x3F800000u, {});
+  for (size_t k = 0; k < 32 / esize(dst); ++k) ops::store_code(dt, call.tmp->data, k, one);
+  walk(dst, &a, nullptr, R, C, 13, [&](const ops::Rows2& g) {
+    ops::unary_rows(ops::Op::sqrt, dt, g, core_path(path));
+    ops::Rows2 in_place = g;  // then 1 / the rounded root, in dst
+    in_place.a = g.d;
+    in_place.as = g.ds;
+    ops::binary_scalar_rows(ops::Op::div, dt, in_place, one, true, core_path(path));
+  });
 }
 
 void unary(const Ctx& c, const Call& call, Path path) {
@@ -159,34 +209,52 @@ void unary(const Ctx& c, const Call& call, Path path) {
     no_zero_divisor(c, src, "src (divisor)");
     if (is_a2a3(c)) no_overlap(c, src, "src", dst, "dst");  // TRECIP.md: A3, src != dst
   }
-  // TRSQRT(dst, src, tmp) on a2a3 is sqrt, then 1/x (TRSQRT.md backend: two roundings), with 1.0
-  // left in tmp's first 32 bytes; a5 and cpu ignore tmp (docs/pto-instructions.md#element-wise).
-  const bool two_step = call.tmp && c.info.kind == Kind::UnaryRsqrt && is_a2a3(c);
-  if (two_step) {
-    check_tmp_basic(c, *call.tmp, dst);
-    if (call.tmp->bytes() < 32)
-      c.fail(ErrorCode::Constraint,
-             fmt::format("tmp must hold at least 32 bytes (one block), got {}", call.tmp->bytes()));
-    no_overlap(c, *call.tmp, "tmp", dst, "dst");
-    no_overlap(c, *call.tmp, "tmp", src, "src");
-  }
+  if (call.tmp && c.info.kind == Kind::UnaryRsqrt && is_a2a3(c)) [[unlikely]]
+    return rsqrt_two_step(c, call, path);
   const int R = dst.valid_row, C = dst.valid_col;
   if (R == 0 || C == 0) return;
   const Source a(src, dst, R, C);
-  if (two_step) {
-    const uint64_t one = ops::cast_one(formats::DType::fp32, dt, 0x3F800000u, {});
-    for (size_t k = 0; k < 32 / esize(dst); ++k) ops::store_code(dt, call.tmp->data, k, one);
-    walk(dst, &a, nullptr, R, C, 13, [&](const ops::Rows2& g) {
-      ops::unary_rows(ops::Op::sqrt, dt, g, core_path(path));
-      ops::Rows2 in_place = g;  // then 1 / the rounded root, in dst
-      in_place.a = g.d;
-      in_place.as = g.ds;
-      ops::binary_scalar_rows(ops::Op::div, dt, in_place, one, true, core_path(path));
-    });
-    return;
-  }
   walk(dst, &a, nullptr, R, C, work_log2(op),
        [&](const ops::Rows2& g) { ops::unary_rows(op, dt, g, core_path(path)); });
+}
+
+// a2a3 TXORS and TREMS with their tmp tiles (TXORS.md, TREMS.md). Out of line: the plain
+// tile-scalar call stays small.
+[[gnu::noinline]] void scalar_tmp_rules(const Ctx& c, const Call& call, uint64_t s) {
+  const TileDesc &dst = *call.dst, &src = *call.src0, *tmp = call.tmp;
+  const formats::DType dt = core_dtype(dst.dtype);
+  const Instr id = c.info.id;
+  check_tmp_basic(c, *tmp, dst);
+  if (id == Instr::TXORS) {  // TXORS.md: tmp shaped like dst, the three pairwise apart
+    same_valid(c, *tmp, "tmp", dst, "dst");
+    no_overlap(c, dst, "dst", src, "src");
+    no_overlap(c, dst, "dst", *tmp, "tmp");
+    no_overlap(c, src, "src", *tmp, "tmp");
+  } else {  // TREMS.md
+    if (tmp->valid_row < 1 || tmp->valid_col < dst.valid_col)
+      c.fail(ErrorCode::Constraint,
+             fmt::format("tmp must have validRow >= 1 and validCol >= dst validCol {}, got "
+                         "valid {}x{}",
+                         dst.valid_col, tmp->valid_row, tmp->valid_col));
+    if (dst.valid_row == 0 || dst.valid_col == 0)
+      c.fail(ErrorCode::Constraint, fmt::format("valid shape must be non-zero on a2a3, got {}x{}",
+                                                dst.valid_row, dst.valid_col));
+    if (dst.dtype == Elem::s32) {  // the a2a3 int32 path computes in fp32 (TREMS.md)
+      const int64_t k = signed_value(dt, s);
+      if (k < -(int64_t{1} << 24) || k > (int64_t{1} << 24))
+        c.fail(ErrorCode::Constraint,
+               fmt::format("int32 scalar must lie in [-2^24, 2^24] on a2a3, got {}", k));
+      for (int r = 0; r < dst.valid_row; ++r)
+        for (int col = 0; col < dst.valid_col; ++col) {
+          const int64_t v = signed_value(dt, ops::load_code(dt, at(src, r, col), 0));
+          if (v < -(int64_t{1} << 24) || v > (int64_t{1} << 24))
+            c.fail(ErrorCode::Constraint,
+                   fmt::format("int32 src element ({}, {}) must lie in [-2^24, 2^24] on a2a3, "
+                               "got {}",
+                               r, col, v));
+        }
+    }
+  }
 }
 
 void scalar(const Ctx& c, const Call& call, Path path) {
@@ -209,39 +277,8 @@ void scalar(const Ctx& c, const Call& call, Path path) {
       c.fail(ErrorCode::Constraint, "integer division by zero: the scalar divisor is 0");
   }
   const TileDesc* tmp = call.tmp;
-  if (c.info.kind == Kind::ScalarTmp && tmp && is_a2a3(c)) {
-    check_tmp_basic(c, *tmp, dst);
-    if (id == Instr::TXORS) {  // TXORS.md: tmp shaped like dst, the three pairwise apart
-      same_valid(c, *tmp, "tmp", dst, "dst");
-      no_overlap(c, dst, "dst", src, "src");
-      no_overlap(c, dst, "dst", *tmp, "tmp");
-      no_overlap(c, src, "src", *tmp, "tmp");
-    } else {  // TREMS.md
-      if (tmp->valid_row < 1 || tmp->valid_col < dst.valid_col)
-        c.fail(ErrorCode::Constraint,
-               fmt::format("tmp must have validRow >= 1 and validCol >= dst validCol {}, got "
-                           "valid {}x{}",
-                           dst.valid_col, tmp->valid_row, tmp->valid_col));
-      if (dst.valid_row == 0 || dst.valid_col == 0)
-        c.fail(ErrorCode::Constraint, fmt::format("valid shape must be non-zero on a2a3, got {}x{}",
-                                                  dst.valid_row, dst.valid_col));
-      if (dst.dtype == Elem::s32) {  // the a2a3 int32 path computes in fp32 (TREMS.md)
-        const int64_t k = signed_value(dt, s);
-        if (k < -(int64_t{1} << 24) || k > (int64_t{1} << 24))
-          c.fail(ErrorCode::Constraint,
-                 fmt::format("int32 scalar must lie in [-2^24, 2^24] on a2a3, got {}", k));
-        for (int r = 0; r < dst.valid_row; ++r)
-          for (int col = 0; col < dst.valid_col; ++col) {
-            const int64_t v = signed_value(dt, ops::load_code(dt, at(src, r, col), 0));
-            if (v < -(int64_t{1} << 24) || v > (int64_t{1} << 24))
-              c.fail(ErrorCode::Constraint,
-                     fmt::format("int32 src element ({}, {}) must lie in [-2^24, 2^24] on a2a3, "
-                                 "got {}",
-                                 r, col, v));
-          }
-      }
-    }
-  }
+  if (c.info.kind == Kind::ScalarTmp && tmp && is_a2a3(c)) [[unlikely]]
+    scalar_tmp_rules(c, call, s);
   const int R = dst.valid_row, C = dst.valid_col;
   if (R == 0 || C == 0) return;
   const Source a(src, dst, R, C);

@@ -40,7 +40,8 @@ struct Ctx {
   const InstrInfo& info;
   const Target& target;
   const Ub& ub;
-  const char* doc;  // docs citation for this instruction's rules
+  // Raises with the docs citation of the instruction's family (doc_of: looked up only here, off
+  // the path of a call that passes).
   [[noreturn]] void fail(ErrorCode code, const std::string& detail) const;
 };
 
@@ -69,6 +70,17 @@ inline void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who) {
                   (t.ub_addr < 0 || (t.ub != nullptr && (t.ub == c.ub.base || t.loc != kLocVec)));
   if (!ok) [[unlikely]]
     slow::tile_ok(c, t, who);
+}
+// tile_ok, vec and row_major at once, as one test without branches (`&` of the conditions): the
+// element-wise families test their operands with it first and run the predicates one by one (for
+// the message of the first that fails) only when it is false.
+inline bool plain_nd_vec(const Ctx& c, const TileDesc& t) noexcept {
+  const size_t line = size_t(t.cols) * elem_size(t.dtype);
+  return (t.loc == kLocVec) & t.row_major & (t.slayout == kSLayoutNoneBox) & (t.rows > 0) &
+         (t.cols > 0) & (t.rows <= (1 << 24)) & (t.cols <= (1 << 24)) & (t.valid_row >= 0) &
+         (t.valid_row <= t.rows) & (t.valid_col >= 0) & (t.valid_col <= t.cols) &
+         (t.data != nullptr) & (t.capacity >= size_t(t.rows) * line) & (line % 32 == 0) &
+         ((t.ub_addr < 0) | ((t.ub != nullptr) & (t.ub == c.ub.base)));
 }
 // TileType::Vec.
 inline void vec(const Ctx& c, const TileDesc& t, std::string_view who) {
@@ -133,13 +145,20 @@ inline uint8_t* at(const TileDesc& t, int r, int c) noexcept {
 
 // A RowMajor source that overlaps dst other than element for element is read from a copy, so the
 // instruction reads every input before writing (spec 00: results as if sources were read first).
+// Inline: the usual operand (dst itself, or apart from it) costs two compares, no call.
 class Source {
  public:
-  Source(const TileDesc& src, const TileDesc& dst, int R, int C);
+  Source(const TileDesc& src, const TileDesc& dst, int R, int C)
+      : base_(src.data), stride_(size_t(src.cols) * esize(src)) {
+    const bool same = src.data == dst.data && src.cols == dst.cols && esize(dst) == esize(src);
+    if (!same && overlaps(src, dst)) [[unlikely]]
+      copy(R, C, esize(src));
+  }
   const uint8_t* row(int r) const noexcept { return base_ + size_t(r) * stride_; }
   size_t stride() const noexcept { return stride_; }
 
  private:
+  [[gnu::cold]] void copy(int R, int C, size_t sz);
   std::vector<uint8_t> copy_;
   const uint8_t* base_;
   size_t stride_;

@@ -46,8 +46,8 @@ const InstrInfo* find_instr(std::string_view name) noexcept {
 }
 
 void execute(const Call& call, const Target& t, const Ub& ub, Path path) {
-  const InstrInfo& info = instr_info(call.instr);
-  const instr::Ctx c{info, t, ub, instr::doc_of(info.kind)};
+  const InstrInfo& info = kInstrs[unsigned(call.instr)];  // the row, without a call
+  const instr::Ctx c{info, t, ub};
   switch (info.kind) {
     case Kind::Binary:
     case Kind::BinaryTmp:
@@ -149,7 +149,7 @@ const char* doc_of(Kind k) noexcept {
 }
 
 void Ctx::fail(ErrorCode code, const std::string& detail) const {
-  raise(code, info.name, detail, doc);
+  raise(code, info.name, detail, doc_of(info.kind));
 }
 
 
@@ -224,15 +224,10 @@ void no_zero_divisor(const Ctx& c, const TileDesc& t, std::string_view who) {
                fmt::format("integer division by zero: {} element ({}, {}) is 0", who, r, col));
 }
 
-Source::Source(const TileDesc& src, const TileDesc& dst, int R, int C) {
-  const size_t sz = esize(src);
-  base_ = src.data;
-  stride_ = size_t(src.cols) * sz;
-  const bool same = src.data == dst.data && src.cols == dst.cols && esize(dst) == sz;
-  if (same || !overlaps(src, dst)) return;
+void Source::copy(int R, int C, size_t sz) {
   copy_.resize(size_t(R) * size_t(C) * sz);
   for (int r = 0; r < R; ++r)
-    std::memcpy(copy_.data() + size_t(r) * C * sz, src.data + size_t(r) * stride_, size_t(C) * sz);
+    std::memcpy(copy_.data() + size_t(r) * C * sz, base_ + size_t(r) * stride_, size_t(C) * sz);
   base_ = copy_.data();
   stride_ = size_t(C) * sz;
 }

@@ -88,13 +88,13 @@ TEST_F(DataCopyParamsTest, RejectionsWriteNothing) {
     const char* msg;
   };
   const Row rows[] = {
-      {DataCopyParams(0, 1, 0, 0), "DataCopy: blockCount must be in [1, 4095], got 0 [spec 40 §1]"},
+      {DataCopyParams(0, 1, 0, 0), "DataCopy: blockCount must be in [1, 4095], got 0 [docs/ascendc.md#datacopy]"},
       {DataCopyParams(4096, 1, 0, 0), "blockCount must be in [1, 4095], got 4096"},
       {DataCopyParams(1, 0, 0, 0), "blockLen (32-byte datablocks per block) must be at least 1, got 0"},
       // 256 halves = 16 datablocks; 2 blocks of 8 with a gap of 1 need 17 on the src side
-      {DataCopyParams(2, 8, 1, 0), "src: 2 blocks of 8 datablocks with srcStride 1 span 544 bytes, the tensor has 512"},
-      {DataCopyParams(2, 8, 0, 1), "dst: 2 blocks of 8 datablocks with dstStride 1 span 544 bytes, the tensor has 512"},
-      {DataCopyParams(1, 17, 0, 0), "span 544 bytes"},
+      {DataCopyParams(2, 8, 1, 0), "src: bytes [0, 544) of the tensor are past its 512 bytes"},
+      {DataCopyParams(2, 8, 0, 1), "dst: bytes [0, 544) of the tensor are past its 512 bytes"},
+      {DataCopyParams(1, 17, 0, 0), "bytes [0, 544) of the tensor are past its 512 bytes"},
   };
   for (const Row& r : rows) {
     try {

@@ -246,21 +246,21 @@ TEST_F(Rejections, ScaffoldingErrors) {
   g.SetGlobalBuffer(gm, 64);
   expect_reject(
       [&] { DataCopy(h, g, 8); }, ErrorCode::Constraint,
-      "DataCopy: count * sizeof(T) must be a multiple of 32 bytes, got 8 * 2 [spec 40 §1]");
+      "DataCopy: count * sizeof(T) must be a multiple of 32 bytes, got 8 * 2 [docs/ascendc.md#datacopy]");
   expect_reject([&] { DataCopy(h, g, 80); }, ErrorCode::Bounds,
-                "DataCopy: src: count 80 exceeds its 64 elements");
+                "DataCopy: src: bytes [0, 160) of the tensor are past its 128 bytes");
   expect_reject([&] { h.GetValue(1024); }, ErrorCode::Bounds,
                 "LocalTensor::GetValue: index 1024 out of range for 1024 elements");
   expect_reject([&] { h.SetValue(4096, half(1)); }, ErrorCode::Bounds, "index 4096 out of range");
   expect_reject([&] { Duplicate(h, half(1), 1025); }, ErrorCode::Bounds,
-                "Duplicate: count must be in [0, 1024] (dst's elements), got 1025 [spec 40 §1]");
+                "Duplicate: count must be in [0, 1024] (dst's elements), got 1025 [docs/ascendc.md#vector-apis]");
   expect_reject([&] { Duplicate(h, half(1), -5); }, ErrorCode::Bounds,
-                "Duplicate: count must be in [0, 1024] (dst's elements), got -5 [spec 40 §1]");
+                "Duplicate: count must be in [0, 1024] (dst's elements), got -5 [docs/ascendc.md#vector-apis]");
   TBuf<TPosition::VECCALC> big;
   expect_reject([&] { pipe->InitBuffer(big, 192 * 1024); }, ErrorCode::Bounds,
                 "TPipe::InitBuffer: allocation of 196608 bytes at UB offset 2048 exceeds the "
                 "196608-byte UB of atlas_a2 "
-                "[spec 40 §1]");
+                "[docs/ascendc.md#ub]");
   TQue<TPosition::VECIN, 1> q;
   pipe->InitBuffer(q, 1, 64);
   expect_reject([&] { q.DeQue<half>(); }, ErrorCode::Constraint, "TQue::DeQue: the queue is empty");

@@ -13,6 +13,7 @@
 #include "ops/cast.hpp"
 #include "ops/elementwise.hpp"
 #include "ops/reduce.hpp"
+#include "every_target.hpp"
 
 namespace tilesim::ops {
 namespace {
@@ -198,15 +199,7 @@ void fill(std::mt19937_64& g, DType t, std::vector<uint8_t>& buf, size_t n, bool
   }
 }
 
-template <class F>
-void every_target(F&& f) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    f();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
+using ops_test::every_target;
 
 TEST(OpsDifferential, FastEqualsReference) {
   std::mt19937_64 g(15);
@@ -321,6 +314,104 @@ TEST(OpsDifferential, RowsComparesAndSelectsFastEqualsReference) {
           }
       }
     }
+  });
+}
+
+// The fp32 kernels test a pair of vectors for NaN once and canonicalise only then: one NaN (an
+// input NaN, or one made by Inf - Inf, 0 * Inf, 0 / 0, sqrt(-2)) at every position of otherwise ordinary
+// rows, so both branches and every lane of the pair are reached, fast vs reference per target.
+TEST(OpsDifferential, SparseNaNFastEqualsReference) {
+  std::mt19937_64 g(17);
+  const size_t kN = 2 * 64 + 5;  // two AVX-512 pairs and a tail
+  const Op kOps[] = {Op::add, Op::sub, Op::mul, Op::div, Op::max, Op::min,
+                     Op::abs, Op::neg, Op::relu, Op::sqrt, Op::recip};
+  every_target([&] {
+    for (DType t : {DType::fp32, DType::fp16, DType::bf16})
+      for (Op op : kOps)
+        for (size_t pos = 0; pos < kN; ++pos)
+          for (int kind = 0; kind < 3; ++kind) {
+            std::vector<uint8_t> a(kN * 4), b(kN * 4);
+            for (size_t i = 0; i < kN; ++i) {
+              const float x = float(int(g() % 2001) - 1000) / 8.0f + 0.5f;
+              const float y = float(int(g() % 2001) - 1000) / 8.0f + 0.25f;
+              const uint64_t cx = t == DType::fp32 ? f32c(x) : t == DType::fp16 ? f16c(x) : bf16c(x);
+              const uint64_t cy = t == DType::fp32 ? f32c(y) : t == DType::fp16 ? f16c(y) : bf16c(y);
+              store_code(t, a.data(), i, cx);
+              store_code(t, b.data(), i, cy);
+            }
+            const auto code = [t](float v) {
+              return t == DType::fp32 ? f32c(v) : t == DType::fp16 ? f16c(v) : bf16c(v);
+            };
+            const float inf = INFINITY;
+            if (kind == 0) store_code(t, a.data(), pos, t == DType::fp32 ? 0x7FA00001u : t == DType::fp16 ? 0x7D01u : 0x7FA1u);
+            if (kind == 1) {  // a NaN made by the op (add: Inf + -Inf, sub: Inf - Inf, ...)
+              store_code(t, a.data(), pos, code(op == Op::mul || op == Op::div ? 0.0f
+                                                : op == Op::sqrt               ? -2.0f
+                                                                               : inf));
+              store_code(t, b.data(), pos, code(op == Op::add ? -inf : op == Op::mul ? inf : op == Op::div ? 0.0f : inf));
+            }
+            if (kind == 2) store_code(t, b.data(), pos, code(-0.0f));  // ±0 ties of max/min
+            const size_t w = formats::info(t).storage_bits / 8;
+            std::vector<uint8_t> fast(kN * w, 1), ref(kN * w, 2);
+            if (info(op).arity == 1) {
+              unary(op, t, a.data(), fast.data(), kN, Path::Fast);
+              unary(op, t, a.data(), ref.data(), kN, Path::Reference);
+            } else {
+              binary(op, t, a.data(), b.data(), fast.data(), kN, Path::Fast);
+              binary(op, t, a.data(), b.data(), ref.data(), kN, Path::Reference);
+              ASSERT_EQ(fast, ref) << info(op).name << " " << formats::name(t) << " pos " << pos
+                                   << " kind " << kind;
+              const uint64_t s = load_code(t, b.data(), pos);
+              binary_scalar(op, t, a.data(), s, false, fast.data(), kN, Path::Fast);
+              binary_scalar(op, t, a.data(), s, false, ref.data(), kN, Path::Reference);
+            }
+            ASSERT_EQ(fast, ref) << info(op).name << " " << formats::name(t) << " pos " << pos
+                                 << " kind " << kind;
+          }
+  });
+}
+
+// fp16/bf16 sqrt and recip on the fast path (fp32 vsqrtps/vdivps, one rounding) against the
+// scalar definition for all 65536 codes, on every SIMD target.
+TEST(OpsDifferential, HalfSqrtRecipAllCodesEveryTarget) {
+  std::vector<uint16_t> all(65536), fast(65536);
+  for (uint32_t c = 0; c < 65536; ++c) all[c] = uint16_t(c);
+  every_target([&] {
+    for (DType t : {DType::fp16, DType::bf16})
+      for (Op op : {Op::sqrt, Op::recip}) {
+        unary(op, t, all.data(), fast.data(), all.size(), Path::Fast);
+        for (uint32_t c = 0; c < 65536; ++c)
+          ASSERT_EQ(fast[c], eval(op, t, c)) << info(op).name << " " << formats::name(t) << " code " << c;
+        // In place and at odd offsets (the vector body and the scalar tail).
+        std::vector<uint16_t> inplace(all.begin() + 3, all.end());
+        unary(op, t, inplace.data(), inplace.data(), inplace.size(), Path::Fast);
+        for (size_t i = 0; i < inplace.size(); ++i) ASSERT_EQ(inplace[i], fast[i + 3]);
+      }
+  });
+}
+
+// fp16 division (HalfBinary: fp32 vdivps on the widened codes, one rounding) against the scalar
+// definition: every dividend code by a sample of 96 divisors (the edges of fill and random codes)
+// and every divisor code by 96 dividends, on every SIMD target.
+TEST(OpsDifferential, HalfDivDenseEveryTarget) {
+  std::mt19937_64 g(18);
+  std::vector<uint16_t> sample = {0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE55, 1, 0x83FF,
+                                  0x0400, 0x7BFF, 0xFBFF, 0x3C00, 0xBC00, 0x6800, 0x3555};
+  while (sample.size() < 96) sample.push_back(uint16_t(g()));
+  std::vector<uint16_t> all(65536), other(65536), fast(65536);
+  for (uint32_t c = 0; c < 65536; ++c) all[c] = uint16_t(c);
+  every_target([&] {
+    for (DType t : {DType::fp16, DType::bf16})
+      for (uint16_t k : sample)
+        for (bool k_divisor : {true, false}) {
+          std::fill(other.begin(), other.end(), k);
+          const uint16_t* x = k_divisor ? all.data() : other.data();
+          const uint16_t* y = k_divisor ? other.data() : all.data();
+          binary(Op::div, t, x, y, fast.data(), 65536, Path::Fast);
+          for (uint32_t c = 0; c < 65536; ++c)
+            ASSERT_EQ(fast[c], eval(Op::div, t, x[c], y[c]))
+                << formats::name(t) << " " << x[c] << " / " << y[c];
+        }
   });
 }
 

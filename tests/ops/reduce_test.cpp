@@ -6,24 +6,17 @@
 #include "ops/reduce.hpp"
 
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <random>
 #include <vector>
+
+#include "every_target.hpp"
 
 namespace {
 
 using namespace tilesim::ops;
 
-template <class F>
-void every_target(F&& f) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    f();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
+using ops_test::every_target;
 
 size_t width(DType t) {
   return tilesim::formats::info(t).storage_bits / 8;

@@ -3,7 +3,8 @@
 // computed from the vendor backends' instruction sequences) and against an independent per-node
 // model written here (a port of the notes' reduction_order_model.py); TCOLSUM's isBinary forms;
 // arg reductions (ties, NaN); every rejection with dst and tmp untouched; the fast path against
-// the reference bit for bit on random and edge tiles across targets and thread counts.
+// the reference bit for bit on random and edge tiles across targets, thread counts and every SIMD
+// target Highway compiled (the reductions' whole-tile kernels are per target).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../ops/every_target.hpp"
 #include "pto_test_util.hpp"
 #include "tilesim/formats.hpp"
 #include "tilesim/parallel.hpp"
@@ -804,18 +806,24 @@ uint16_t dtypes_on(Instr i, const Target& t) {
                                                   : uint16_t(info.a2a3 | info.a5);
 }
 
-// Runs `call` (dst tiles in outs) with the fast path on 1 and 2 threads and the reference path;
-// all three must agree on every byte of every output; returns the fast result.
+// Runs `call` (dst tiles in outs) with the fast path on 1 and 2 threads and the reference path,
+// and the fast path on one thread once more on every other SIMD target Highway compiled and this
+// machine runs (the whole-tile reduction kernels of src/ops are per target); all must agree on
+// every byte of every output; returns the fast result.
 std::vector<std::vector<uint8_t>> run_all(Call call, const Target& t, std::vector<HostTile*> outs) {
   std::vector<std::vector<uint8_t>> init, res[3];
   for (HostTile* o : outs) init.push_back(o->bytes);
   const std::pair<Path, size_t> modes[3] = {{Path::Fast, 1}, {Path::Fast, 2}, {Path::Reference, 2}};
-  for (int m = 0; m < 3; ++m) {
+  auto run = [&](Path p, size_t threads) {
     for (size_t i = 0; i < outs.size(); ++i) outs[i]->bytes = init[i];
-    tilesim::set_num_threads(modes[m].second);
-    execute(call, t, Ub{}, modes[m].first);
-    for (HostTile* o : outs) res[m].push_back(o->bytes);
-  }
+    tilesim::set_num_threads(threads);
+    execute(call, t, Ub{}, p);
+    std::vector<std::vector<uint8_t>> r;
+    for (HostTile* o : outs) r.push_back(o->bytes);
+    return r;
+  };
+  for (int m = 0; m < 3; ++m) res[m] = run(modes[m].first, modes[m].second);
+  ops_test::every_target([&] { EXPECT_EQ(run(Path::Fast, 1), res[2]) << "fast vs reference"; });
   tilesim::set_num_threads(0);
   EXPECT_EQ(res[0], res[1]) << "threads";
   EXPECT_EQ(res[0], res[2]) << "fast vs reference";

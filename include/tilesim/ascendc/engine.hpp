@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -105,16 +106,20 @@ void reset_mask(MaskRegister& reg) noexcept;
 void set_mask_count(MaskRegister& reg) noexcept;
 void set_mask_norm(MaskRegister& reg) noexcept;
 
-// ---- the simulated core: one per process (GetBlockNum() == 1, spec 60 §3) ----
+// ---- the simulated core: one per process outside ICPU_RUN_KF, one per block inside it ----
 struct Core {
   const Product* product = nullptr;
   std::vector<uint8_t> ub;  // the Unified Buffer, ub_bytes long
   uint64_t ub_top = 0;      // bump allocator of TPipe::InitBuffer
   MaskRegister mask;
   std::optional<bool> saturation;  // SetSaturation override; nullopt = product default
+  std::map<uint32_t, int64_t> flags;  // SetFlag count minus WaitFlag count per (HardEvent, id)
   bool half_saturation() const { return saturation ? *saturation : product->half_saturation; }
 };
+// The core of the calling thread: the block's own inside ICPU_RUN_KF, else the process's.
 Core& core();
+// Makes `c` the calling thread's core (nullptr: back to the process core).
+void bind_core(Core* c) noexcept;
 // Resets the core for the product: fresh zeroed UB of its size, mask register reset, saturation
 // back to the product default, no allocations.
 void set_product(std::string_view name);

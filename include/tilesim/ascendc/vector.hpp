@@ -1,0 +1,100 @@
+// The Ascend C vector APIs' engine (spec 41 §2-§3): one table row per API naming a spec 15 op
+// (src/ascendc/vector.cpp), memory movement (DataCopy, DataCopyPad, Duplicate) with every UB and
+// GM access checked. The vendor-shaped templates in <tilesim/ascendc.hpp> only describe operands
+// and call these.
+#pragma once
+#include <cstdint>
+
+#include "tilesim/formats.hpp"
+
+namespace tilesim::ascendc {
+
+using formats::DType;
+
+// X(API, kind, op, dtypes, saturates): kind Binary (dst, a, b), Scalar (dst, a, s), Unary (dst, a);
+// op the spec 15 op; dtypes the element types the API takes (docs/ascendc.md#vector-apis);
+// saturates: the CTRL saturation mode applies to half/bf16 results (spec 41 §3).
+#define TILESIM_ASCENDC_VECTOR_APIS(X)                 \
+  X(Add, Binary, add, kArith, true)                    \
+  X(Sub, Binary, sub, kArith, true)                    \
+  X(Mul, Binary, mul, kArith, true)                    \
+  X(Div, Binary, div, kFloats, true)                   \
+  X(Max, Binary, max, kArith, false)                   \
+  X(Min, Binary, min, kArith, false)                   \
+  X(And, Binary, band, kBits16, false)                 \
+  X(Or, Binary, bor, kBits16, false)                   \
+  X(Adds, Scalar, add, kArith, true)                   \
+  X(Muls, Scalar, mul, kArith, true)                   \
+  X(Maxs, Scalar, max, kArith, false)                  \
+  X(Mins, Scalar, min, kArith, false)                  \
+  X(Exp, Unary, exp, kFloats, true)                    \
+  X(Ln, Unary, ln, kFloats, true)                      \
+  X(Abs, Unary, abs, kFloats, true)                    \
+  X(Sqrt, Unary, sqrt, kFloats, true)                  \
+  X(Rsqrt, Unary, rsqrt, kFloats, true)                \
+  X(Reciprocal, Unary, recip, kFloats, true)           \
+  X(Relu, Unary, relu, kFloatsS32, true)               \
+  X(Not, Unary, bnot, kBits16, false)
+
+enum class VecApi : uint8_t {
+#define TILESIM_ASCENDC_VEC_ENUM(name, kind, op, dtypes, sat) name,
+  TILESIM_ASCENDC_VECTOR_APIS(TILESIM_ASCENDC_VEC_ENUM)
+#undef TILESIM_ASCENDC_VEC_ENUM
+};
+
+// A UB operand: its byte address in the calling core's UB and its extent in elements.
+struct UbRef {
+  uint64_t addr = 0;
+  uint64_t elems = 0;
+};
+// Either side of a copy: a UB operand, or GM host memory with the tensor's extent and the end of
+// the GmAlloc block holding it (nullptr: host memory outside ICPU_RUN_KF, not checked further).
+struct MemRef {
+  bool ub = true;
+  uint64_t addr = 0;  // UB byte address
+  uint8_t* gm = nullptr;
+  const uint8_t* gm_end = nullptr;
+  uint64_t elems = 0;
+};
+
+// Count forms (spec 41 §3): counter mode over elements [0, count) of every operand, then the core's
+// mask register is left in normal mode, all ones. `scalar` is a code of t (Scalar kind).
+void vector_count(VecApi api, DType t, const UbRef& dst, const UbRef& a, const UbRef* b,
+                  uint64_t scalar, int64_t count);
+
+// Ascend C RoundMode (spec 15 §2 table).
+enum class CastRound : uint8_t { CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+const char* name(CastRound r) noexcept;
+void cast_count(DType to, DType from, const UbRef& dst, const UbRef& src, CastRound mode,
+                int64_t count);
+
+// Duplicate count form: the first `count` elements of dst = the code `value`.
+void duplicate_count(DType t, const UbRef& dst, uint64_t value, int64_t count);
+
+// DataCopy count form and DataCopyParams form (spec 41 §2).
+void data_copy(const MemRef& dst, const MemRef& src, uint64_t count, unsigned elem_bytes);
+struct CopyBlocks {
+  uint32_t block_count = 1, block_len = 0;  // block_len: 32-byte datablocks (DataCopy) or bytes (Pad)
+  uint64_t src_stride = 0, dst_stride = 0;
+};
+void data_copy_blocks(const MemRef& dst, const MemRef& src, const CopyBlocks& p, unsigned elem_bytes);
+// DataCopyPad (spec 41 §2): GM -> UB with padding, UB -> GM. `pad` only for GM -> UB.
+struct PadSpec {
+  bool is_pad = false;
+  uint32_t left = 0, right = 0;  // elements
+  uint64_t value = 0;            // code of T
+};
+void data_copy_pad(const MemRef& dst, const MemRef& src, const CopyBlocks& p, const PadSpec& pad,
+                   unsigned elem_bytes, const char* api);
+
+// Host pointer of a checked UB range of the calling core.
+uint8_t* ub_bytes(uint64_t addr, uint64_t bytes, const char* api, const char* operand);
+
+// Applies the CTRL saturation mode to n half/bf16 results: ±Inf -> ±MAX, NaN -> +0 (spec 41 §3).
+void saturate_results(DType t, void* p, uint64_t n) noexcept;
+
+// SetFlag/WaitFlag bookkeeping of the calling core (checked at the end of each block).
+void set_flag(uint32_t event, int32_t id);
+void wait_flag(uint32_t event, int32_t id);
+
+}  // namespace tilesim::ascendc

@@ -1,0 +1,287 @@
+// ICPU_RUN_KF's engine (spec 41 §1): launch checks, one simulated AI core per block on its own
+// thread with at most num_threads() computing at once, SyncAll, the per-block error report.
+//
+// Why a thread per block rather than parallel_for: a block waiting in SyncAll must not hold a
+// worker that another block needs to reach the barrier. Each block thread holds a "permit" while
+// it computes; it gives the permit back while it waits in SyncAll, and the next block is only
+// started when a permit is free. Without SyncAll at most num_threads() block threads exist at a
+// time; with it every block becomes live, as the barrier requires, and none can deadlock.
+#include "tilesim/ascendc/launch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tilesim/ascendc/engine.hpp"
+#include "tilesim/error.hpp"
+#include "tilesim/parallel.hpp"
+
+namespace tilesim::ascendc {
+
+using std::to_string;
+
+namespace {
+
+// ---- GM registry ----
+std::shared_mutex g_gm_mutex;
+std::map<uintptr_t, uint64_t>& gm_blocks() {
+  static std::map<uintptr_t, uint64_t> m;  // start -> bytes
+  return m;
+}
+
+std::string hex(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+std::atomic<KernelMode> g_mode{KernelMode::AIV_MODE};
+std::atomic<uint64_t> g_tiling_key{0};
+
+// ---- one launch ----
+struct Launch {
+  std::string name;
+  int64_t block_dim = 0;
+  int64_t ratio = 1;  // vector cores per block (MIX modes)
+  int64_t cores = 0;  // block_dim * ratio simulated cores
+  const Product* product = nullptr;
+
+  std::mutex m;
+  std::condition_variable cv;
+  size_t permits = 0;
+  // SyncAll barrier
+  int64_t arrived = 0;
+  uint64_t generation = 0;
+  int64_t first_ended = -1;  // the first core that ended (its GetBlockIdx), -1 if none yet
+  std::vector<std::optional<Error>> errors;
+};
+
+struct BlockState {
+  Launch* launch = nullptr;
+  int64_t core = 0;  // GetBlockIdx()
+  int64_t sub = 0;
+  bool holds_permit = false;
+};
+thread_local BlockState* t_block = nullptr;
+
+[[noreturn]] void launch_error(const std::string& name, const std::string& detail) {
+  raise(ErrorCode::Constraint, "ICPU_RUN_KF(" + name + ")", detail, "docs/ascendc.md#launch");
+}
+
+std::string block_label(const Launch& L, int64_t core) {
+  if (L.ratio == 1) return "block " + to_string(core) + " of " + to_string(L.block_dim);
+  return "block " + to_string(core / L.ratio) + " (vector core " + to_string(core) + ") of " +
+         to_string(L.block_dim);
+}
+
+void acquire_permit(Launch& L, std::unique_lock<std::mutex>& lk) {
+  L.cv.wait(lk, [&] { return L.permits > 0; });
+  --L.permits;
+}
+
+// Every SetFlag of the block has its WaitFlag (the vendor's CheckSyncState after each core).
+void check_flags(const Core& c) {
+  for (const auto& [key, n] : c.flags)
+    if (n > 0)
+      raise(ErrorCode::Constraint, "SetFlag",
+            "HardEvent " + to_string(key >> 8) + " event id " + to_string(key & 0xFF) + ": " +
+                to_string(n) + " SetFlag call(s) without a matching WaitFlag at the end of the block",
+            "docs/ascendc.md#flags");
+}
+
+void run_block(Launch& L, int64_t core, const std::function<void()>& body) {
+  BlockState st{&L, core, core % L.ratio, true};
+  t_block = &st;
+  ::block_idx = core;
+  ::block_num = L.block_dim;
+  Core c;
+  c.product = L.product;
+  c.ub.assign(L.product->ub_bytes, 0);
+  bind_core(&c);
+  std::optional<Error> err;
+  try {
+    body();
+    check_flags(c);
+  } catch (const Error& e) {
+    err = e;
+  } catch (const std::exception& e) {
+    err = Error(ErrorCode::Fault, std::string("uncaught exception: ") + e.what());
+  } catch (...) {
+    err = Error(ErrorCode::Fault, "uncaught exception of unknown type");
+  }
+  bind_core(nullptr);
+  ::block_idx = 0;
+  ::block_num = 1;
+  t_block = nullptr;
+  std::lock_guard<std::mutex> lk(L.m);
+  L.errors[static_cast<size_t>(core)] = std::move(err);
+  if (L.first_ended < 0) L.first_ended = core;
+  if (st.holds_permit) ++L.permits;
+  L.cv.notify_all();
+}
+
+}  // namespace
+
+void* gm_alloc(size_t bytes) {
+  const size_t n = std::max<size_t>(64, (bytes + 63) / 64 * 64);
+  void* p = std::aligned_alloc(64, n);
+  if (!p) raise(ErrorCode::Bounds, "GmAlloc", "out of host memory for " + to_string(bytes) + " bytes");
+  std::memset(p, 0, n);
+  std::unique_lock lk(g_gm_mutex);
+  gm_blocks()[reinterpret_cast<uintptr_t>(p)] = bytes;
+  return p;
+}
+
+void gm_free(void* p) {
+  if (!p) return;
+  {
+    std::unique_lock lk(g_gm_mutex);
+    auto it = gm_blocks().find(reinterpret_cast<uintptr_t>(p));
+    if (it == gm_blocks().end())
+      raise(ErrorCode::Constraint, "GmFree",
+            "pointer " + hex(p) + " is not the start of a live GmAlloc block", "docs/ascendc.md#gm");
+    gm_blocks().erase(it);
+  }
+  std::free(p);
+}
+
+const uint8_t* gm_block_end(const void* p) noexcept {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  std::shared_lock lk(g_gm_mutex);
+  const auto& m = gm_blocks();
+  auto it = m.upper_bound(a);
+  if (it == m.begin()) return nullptr;
+  --it;
+  if (a >= it->first + it->second) return nullptr;
+  return reinterpret_cast<const uint8_t*>(it->first + it->second);
+}
+
+int64_t sub_block_idx() noexcept {
+  return t_block ? t_block->sub : 0;
+}
+int64_t task_ration() noexcept {
+  return t_block ? t_block->launch->ratio : 1;
+}
+bool in_launch() noexcept {
+  return t_block != nullptr;
+}
+void set_kernel_mode(KernelMode mode) {
+  g_mode.store(mode);
+}
+KernelMode kernel_mode() noexcept {
+  return g_mode.load();
+}
+void set_tiling_key(uint64_t key) noexcept {
+  g_tiling_key.store(key);
+}
+uint64_t tiling_key() noexcept {
+  return g_tiling_key.load();
+}
+
+void sync_all() {
+  if (!t_block) return;  // one core outside ICPU_RUN_KF: nothing to wait for
+  BlockState& st = *t_block;
+  Launch& L = *st.launch;
+  std::unique_lock<std::mutex> lk(L.m);
+  auto ended_error = [&] {
+    raise(ErrorCode::Constraint, "SyncAll",
+          block_label(L, st.core) + " waits in SyncAll, but " + block_label(L, L.first_ended) +
+              " ended without reaching it (on hardware: a hang)",
+          "docs/ascendc.md#syncall");
+  };
+  if (L.first_ended >= 0) ended_error();
+  // Give the permit back while waiting: the blocks still to arrive may need it.
+  st.holds_permit = false;
+  ++L.permits;
+  const uint64_t gen = L.generation;
+  if (++L.arrived == L.cores) {
+    L.arrived = 0;
+    ++L.generation;
+  }
+  L.cv.notify_all();
+  L.cv.wait(lk, [&] { return L.generation != gen || L.first_ended >= 0; });
+  if (L.generation == gen) {  // released by a block that ended: this one fails
+    --L.arrived;
+    ended_error();
+  }
+  acquire_permit(L, lk);
+  st.holds_permit = true;
+}
+
+void launch(const char* kernel, int64_t block_dim, std::initializer_list<LaunchArg> args,
+            const std::function<void()>& body) {
+  const std::string name = kernel;
+  if (t_block) launch_error(name, "called from inside a kernel block");
+  if (block_dim < 1 || block_dim > 65535)
+    launch_error(name, "blockDim must be in [1, 65535], got " + to_string(block_dim));
+  int pos = 0;
+  for (const LaunchArg& a : args) {
+    ++pos;
+    if (a.pointer && a.p && !gm_block_end(a.p))
+      launch_error(name, "argument " + to_string(pos) + " (pointer " + hex(a.p) +
+                             ") is neither null nor inside a live GmAlloc block");
+  }
+  const KernelMode mode = kernel_mode();
+  if (mode == KernelMode::AIC_MODE)
+    raise(ErrorCode::Unsupported, "ICPU_RUN_KF(" + name + ")",
+          "KernelMode::AIC_MODE: this twin has no cube unit (AIV_MODE, MIX_MODE, MIX_AIC_1_1 run)",
+          "docs/ascendc.md#launch");
+
+  Launch L;
+  L.name = name;
+  L.block_dim = block_dim;
+  L.ratio = mode == KernelMode::MIX_MODE ? 2 : 1;
+  L.cores = block_dim * L.ratio;
+  L.product = core().product;
+  L.permits = std::max<size_t>(1, num_threads());
+  L.errors.resize(static_cast<size_t>(L.cores));
+
+  std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(L.cores));
+  for (int64_t c = 0; c < L.cores; ++c) {
+    {
+      std::unique_lock<std::mutex> lk(L.m);
+      acquire_permit(L, lk);
+    }
+    threads.emplace_back([&L, c, &body] { run_block(L, c, body); });
+  }
+  for (auto& t : threads) t.join();
+
+  int64_t first = -1, failed = 0;
+  for (int64_t c = 0; c < L.cores; ++c)
+    if (L.errors[static_cast<size_t>(c)]) {
+      ++failed;
+      if (first < 0) first = c;
+      std::fprintf(stderr, "tilesim: error: ICPU_RUN_KF(%s): %s: %s\n", name.c_str(),
+                   block_label(L, c).c_str(), L.errors[static_cast<size_t>(c)]->what());
+    }
+  if (first >= 0) {
+    const Error& e = *L.errors[static_cast<size_t>(first)];
+    std::string msg = "ICPU_RUN_KF(" + name + "): " + block_label(L, first) + ": " + e.what();
+    if (failed > 1) msg += " (and " + to_string(failed - 1) + " other block(s) failed)";
+    throw Error(e.code(), msg);
+  }
+}
+
+void tiling_copy(void* out, size_t bytes, const void* tiling, const char* macro) {
+  const uint8_t* end = tiling ? gm_block_end(tiling) : nullptr;
+  if (!end || static_cast<size_t>(end - static_cast<const uint8_t*>(tiling)) < bytes)
+    raise(ErrorCode::Bounds, macro,
+          "the " + to_string(bytes) + " bytes of the tiling struct at " + hex(tiling) +
+              " do not lie in one live GmAlloc block",
+          "docs/ascendc.md#tiling");
+  std::memcpy(out, tiling, bytes);
+}
+
+}  // namespace tilesim::ascendc
