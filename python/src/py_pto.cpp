@@ -13,6 +13,7 @@
 #include "tilesim/pto/engine.hpp"
 #include "tilesim/pto/frontend.hpp"
 #include "tilesim/pto/ptoas.hpp"
+#include "pto/tile_layout.hpp"
 
 namespace py = pybind11;
 namespace tp = tilesim::pto;
@@ -53,6 +54,97 @@ const tp::InstrInfo& instr_of(const std::string& name) {
     tilesim::raise(tilesim::ErrorCode::Unsupported, "tilesim.pto",
                    "unknown instruction '" + name + "'");
   return *info;
+}
+
+// tilesim.pto.tmatmul (spec 60 §4): a (M, K) and b (K, N) in cube tiles of the vendor's layouts
+// (Left NZ, Right ZN, Acc NZ; sizes rounded up to whole boxes), one TMATMUL / _ACC / _BIAS on the
+// engine, the M x N Acc values back as an array. Arrays are logical (row, col) carriers.
+struct CubeTile {
+  std::vector<uint8_t> bytes;
+  tp::TileDesc d;
+  CubeTile(tp::Elem e, uint8_t loc, bool row_major, uint8_t slayout, int fractal, int R, int C) {
+    d.dtype = e;
+    d.loc = loc;
+    d.row_major = row_major;
+    d.slayout = slayout;
+    d.fractal = fractal;
+    d.valid_row = R;
+    d.valid_col = C;
+    const int ir = tilesim::pto::layout::inner_rows(d), ic = tilesim::pto::layout::inner_cols(d);
+    d.rows = (R + ir - 1) / ir * ir;
+    d.cols = (C + ic - 1) / ic * ic;
+    if (slayout == tp::kSLayoutNoneBox) d.cols = (C * int(tp::elem_size(e)) + 31) / 32 * 32 / int(tp::elem_size(e));
+    bytes.assign(d.bytes(), 0);
+    d.data = bytes.data();
+    d.capacity = bytes.size();
+  }
+  void put(const py::array& a) {
+    const size_t es = tp::elem_size(d.dtype);
+    const auto* src = static_cast<const uint8_t*>(a.data());
+    for (int r = 0; r < d.valid_row; ++r)
+      for (int c = 0; c < d.valid_col; ++c)
+        std::memcpy(tilesim::pto::layout::at(d, r, c), src + (size_t(r) * d.valid_col + c) * es, es);
+  }
+  py::array get(const std::string& descr) const {
+    py::array out(py::dtype(descr), std::vector<py::ssize_t>{d.valid_row, d.valid_col});
+    auto* dst = static_cast<uint8_t*>(out.mutable_data());
+    for (int r = 0; r < d.valid_row; ++r)
+      for (int c = 0; c < d.valid_col; ++c)
+        std::memcpy(dst + (size_t(r) * d.valid_col + c) * 4, tilesim::pto::layout::at(d, r, c), 4);
+    return out;
+  }
+};
+
+py::array cube_matmul(const py::array& a, const std::string& a_dtype, const py::array& b,
+                      const std::string& b_dtype, const py::object& acc, const py::object& bias,
+                      const std::string& target) {
+  const tp::Elem ea = tp::parse_elem(a_dtype, "a"), eb = tp::parse_elem(b_dtype, "b");
+  if (a.ndim() != 2 || b.ndim() != 2)
+    tilesim::raise(tilesim::ErrorCode::Constraint, "tmatmul", "a and b must be 2-D arrays",
+                   "docs/pto-kernels.md#matrix");
+  const int M = int(a.shape(0)), K = int(a.shape(1)), N = int(b.shape(1));
+  CubeTile A(ea, tp::kLocLeft, false, tp::kSLayoutRowMajor, 512, M, K);
+  CubeTile B(eb, tp::kLocRight, true, tp::kSLayoutColMajor, 512, int(b.shape(0)), N);
+  const tp::Elem ec = ea == tp::Elem::s8 ? tp::Elem::s32 : tp::Elem::f32;
+  CubeTile C(ec, tp::kLocAcc, false, tp::kSLayoutRowMajor, 1024, M, N);
+  A.put(a);
+  B.put(b);
+  tp::Call call;
+  call.instr = tp::Instr::TMATMUL;
+  call.dst = &C.d;
+  call.src0 = &A.d;
+  call.src1 = &B.d;
+  CubeTile Bias(ec, tp::kLocBias, true, tp::kSLayoutNoneBox, 512, 1, N);
+  const std::string descr = ec == tp::Elem::s32 ? "<i4" : "<f4";
+  const auto check = [&](const py::array& x, int r, int c, const char* who) {
+    if (x.ndim() != 2 || x.shape(0) != r || x.shape(1) != c || !x.dtype().is(py::dtype(descr)))
+      tilesim::raise(tilesim::ErrorCode::Constraint, "tmatmul",
+                     std::string(who) + " must be a " + std::to_string(r) + " x " + std::to_string(c) +
+                         " array of the Acc dtype (" + tp::elem_name(ec) + ")",
+                     "docs/pto-kernels.md#matrix");
+  };
+  if (!acc.is_none()) {
+    const py::array x = py::array::ensure(acc, py::array::c_style);
+    check(x, M, N, "acc");
+    C.put(py::array(py::dtype(descr), x.request().shape, x.data()));
+    call.instr = tp::Instr::TMATMUL_ACC;
+    call.acc_in = &C.d;
+  }
+  if (!bias.is_none()) {
+    if (call.instr != tp::Instr::TMATMUL)
+      tilesim::raise(tilesim::ErrorCode::Constraint, "tmatmul", "give acc or bias, not both",
+                     "docs/pto-kernels.md#matrix");
+    py::array x = py::array::ensure(bias, py::array::c_style);
+    check(x.ndim() == 1 ? x.reshape({py::ssize_t(1), x.shape(0)}) : x, 1, N, "bias");
+    Bias.put(x.ndim() == 1 ? x.reshape({py::ssize_t(1), x.shape(0)}) : x);
+    call.instr = tp::Instr::TMATMUL_BIAS;
+    call.bias = &Bias.d;
+  }
+  {
+    py::gil_scoped_release nogil;
+    tp::execute(call, tp::find_target(target), tp::Ub{});
+  }
+  return C.get(descr);
 }
 
 py::tuple spec_tuple(const tp::fe::DstSpec& d) {
@@ -161,6 +253,7 @@ void init_pto(py::module_&, py::module_& m) {
   });
   m.def("_is_float", [](const std::string& n) { return tp::elem_is_float(tp::parse_elem(n, "dtype")); });
   m.def("_execute", &execute_instr);
+  m.def("_tmatmul", &cube_matmul);
   m.def("_default_dst", [](const std::string& name, const std::string& target, const py::tuple& src0,
                            const py::object& src1, int extent, const std::string& dtype) {
     const tp::TileDesc a = desc_of(src0, "src0");

@@ -470,3 +470,33 @@ def _make(I, kind, has_tmp):  # noqa: C901 - one branch per operand shape
 for _name, _kind, _has_tmp in _impl._instructions():
     globals()[_name.lower()] = _make(_name, _kind, _has_tmp)
 del _name, _kind, _has_tmp
+
+
+def tmatmul(a, b, *, acc=None, bias=None, dtype_acc=None, target="a2a3"):
+    """TMATMUL (spec 21 §2; docs/pto-kernels.md#matrix): ``a (M, K) @ b (K, N)`` on the GEMM core.
+
+    tmatmul(a, b, *, acc=None, bias=None, dtype_acc=None, target='a2a3') -> np.ndarray
+
+    a, b: 2-D arrays (float16, float32, int8) or Tiles (any of fp16 bf16 fp32 s8), placed in Left
+    and Right tiles of the cube layouts. acc given: TMATMUL_ACC, the chain starts from it; bias
+    given (N values): TMATMUL_BIAS. Result: (M, N) float32 (int32 for s8 operands); dtype_acc, if
+    given, must name that dtype. Example::
+
+        c = tilesim.pto.tmatmul(np.ones((16, 32), np.float16), np.ones((32, 8), np.float16))
+    """
+    def operand(x, who):
+        if isinstance(x, Tile):
+            r, c = x.valid
+            return _np.ascontiguousarray(x.data[:r, :c]), x.dtype
+        arr = _np.ascontiguousarray(x)
+        names = {_np.dtype(_np.float16): "fp16", _np.dtype(_np.float32): "fp32", _np.dtype(_np.int8): "s8"}
+        if arr.dtype not in names:
+            raise _impl_error(f"tmatmul: {who} must be float16, float32 or int8 (or a Tile), got {arr.dtype}")
+        return arr, names[arr.dtype]
+
+    (xa, da), (xb, db) = operand(a, "a"), operand(b, "b")
+    if dtype_acc is not None:
+        want = "s32" if da == "s8" else "fp32"
+        if _dtype_name(dtype_acc) != want:
+            raise _impl_error(f"tmatmul: dtype_acc must be {want} for {da} operands, got {dtype_acc}")
+    return _impl._tmatmul(xa, da, xb, db, acc, bias, target)
