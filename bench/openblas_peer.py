@@ -10,10 +10,8 @@ Child mode: python3 openblas_peer.py M N K THREADS quick|full -> prints "<second
 import ctypes
 import ctypes.util
 import os
-import statistics
 import subprocess
 import sys
-import time
 
 _ENV_FORCING_A_KERNEL = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 
@@ -57,22 +55,11 @@ def _child(m, n, k, threads, quick):
         lib.cblas_sgemm(101, 111, 111, m, n, k, one, P(a.ctypes.data), k, P(b.ctypes.data), n, zero,
                         P(c.ctypes.data), n)
 
-    call()
-    target, iters = (5e-4 if quick else 2e-3), 1
-    while True:  # as compare.time_call: samples of >= target seconds, the median of 3 or 7
-        t = time.perf_counter()
-        for _ in range(iters):
-            call()
-        if time.perf_counter() - t >= target or iters >= 1 << 20:
-            break
-        iters *= 2
-    samples = []
-    for _ in range(3 if quick else 7):
-        t = time.perf_counter()
-        for _ in range(iters):
-            call()
-        samples.append((time.perf_counter() - t) / iters)
-    print(statistics.median(samples), lib.openblas_get_corename().decode())
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from compare import time_call  # the same sampling as every other peer
+
+    seconds = time_call(call, quick)
+    print(seconds, lib.openblas_get_corename().decode())
 
 
 if __name__ == "__main__":

@@ -37,11 +37,7 @@ std::vector<uint32_t> gather(const TileDesc& t, bool transposed = false) {
   const int R = t.valid_row, C = t.valid_col;
   const size_t es = esize(t);
   const layout::Parts tp(t, 0, R, 0, C);
-  layout::Parts rm = layout::Parts::row_major(R, C);
-  if (transposed) {
-    for (int r = 0; r < R; ++r) rm.row[size_t(r)] = r;
-    for (int c = 0; c < C; ++c) rm.col[size_t(c)] = int64_t(c) * R;
-  }
+  const layout::Parts rm = transposed ? layout::Parts::col_major(R, C) : layout::Parts::row_major(R, C);
   std::vector<uint32_t> out(size_t(R) * size_t(C));
   if (t.dtype == Elem::f32 || t.dtype == Elem::s32) {  // already the core's domain
     layout::copy_region(reinterpret_cast<uint8_t*>(out.data()), rm, t.data, tp, R, C, 4);

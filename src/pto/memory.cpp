@@ -41,39 +41,13 @@ struct View2D {
       default: rows = n[2] * n[3], cols = n[0] * n[1] * n[4]; break;
     }
   }
-  // offset(r, c) = row_part(r) + col_part(c) for every layout (the index of a dimension comes
-  // from r alone or from c alone).
-  int64_t row_part(int64_t r) const {
+  // Element (r, c) of the view is at row[r] + col[c] for every layout (each dimension's index
+  // comes from r alone or from c alone), for r < R, c < C; the mixed-radix indices are counted.
+  // Fills p (its vectors keep their capacity: the callers reuse a per-thread Parts, so a small
+  // call allocates nothing).
+  void parts(int R, int C, layout::Parts& p) const {
     const int64_t* n = g.shape;
     const int64_t* s = g.stride;
-    switch (g.layout) {
-      case GmLayout::ND:
-        return (r / (n[1] * n[2] * n[3])) * s[0] + ((r / (n[3] * n[2])) % n[1]) * s[1] +
-               ((r / n[3]) % n[2]) * s[2] + (r % n[3]) * s[3];
-      case GmLayout::DN: return r * s[3];
-      default: return (r / n[3]) * s[2] + (r % n[3]) * s[3];
-    }
-  }
-  int64_t col_part(int64_t c) const {
-    const int64_t* n = g.shape;
-    const int64_t* s = g.stride;
-    switch (g.layout) {
-      case GmLayout::ND: return c * s[4];
-      case GmLayout::DN:
-        return (c / (n[1] * n[2] * n[4])) * s[0] + ((c / (n[4] * n[2])) % n[1]) * s[1] +
-               ((c / n[4]) % n[2]) * s[2] + (c % n[4]) * s[4];
-      default: {
-        const int64_t outer = c / n[4];
-        return (outer / n[1]) * s[0] + (outer % n[1]) * s[1] + (c % n[4]) * s[4];
-      }
-    }
-  }
-  int64_t offset(int64_t r, int64_t c) const { return row_part(r) + col_part(c); }
-  // row_part(0 .. R-1), col_part(0 .. C-1), counting the mixed-radix indices incrementally.
-  layout::Parts parts(int R, int C) const {
-    const int64_t* n = g.shape;
-    const int64_t* s = g.stride;
-    layout::Parts p;
     p.row.resize(size_t(R));
     p.col.resize(size_t(C));
     switch (g.layout) {
@@ -97,7 +71,6 @@ struct View2D {
         break;
       }
     }
-    return p;
   }
   // v[k] = sum of digit_i * stride_i for k written in the radices `radix` (last digit fastest).
   static void count(std::vector<int64_t>& v, const int64_t* radix, const int64_t* stride, int nd) {
@@ -113,7 +86,7 @@ struct View2D {
       }
     }
   }
-  // Row r's elements are at offset(r, 0) + c: one block per row.
+  // Row r's elements are at row[r] + c: one block per row.
   bool rows_contiguous() const {
     return g.layout == GmLayout::ND ? g.stride[4] == 1
                                     : false;
@@ -232,12 +205,14 @@ void tload(const Ctx& c, const Call& call) {
   if (t.valid_row != t.rows || t.valid_col != t.cols) fill_pad(t);
   const size_t es = esize(t);
   const int R = t.valid_row, C = t.valid_col;
+  thread_local layout::Parts gp;
+  v.parts(R, C, gp);
   if (v.rows_contiguous() && layout::rows_contiguous(t)) {
     for (int r = 0; r < R; ++r)
-      std::memcpy(t.data + size_t(r) * t.cols * es, g.data + v.offset(r, 0) * int64_t(es), C * es);
+      std::memcpy(t.data + size_t(r) * t.cols * es, g.data + gp.row[size_t(r)] * int64_t(es), C * es);
     return;
   }
-  layout::copy_region(t.data, layout::Parts(t, 0, R, 0, C), g.data, v.parts(R, C), R, C, es);
+  layout::copy_region(t.data, layout::Parts(t, 0, R, 0, C), g.data, gp, R, C, es);
 }
 
 void tstore(const Ctx& c, const Call& call) {
@@ -262,12 +237,14 @@ void tstore(const Ctx& c, const Call& call) {
   const formats::DType gd = core_dtype(g.dtype);
   const size_t es = elem_size(g.dtype), ts = esize(t);
   const int R = t.valid_row, C = t.valid_col;
+  thread_local layout::Parts gp;
+  v.parts(R, C, gp);
   if (!call.atomic && cv.identity() && v.rows_contiguous() && layout::rows_contiguous(t)) {
     for (int r = 0; r < R; ++r)
-      std::memcpy(g.data + v.offset(r, 0) * int64_t(es), t.data + size_t(r) * t.cols * ts, C * es);
+      std::memcpy(g.data + gp.row[size_t(r)] * int64_t(es), t.data + size_t(r) * t.cols * ts, C * es);
     return;
   }
-  const layout::Parts tp(t, 0, R, 0, C), gp = v.parts(R, C);
+  const layout::Parts tp(t, 0, R, 0, C);
   if (!call.atomic && cv.identity())
     return layout::copy_region(g.data, gp, t.data, tp, R, C, es);
   for (int r = 0; r < R; ++r)

@@ -44,13 +44,11 @@ inline uint8_t* at(const TileDesc& t, int r, int c) noexcept {
   return t.data + index(t, r, c) * elem_size(t.dtype);
 }
 
-// Every layout's index is separable: index(r, c) = row_part(r) + col_part(c) (NZ: the box row and
+// Every layout's index is separable: index(r, c) = index(r, 0) + index(0, c) (NZ: the box row and
 // inner row give the first, the box column and inner column the second; likewise ZN, ZZ,
 // NoneBox). The movers precompute both parts for a region and copy with typed loads and stores.
-inline size_t row_part(const TileDesc& t, int r) noexcept { return index(t, r, 0); }
-inline size_t col_part(const TileDesc& t, int c) noexcept { return index(t, 0, c); }
 
-// row_part / col_part for rows [r0, r0 + R) and columns [c0, c0 + C), in elements, computed
+// index(r, 0) / index(0, c) for rows [r0, r0 + R) and columns [c0, c0 + C), in elements, computed
 // incrementally (box counters instead of a division per element).
 struct Parts {
   std::vector<int64_t> row, col;
@@ -71,17 +69,19 @@ struct Parts {
     fill(row, r0, IR, rs_box, rs_in);
     fill(col, c0, IC, cs_box, cs_in);
   }
-  // A dense row-major R x C array.
-  static Parts row_major(int R, int C) {
+  // A dense row-major R x C array, and a dense column-major one (element (r, c) at c * R + r).
+  static Parts row_major(int R, int C) { return dense(R, C, C, 1); }
+  static Parts col_major(int R, int C) { return dense(R, C, 1, R); }
+
+ private:
+  static Parts dense(int R, int C, int64_t row_step, int64_t col_step) {
     Parts p;
     p.row.resize(size_t(R));
     p.col.resize(size_t(C));
-    for (int r = 0; r < R; ++r) p.row[size_t(r)] = int64_t(r) * C;
-    for (int c = 0; c < C; ++c) p.col[size_t(c)] = c;
+    for (int r = 0; r < R; ++r) p.row[size_t(r)] = r * row_step;
+    for (int c = 0; c < C; ++c) p.col[size_t(c)] = c * col_step;
     return p;
   }
-
- private:
   // v[k] = (i / n) * step_box + (i % n) * step_in for i = i0 + k (n = 1: i * step_in).
   static void fill(std::vector<int64_t>& v, int i0, int64_t n, int64_t step_box, int64_t step_in) {
     if (n == 1) {
