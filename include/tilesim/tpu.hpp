@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,11 +28,28 @@ struct ChipProfile {
   int align_bytes;          // ALIGN_BYTES = EU bytes
   uint64_t select_dtypes;   // bit d set: data_type_t d accepted by the select instructions
   FloatCompare float_compare = FloatCompare::ieee;  // spec 50 §3
+  int banks = 16;           // LOCAL_MEM_BANKS (spec 51 §1 table)
+  int cores = 1;            // tpu_core_num() (spec 51 §1 table)
 };
 
 std::span<const ChipProfile> chips() noexcept;
 const ChipProfile& find_chip(std::string_view name);  // Error(Unsupported) listing valid names
 inline constexpr const char* kDefaultChip = "bm1684x";
+
+// ---- global memory (spec 51 §1) ----
+// Global addresses carry bit 62 (no user-space host pointer on x86-64 or AArch64 has it): an
+// address with the tag must lie in a live allocation; one without it is a host pointer.
+inline constexpr uint64_t kGlobalTag = 0x4000000000000000ull;
+inline bool is_global(uint64_t addr) noexcept { return (addr & kGlobalTag) != 0; }
+// 64-byte aligned, zeroed, never 0; addresses are never reused after a free.
+global_addr_t global_alloc(size_t bytes);
+void global_free(global_addr_t addr);  // Error(Bounds) for an address that is not a live base
+// Host view of [addr, addr + bytes) inside one live allocation; `fn`/`operand` name the caller
+// in the error message. bytes = 0 checks addr only.
+uint8_t* global_span(global_addr_t addr, uint64_t bytes, const char* fn = "tilesim_tpu_global_ptr",
+                     const char* operand = "addr");
+// Bytes of live allocations (tests: frees really free).
+size_t global_live_bytes() noexcept;
 
 // The five functions (spec 50 §3).
 enum class SelectOp : uint8_t { Greater, Less, Equal, MaximumGreater, MinimumLess };
@@ -59,6 +77,26 @@ inline variable_t scalar_bits(uint32_t bits) {
 }
 variable_t scalar_f32(float x);
 
+// One BDC arithmetic call (spec 51 §3), whatever its vendor signature: the C shims and the
+// Python methods fill the fields the function has; the rest stay at their defaults.
+struct BdcCall {
+  const char* fn = nullptr;  // vendor name, "tpu_bdc_fp_add"
+  local_addr_t dst = 0, src0 = 0, src1 = 0;
+  const dim4* shape = nullptr;
+  const dim4* dst_stride = nullptr;  // NULL = 64-byte aligned layout
+  const dim4* src0_stride = nullptr;
+  const dim4* src1_stride = nullptr;
+  int dst_dtype = -1, src0_dtype = -1, src1_dtype = -1;  // data_type_t values (-1: the one dtype)
+  uint32_t c_bits = 0;     // the scalar_t C (its low bits are the value)
+  uint32_t true_bits = 1;  // the compares' true_val
+  int shift = 0;           // integer forms: right shift of the exact result
+  int rounding = 0;        // rounding_mode_t of that shift / of tpu_bdc_cast
+  bool saturation = true;  // integer forms: clamp (true) or wrap to dst
+};
+
+// The chip rows' names, for messages and Python.
+std::vector<std::string> bdc_function_names();
+
 class Device {
  public:
   explicit Device(std::string_view chip = kDefaultChip);
@@ -79,12 +117,35 @@ class Device {
   }
   void aligned_stride(dim4* stride, int start_idx, const dim4* shape, data_type_t dtype) const;
   void compact_stride(dim4* stride, int start_idx, const dim4* shape) const;
+  // Contiguous NCHW strides (w 1, h W, c H*W, n C*H*W), and ALIGN(h*w, EU_NUM(dtype)) * size.
+  void continuous_stride(dim4* stride, const dim4* shape) const;
+  int aligned_feature_size(int h, int w, int dtype) const;
 
   // GDMA (spec 50 §5). Host pointers; NULL strides = continuous / 64-byte aligned.
   void gdma_cpy_S2L(local_addr_t dst, const void* src, const dim4* shape, const dim4* dst_stride,
                     const dim4* src_stride, data_type_t dtype);
   void gdma_cpy_L2S(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
                     const dim4* src_stride, data_type_t dtype);
+
+  // GDMA on system addresses (spec 51 §2): a global address (bounds-checked) or a host pointer.
+  // dtype as the stored int of a data_type_t (see the *_raw note below).
+  void gdma_S2L(local_addr_t dst, system_addr_t src, const dim4* shape, const dim4* dst_stride,
+                const dim4* src_stride, int dtype);
+  void gdma_L2S(system_addr_t dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                const dim4* src_stride, int dtype);
+  void gdma_L2L(local_addr_t dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                const dim4* src_stride, int dtype);
+  void gdma_S2S(system_addr_t dst, system_addr_t src, const dim4* shape, const dim4* dst_stride,
+                const dim4* src_stride, int dtype);
+  void gdma_set_C_system(system_addr_t dst, uint32_t c_bits, const dim4* shape,
+                         const dim4* dst_stride, int dtype);
+  void gdma_set_C_local(local_addr_t dst, uint32_t c_bits, const dim4* shape,
+                        const dim4* dst_stride, int dtype);
+  void gdma_system_cpy(system_addr_t dst, system_addr_t src, uint64_t count, int dtype);
+
+  // BDC arithmetic (spec 51 §3): one entry for every function of the closure, by vendor name
+  // ("tpu_bdc_fp_add", ...). See BdcCall.
+  void bdc(const struct BdcCall& call);
 
   // BDC compare-select (seed 001, spec 50 §3).
   void greater_select(local_addr_t dst, const variable_t* src0, const variable_t* src1,

@@ -22,11 +22,12 @@ constexpr uint64_t kSelectBase = bit(DT_INT8) | bit(DT_UINT8) | bit(DT_INT16) | 
 constexpr uint64_t kSelectFp8 = bit(DT_FP8E4M3) | bit(DT_FP8E5M2);
 
 // spec 50 §1: name, NPU_NUM, LOCAL_MEM_SIZE, ALIGN_BYTES; the select dtypes (§2), the float
-// compare rule (§3).
+// compare rule (§3); LOCAL_MEM_BANKS and cores (spec 51 §1 table: tpu-mlir BM168x headers for
+// NPU/EU/LMEM/banks, TPU1686 MAX_TPU_CORE_NUM and torch-tpu Matmul.cpp for the core counts).
 constexpr ChipProfile kChips[] = {
-    {"bm1684x", 64, 256 * 1024, 64, kSelectBase, FloatCompare::ieee},
-    {"bm1688", 32, 128 * 1024, 16, kSelectBase, FloatCompare::ieee},
-    {"bm1690", 64, 256 * 1024, 64, kSelectBase | kSelectFp8, FloatCompare::ieee},
+    {"bm1684x", 64, 256 * 1024, 64, kSelectBase, FloatCompare::ieee, 16, 1},
+    {"bm1688", 32, 128 * 1024, 16, kSelectBase, FloatCompare::ieee, 16, 2},
+    {"bm1690", 64, 256 * 1024, 64, kSelectBase | kSelectFp8, FloatCompare::ieee, 16, 8},
 };
 
 // spec 50 §2 values.

@@ -72,126 +72,27 @@ void Device::compact_stride(dim4* stride, int start_idx, const dim4* shape) cons
   *stride = narrow_strides("tpu_compact_stride", s);
 }
 
-// ---- GDMA (spec 50 §5) ----
-namespace {
-
-struct Copy {
-  int64_t N, C, H, W;
-  int e;
-  int64_t q;
-  uint32_t r;
-  Strides local, sys;
-};
-
-Copy plan_copy(const Device& dev, const char* instr, local_addr_t laddr, const void* host,
-               const dim4* shape, const dim4* local_stride, const dim4* sys_stride, int dtype,
-               const char* local_name, const char* sys_name) {
-  auto fail = [&](ErrorCode c, const std::string& d, const char* spec = "50 §5") {
-    raise(c, instr, d, spec);
-  };
-  if (!host) fail(ErrorCode::Constraint, fmt::format("{} (system address) is NULL", sys_name));
-  if (!shape) fail(ErrorCode::Constraint, "shape is NULL");
-  const int dt = dtype;
-  const DTypeInfo* d = dtype_info(dt);
-  if (!d)
-    fail(ErrorCode::Unsupported, fmt::format("dtype {} is not a data_type_t value", dt), "50 §2");
-  if (!dtype_bytes(*d))
-    fail(ErrorCode::Unsupported,
-         fmt::format("dtype {} is not an 8-, 16- or 32-bit type", dtype_label(dt)), "50 §2");
-  const int* dims[4] = {&shape->n, &shape->c, &shape->h, &shape->w};
-  const char* names = "nchw";
-  for (int i = 0; i < 4; ++i)
-    if (*dims[i] < 1 || *dims[i] > 65535)
-      fail(ErrorCode::Constraint,
-           fmt::format("shape->{} must be in [1, 65535], got {}", names[i], *dims[i]), "50 §4");
-  for (const dim4* s : {local_stride, sys_stride})
-    if (s && (s->n < 0 || s->c < 0 || s->h < 0 || s->w < 0))
-      fail(ErrorCode::Constraint,
-           fmt::format("{}_stride must be non-negative, got [{}, {}, {}, {}]",
-                       s == local_stride ? local_name : sys_name, s->n, s->c, s->h, s->w));
-  Copy c{shape->n, shape->c, shape->h, shape->w, dtype_bytes(*d), 0, 0, {}, {}};
-  const uint64_t total = uint64_t{dev.local_mem_size()} * static_cast<uint64_t>(dev.npu_num());
-  if (laddr >= total)
-    fail(ErrorCode::Bounds,
-         fmt::format("{} address 0x{:x} is outside local memory (NPU_NUM {} x LOCAL_MEM_SIZE {} = "
-                     "{} bytes)",
-                     local_name, laddr, dev.npu_num(), dev.local_mem_size(), total),
-         "50 §1");
-  c.q = laddr / dev.local_mem_size();
-  c.r = laddr % dev.local_mem_size();
-  if (c.r % static_cast<uint32_t>(c.e))
-    fail(ErrorCode::Constraint,
-         fmt::format("{} in-NPU offset 0x{:x} must be a multiple of the element size {}",
-                     local_name, c.r, c.e));
-  c.local = local_stride
-                ? Strides{local_stride->n, local_stride->c, local_stride->h, local_stride->w}
-                : aligned_strides(c.q, c.C, c.H, c.W, c.e, dev.align_bytes(), dev.npu_num());
-  c.sys = sys_stride ? Strides{sys_stride->n, sys_stride->c, sys_stride->h, sys_stride->w}
-                     : Strides{c.C * c.H * c.W, c.H * c.W, c.W, 1};
-  const int64_t hi =
-      c.r + tensor_extent_bytes(c.local, c.q, c.N, c.C, c.H, c.W, c.e, dev.npu_num());
-  if (hi > static_cast<int64_t>(dev.local_mem_size()))
-    fail(ErrorCode::Bounds,
-         fmt::format("{} touches in-NPU bytes [0x{:x}, 0x{:x}) for shape [{}, {}, {}, {}] starting "
-                     "on NPU {}, beyond LOCAL_MEM_SIZE 0x{:x} ({})",
-                     local_name, c.r, hi, c.N, c.C, c.H, c.W, c.q, dev.local_mem_size(),
-                     dev.profile().name),
-         "50 §1");
-  return c;
+void Device::continuous_stride(dim4* stride, const dim4* shape) const {
+  if (!stride || !shape)
+    raise(ErrorCode::Constraint, "tpu_continuous_stride", "stride and shape must not be NULL", "50 §1");
+  check_layout_args("tpu_continuous_stride", 0, *shape, npu_num());
+  const int64_t W = shape->w, H = shape->h, C = shape->c;
+  *stride = narrow_strides("tpu_continuous_stride", Strides{C * H * W, H * W, W, 1});
 }
 
-// Moves every element between host and local memory; to_local selects the direction.
-void run_copy(uint8_t* mem, uint32_t lms, int npu_num, const Copy& c, uint8_t* host_w,
-              const uint8_t* host_r, bool to_local) {
-  const bool dense_w = c.local.w == 1 && c.sys.w == 1;
-  for (int64_t n = 0; n < c.N; ++n)
-    for (int64_t ch = 0; ch < c.C; ++ch) {
-      const ChannelPos pos = channel_pos(c.q, ch, npu_num);
-      uint8_t* lbase = mem + pos.npu * lms + c.r + (n * c.local.n + pos.slot * c.local.c) * c.e;
-      const int64_t sbase = (n * c.sys.n + ch * c.sys.c) * c.e;
-      for (int64_t h = 0; h < c.H; ++h) {
-        uint8_t* l = lbase + h * c.local.h * c.e;
-        const int64_t s = sbase + h * c.sys.h * c.e;
-        if (dense_w) {
-          if (to_local)
-            std::memmove(l, host_r + s, static_cast<size_t>(c.W * c.e));
-          else
-            std::memmove(host_w + s, l, static_cast<size_t>(c.W * c.e));
-          continue;
-        }
-        for (int64_t w = 0; w < c.W; ++w) {
-          if (to_local)
-            std::memcpy(l + w * c.local.w * c.e, host_r + s + w * c.sys.w * c.e, c.e);
-          else
-            std::memcpy(host_w + s + w * c.sys.w * c.e, l + w * c.local.w * c.e, c.e);
-        }
-      }
-    }
-}
-
-}  // namespace
-
-void Device::gdma_cpy_S2L(local_addr_t dst, const void* src, const dim4* shape,
-                          const dim4* dst_stride, const dim4* src_stride, data_type_t dtype) {
-  gdma_cpy_S2L_raw(dst, src, shape, dst_stride, src_stride, raw_enum(dtype));
-}
-void Device::gdma_cpy_S2L_raw(local_addr_t dst, const void* src, const dim4* shape,
-                              const dim4* dst_stride, const dim4* src_stride, int dtype) {
-  const Copy c = plan_copy(*this, "tpu_gdma_cpy_S2L", dst, src, shape, dst_stride, src_stride,
-                           dtype, "dst", "src");
-  run_copy(mem_.data(), local_mem_size(), npu_num(), c, nullptr, static_cast<const uint8_t*>(src),
-           true);
-}
-
-void Device::gdma_cpy_L2S(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
-                          const dim4* src_stride, data_type_t dtype) {
-  gdma_cpy_L2S_raw(dst, src, shape, dst_stride, src_stride, raw_enum(dtype));
-}
-void Device::gdma_cpy_L2S_raw(void* dst, local_addr_t src, const dim4* shape,
-                              const dim4* dst_stride, const dim4* src_stride, int dtype) {
-  const Copy c = plan_copy(*this, "tpu_gdma_cpy_L2S", src, dst, shape, src_stride, dst_stride,
-                           dtype, "src", "dst");
-  run_copy(mem_.data(), local_mem_size(), npu_num(), c, static_cast<uint8_t*>(dst), nullptr, false);
+int Device::aligned_feature_size(int h, int w, int dtype) const {
+  const DTypeInfo* d = dtype_info(dtype);
+  if (!d || !dtype_bytes(*d))
+    raise(ErrorCode::Unsupported, "tpu_aligned_feature_size",
+          fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)), "50 §2");
+  if (h < 0 || w < 0)
+    raise(ErrorCode::Constraint, "tpu_aligned_feature_size", fmt::format("h {} and w {} must be >= 0", h, w),
+          "50 §1");
+  const int64_t e = dtype_bytes(*d);
+  const int64_t bytes = align_up(int64_t{h} * w, align_bytes() / e) * e;
+  if (bytes > INT32_MAX)
+    raise(ErrorCode::Bounds, "tpu_aligned_feature_size", fmt::format("h {} x w {} overflows int", h, w), "50 §1");
+  return static_cast<int>(bytes);
 }
 
 // ---- BDC compare-select ----

@@ -45,3 +45,12 @@ inline int dtype_bytes(const DTypeInfo& d) noexcept {
 std::string dtype_label(int dt);
 
 }  // namespace tilesim::tpu
+
+namespace tilesim::tpu {
+// rounding_mode_t (spec 51 §1) onto the formats core's modes (spec 15 §2 table); an out-of-range
+// value is Error(Unsupported) naming `fn`.
+formats::Rounding rounding_of(int rm, const char* fn);
+// A scalar_t's bits converted from src_dtype to dst_dtype (spec 15 §2; integer destinations
+// saturate). `kind`: 0 any (tpu_cast), 1 float source (tpu_fp_cast), 2 integer source (tpu_int_cast).
+uint32_t cast_scalar(const char* fn, uint32_t bits, int dst_dtype, int src_dtype, int rm, int kind);
+}  // namespace tilesim::tpu

@@ -1,0 +1,254 @@
+// GDMA (spec 51 §2): every copy of the TPU-Kernel model is one walk over an (n, c, h, w) shape
+// between two sides, each either local memory (NPU-distributed, spec 50 §1) or system memory (a
+// global address of spec 51 §1, bounds-checked, or a host pointer). Every rule is checked and every
+// address resolved before a byte moves; copies between one memory and itself go through a staging
+// buffer, so an overlapping copy reads everything before it writes (as one DMA transfer would).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "tilesim/tpu.hpp"
+#include "tpu/dtype.hpp"
+#include "tpu/layout.hpp"
+
+namespace tilesim::tpu {
+namespace {
+
+constexpr const char* kDoc = "docs/tpu.md#gdma";
+
+struct Side {
+  bool local = false;
+  const char* name = "";
+  int64_t q = 0;        // local: start NPU
+  uint32_t r = 0;       // local: in-NPU byte offset
+  uint8_t* host = nullptr;  // system: the resolved base
+  Strides s{};
+};
+
+struct Plan {
+  const char* fn;
+  int64_t N, C, H, W;
+  int e;
+  Side dst, src;
+};
+
+struct Planner {
+  const Device& dev;
+  const char* fn;
+  [[noreturn]] void fail(ErrorCode c, const std::string& d, const char* spec = kDoc) const {
+    raise(c, fn, d, spec);
+  }
+
+  int elem_bytes(int dtype) const {
+    const DTypeInfo* d = dtype_info(dtype);
+    if (!d) fail(ErrorCode::Unsupported, fmt::format("dtype {} is not a data_type_t value", dtype), "50 §2");
+    if (!dtype_bytes(*d))
+      fail(ErrorCode::Unsupported,
+           fmt::format("dtype {} is not an 8-, 16- or 32-bit type", dtype_label(dtype)), "50 §2");
+    return dtype_bytes(*d);
+  }
+  void shape(const dim4* s) const {
+    if (!s) fail(ErrorCode::Constraint, "shape is NULL");
+    const int v[4] = {s->n, s->c, s->h, s->w};
+    for (int i = 0; i < 4; ++i)
+      if (v[i] < 1 || v[i] > 65535)
+        fail(ErrorCode::Constraint, fmt::format("shape->{} must be in [1, 65535], got {}", "nchw"[i], v[i]),
+             "50 §4");
+  }
+  // A non-NULL stride (free layout): non-negative, and the w stride at most 128 bytes' worth of
+  // elements (TPU-Kernel reference, GDMA page: "dst_stride->w and src_stride->w <= 128 /
+  // tpu_data_type_size(dtype)").
+  Strides given(const char* name, const dim4& s, int e) const {
+    if (s.n < 0 || s.c < 0 || s.h < 0 || s.w < 0)
+      fail(ErrorCode::Constraint,
+           fmt::format("{}_stride must be non-negative, got [{}, {}, {}, {}]", name, s.n, s.c, s.h, s.w));
+    if (s.w > 128 / e)
+      fail(ErrorCode::Constraint,
+           fmt::format("{}_stride->w must be <= 128 / element size = {}, got {}", name, 128 / e, s.w));
+    return {s.n, s.c, s.h, s.w};
+  }
+  Side local(const char* name, local_addr_t addr, const dim4* stride, const Plan& p) const {
+    Side sd;
+    sd.local = true;
+    sd.name = name;
+    const uint64_t total = uint64_t{dev.local_mem_size()} * static_cast<uint64_t>(dev.npu_num());
+    if (addr >= total)
+      fail(ErrorCode::Bounds,
+           fmt::format("{} address 0x{:x} is outside local memory (NPU_NUM {} x LOCAL_MEM_SIZE {} = {} bytes)",
+                       name, addr, dev.npu_num(), dev.local_mem_size(), total),
+           "50 §1");
+    sd.q = addr / dev.local_mem_size();
+    sd.r = addr % dev.local_mem_size();
+    if (sd.r % static_cast<uint32_t>(p.e))
+      fail(ErrorCode::Constraint,
+           fmt::format("{} in-NPU offset 0x{:x} must be a multiple of the element size {}", name, sd.r, p.e));
+    sd.s = stride ? given(name, *stride, p.e)
+                  : aligned_strides(sd.q, p.C, p.H, p.W, p.e, dev.align_bytes(), dev.npu_num());
+    const int64_t hi = sd.r + tensor_extent_bytes(sd.s, sd.q, p.N, p.C, p.H, p.W, p.e, dev.npu_num());
+    if (hi > static_cast<int64_t>(dev.local_mem_size()))
+      fail(ErrorCode::Bounds,
+           fmt::format("{} touches in-NPU bytes [0x{:x}, 0x{:x}) for shape [{}, {}, {}, {}] starting on NPU {}, "
+                       "beyond LOCAL_MEM_SIZE 0x{:x} ({})",
+                       name, sd.r, hi, p.N, p.C, p.H, p.W, sd.q, dev.local_mem_size(), dev.profile().name),
+           "50 §1");
+    return sd;
+  }
+  Side system(const char* name, system_addr_t addr, const dim4* stride, const Plan& p) const {
+    Side sd;
+    sd.name = name;
+    if (!addr) fail(ErrorCode::Constraint, fmt::format("{} (system address) is NULL (0)", name));
+    sd.s = stride ? given(name, *stride, p.e) : Strides{p.C * p.H * p.W, p.H * p.W, p.W, 1};
+    const uint64_t extent =
+        static_cast<uint64_t>(((p.N - 1) * sd.s.n + (p.C - 1) * sd.s.c + (p.H - 1) * sd.s.h + (p.W - 1) * sd.s.w + 1) * p.e);
+    sd.host = is_global(addr) ? global_span(addr, extent, fn, name)
+                              : reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(addr));
+    return sd;
+  }
+};
+
+Plan base_plan(const Planner& pl, const dim4* shape, int dtype) {
+  pl.shape(shape);
+  const int e = pl.elem_bytes(dtype);
+  return Plan{pl.fn, shape->n, shape->c, shape->h, shape->w, e, {}, {}};
+}
+
+// Address of row (n, c, h) of a side.
+inline uint8_t* row(const Side& sd, uint8_t* mem, uint32_t lms, int npu_num, int64_t n, int64_t c, int64_t h, int e) {
+  if (sd.local) {
+    const ChannelPos pos = channel_pos(sd.q, c, npu_num);
+    return mem + pos.npu * lms + sd.r + (n * sd.s.n + pos.slot * sd.s.c + h * sd.s.h) * e;
+  }
+  return sd.host + (n * sd.s.n + c * sd.s.c + h * sd.s.h) * e;
+}
+
+// Moves the elements; `stage` first gathers the source into a dense buffer (same memory on both
+// sides: every read happens before any write).
+void run(Device& dev, const Plan& p, bool stage) {
+  uint8_t* mem = dev.memory().data();
+  const uint32_t lms = dev.local_mem_size();
+  const int npu = dev.npu_num();
+  const int e = p.e;
+  std::vector<uint8_t> buf;
+  Side src = p.src;
+  if (stage) {
+    buf.resize(static_cast<size_t>(p.N * p.C * p.H * p.W * e));
+    Side dense;
+    dense.host = buf.data();
+    dense.s = {p.C * p.H * p.W, p.H * p.W, p.W, 1};
+    Plan g = p;
+    g.dst = dense;
+    run(dev, g, false);
+    src = dense;
+  }
+  const bool dense_w = p.dst.s.w == 1 && src.s.w == 1;
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t c = 0; c < p.C; ++c)
+      for (int64_t h = 0; h < p.H; ++h) {
+        uint8_t* d = row(p.dst, mem, lms, npu, n, c, h, e);
+        const uint8_t* s = row(src, mem, lms, npu, n, c, h, e);
+        if (dense_w) {
+          std::memmove(d, s, static_cast<size_t>(p.W * e));
+        } else {
+          for (int64_t w = 0; w < p.W; ++w) std::memmove(d + w * p.dst.s.w * e, s + w * src.s.w * e, e);
+        }
+      }
+}
+
+void fill(Device& dev, const Plan& p, uint32_t bits) {
+  uint8_t* mem = dev.memory().data();
+  uint8_t code[4];
+  std::memcpy(code, &bits, 4);  // the low bytes of the scalar_t are the value (little-endian host)
+  for (int64_t n = 0; n < p.N; ++n)
+    for (int64_t c = 0; c < p.C; ++c)
+      for (int64_t h = 0; h < p.H; ++h) {
+        uint8_t* d = row(p.dst, mem, dev.local_mem_size(), dev.npu_num(), n, c, h, p.e);
+        for (int64_t w = 0; w < p.W; ++w) std::memcpy(d + w * p.dst.s.w * p.e, code, p.e);
+      }
+}
+
+}  // namespace
+
+void Device::gdma_S2L(local_addr_t dst, system_addr_t src, const dim4* shape, const dim4* dst_stride,
+                      const dim4* src_stride, int dtype) {
+  const Planner pl{*this, "tpu_gdma_cpy_S2L"};
+  Plan p = base_plan(pl, shape, dtype);
+  p.dst = pl.local("dst", dst, dst_stride, p);
+  p.src = pl.system("src", src, src_stride, p);
+  run(*this, p, false);
+}
+void Device::gdma_L2S(system_addr_t dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                      const dim4* src_stride, int dtype) {
+  const Planner pl{*this, "tpu_gdma_cpy_L2S"};
+  Plan p = base_plan(pl, shape, dtype);
+  p.src = pl.local("src", src, src_stride, p);
+  p.dst = pl.system("dst", dst, dst_stride, p);
+  run(*this, p, false);
+}
+void Device::gdma_L2L(local_addr_t dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                      const dim4* src_stride, int dtype) {
+  const Planner pl{*this, "tpu_gdma_cpy_L2L"};
+  Plan p = base_plan(pl, shape, dtype);
+  p.src = pl.local("src", src, src_stride, p);
+  p.dst = pl.local("dst", dst, dst_stride, p);
+  run(*this, p, true);
+}
+void Device::gdma_S2S(system_addr_t dst, system_addr_t src, const dim4* shape, const dim4* dst_stride,
+                      const dim4* src_stride, int dtype) {
+  const Planner pl{*this, "tpu_gdma_cpy_S2S"};
+  Plan p = base_plan(pl, shape, dtype);
+  p.src = pl.system("src", src, src_stride, p);
+  p.dst = pl.system("dst", dst, dst_stride, p);
+  run(*this, p, true);
+}
+void Device::gdma_set_C_system(system_addr_t dst, uint32_t c_bits, const dim4* shape,
+                               const dim4* dst_stride, int dtype) {
+  const Planner pl{*this, "tpu_gdma_set_C_system"};
+  Plan p = base_plan(pl, shape, dtype);
+  p.dst = pl.system("dst", dst, dst_stride, p);
+  fill(*this, p, c_bits);
+}
+void Device::gdma_set_C_local(local_addr_t dst, uint32_t c_bits, const dim4* shape,
+                              const dim4* dst_stride, int dtype) {
+  const Planner pl{*this, "tpu_gdma_set_C_local"};
+  Plan p = base_plan(pl, shape, dtype);
+  p.dst = pl.local("dst", dst, dst_stride, p);
+  fill(*this, p, c_bits);
+}
+void Device::gdma_system_cpy(system_addr_t dst, system_addr_t src, uint64_t count, int dtype) {
+  const Planner pl{*this, "tpu_gdma_system_cpy"};
+  const int e = pl.elem_bytes(dtype);
+  if (count == 0) return;
+  const uint64_t bytes = count * static_cast<uint64_t>(e);
+  auto resolve = [&](system_addr_t a, const char* name) -> uint8_t* {
+    if (!a) pl.fail(ErrorCode::Constraint, fmt::format("{} (system address) is NULL (0)", name));
+    return is_global(a) ? global_span(a, bytes, pl.fn, name)
+                        : reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(a));
+  };
+  uint8_t* s = resolve(src, "src");
+  uint8_t* d = resolve(dst, "dst");
+  std::memmove(d, s, bytes);
+}
+
+// Host-pointer forms (spec 50 §5, kept for existing callers).
+void Device::gdma_cpy_S2L_raw(local_addr_t dst, const void* src, const dim4* shape, const dim4* dst_stride,
+                              const dim4* src_stride, int dtype) {
+  gdma_S2L(dst, static_cast<system_addr_t>(reinterpret_cast<uintptr_t>(src)), shape, dst_stride, src_stride,
+           dtype);
+}
+void Device::gdma_cpy_L2S_raw(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                              const dim4* src_stride, int dtype) {
+  gdma_L2S(static_cast<system_addr_t>(reinterpret_cast<uintptr_t>(dst)), src, shape, dst_stride, src_stride,
+           dtype);
+}
+void Device::gdma_cpy_S2L(local_addr_t dst, const void* src, const dim4* shape, const dim4* dst_stride,
+                          const dim4* src_stride, data_type_t dtype) {
+  gdma_cpy_S2L_raw(dst, src, shape, dst_stride, src_stride, raw_enum(dtype));
+}
+void Device::gdma_cpy_L2S(void* dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
+                          const dim4* src_stride, data_type_t dtype) {
+  gdma_cpy_L2S_raw(dst, src, shape, dst_stride, src_stride, raw_enum(dtype));
+}
+
+}  // namespace tilesim::tpu

@@ -1,0 +1,114 @@
+// The simulated global memory (DDR) of spec 51 §1: a process-wide set of live allocations, shared
+// by every core and thread. Addresses are kGlobalTag + a byte offset that only grows, so a freed
+// range is never handed out again and a stale address is always an error (never another
+// allocation's bytes). Lookups take a shared lock; alloc/free an exclusive one.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+
+#include "tilesim/tpu.hpp"
+
+namespace tilesim::tpu {
+namespace {
+
+struct FreeAligned {
+  void operator()(uint8_t* p) const noexcept { std::free(p); }
+};
+struct Allocation {
+  uint64_t bytes;
+  std::unique_ptr<uint8_t, FreeAligned> data;
+};
+
+// Offsets below 2^40 (1 TiB of address space handed out over a process's life) keep every
+// address inside [kGlobalTag, kGlobalTag + 2^40): bit 62 set, bit 63 clear.
+constexpr uint64_t kSpace = uint64_t{1} << 40;
+constexpr uint64_t kAlign = 64;
+
+struct Space {
+  std::shared_mutex mu;
+  std::map<uint64_t, Allocation> live;  // by offset
+  uint64_t next = kAlign;               // offset 0 is never used: an address is never kGlobalTag
+  size_t live_bytes = 0;
+};
+Space& space() {
+  static Space s;
+  return s;
+}
+
+}  // namespace
+
+global_addr_t global_alloc(size_t bytes) {
+  constexpr const char* fn = "tilesim_tpu_global_alloc";
+  if (bytes == 0) raise(ErrorCode::Constraint, fn, "bytes must be at least 1, got 0", "docs/tpu.md#global-memory");
+  Space& s = space();
+  std::unique_lock lock(s.mu);
+  const uint64_t rounded = (uint64_t{bytes} + kAlign - 1) / kAlign * kAlign;
+  if (bytes > kSpace || s.next + rounded > kSpace)
+    raise(ErrorCode::Bounds, fn,
+          fmt::format("{} bytes do not fit the global address space (offset 0x{:x}, limit 0x{:x})",
+                      bytes, s.next, kSpace),
+          "docs/tpu.md#global-memory");
+  void* p = std::aligned_alloc(kAlign, rounded);
+  if (!p)
+    raise(ErrorCode::Bounds, fn, fmt::format("host allocation of {} bytes failed", bytes),
+          "docs/tpu.md#global-memory");
+  std::memset(p, 0, rounded);
+  const uint64_t off = s.next;
+  s.next += rounded;
+  s.live.emplace(off, Allocation{bytes, std::unique_ptr<uint8_t, FreeAligned>(static_cast<uint8_t*>(p))});
+  s.live_bytes += bytes;
+  return kGlobalTag + off;
+}
+
+void global_free(global_addr_t addr) {
+  constexpr const char* fn = "tilesim_tpu_global_free";
+  Space& s = space();
+  std::unique_lock lock(s.mu);
+  const auto it = is_global(addr) ? s.live.find(addr - kGlobalTag) : s.live.end();
+  if (it == s.live.end())
+    raise(ErrorCode::Bounds, fn,
+          fmt::format("addr 0x{:x} is not the base of a live global allocation (freed twice, never "
+                      "allocated, or not a global address)",
+                      addr),
+          "docs/tpu.md#global-memory");
+  s.live_bytes -= it->second.bytes;
+  s.live.erase(it);
+}
+
+uint8_t* global_span(global_addr_t addr, uint64_t bytes, const char* fn, const char* operand) {
+  Space& s = space();
+  std::shared_lock lock(s.mu);
+  if (!is_global(addr))
+    raise(ErrorCode::Bounds, fn, fmt::format("{} 0x{:x} is not a global address (bit 62 clear)", operand, addr),
+          "docs/tpu.md#global-memory");
+  const uint64_t off = addr - kGlobalTag;
+  auto it = s.live.upper_bound(off);
+  if (it == s.live.begin())
+    raise(ErrorCode::Bounds, fn,
+          fmt::format("{} 0x{:x} lies in no live global allocation (stale, freed or never allocated)",
+                      operand, addr),
+          "docs/tpu.md#global-memory");
+  --it;
+  const uint64_t base = it->first, size = it->second.bytes;
+  if (off >= base + size || (bytes && (bytes > size || off - base > size - bytes)))
+    raise(ErrorCode::Bounds, fn,
+          fmt::format("{} [0x{:x}, 0x{:x}) ({} bytes) is outside the live global allocation "
+                      "[0x{:x}, 0x{:x}) ({} bytes){}",
+                      operand, addr, addr + bytes, bytes, kGlobalTag + base, kGlobalTag + base + size,
+                      size, off >= base + size ? " (stale, freed or past its end)" : ""),
+          "docs/tpu.md#global-memory");
+  return it->second.data.get() + (off - base);
+}
+
+size_t global_live_bytes() noexcept {
+  Space& s = space();
+  std::shared_lock lock(s.mu);
+  return s.live_bytes;
+}
+
+}  // namespace tilesim::tpu
