@@ -1,58 +1,105 @@
-/* hardtanh(x) = min(max(x, -1), 1) written the way Sophgo TPU-Kernel kernels do it: two BDC
- * compare-selects with SCALAR bounds, on a 64-byte aligned tensor in local memory (seed 001).
- * Built as a C program against the vendor include "tpu_kernel.h"; checks and prints its result. */
+/* hardtanh(x) = min(max(x, lo), hi) as a TPU-Kernel kernel: global memory in, tiles of
+ * [1, NPU_NUM, 1, w] through local memory, two BDC compare-selects with SCALAR bounds (the way
+ * torch-tpu's nodechip_hardtanh.c does it), global memory out. A C program: the kernel, its
+ * TPUKERNEL_FUNC_REGISTER entry, and a host driver.
+ *
+ *   example_tpu_hardtanh                                  self-check on known answers
+ *   example_tpu_hardtanh DTYPE N LO HI in.bin out.bin     run on a file (check_examples.py)
+ *
+ * Selects move bits (spec 50 §3): a NaN input comes out with its own bits. */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "tpu_kernel.h"
+#include "tpu_example_io.h"
 
-#define N 1
-#define C 70 /* not a multiple of NPU_NUM: channels 64..69 go to slot 1 */
-#define H 3
-#define W 7 /* H*W = 21, not a multiple of EU_NUM */
+typedef struct {
+  global_addr_t in, out;
+  int length;
+  int dtype;
+  scalar_t lo, hi; /* in dtype */
+} hardtanh_args_t;
 
-static float host_in[N * C * H * W], host_out[N * C * H * W];
+static int example_hardtanh(const void* p) {
+  const hardtanh_args_t* a = (const hardtanh_args_t*)p;
+  const data_type_t dt = (data_type_t)a->dtype;
+  const int esz = tpu_data_type_size(dt);
+  /* local memory: input tile in the first half, output tile in the second */
+  const local_addr_t in_l = 0, out_l = (local_addr_t)(LOCAL_MEM_SIZE / 2);
+  const int wmax = ALIGN_DOWN(LOCAL_MEM_SIZE / 2 / esz, tpu_eu_num(dt));
+  variable_t x = {TENSOR, {.addr = in_l}}, y = {TENSOR, {.addr = out_l}};
+  variable_t lo = {SCALAR, {.scalar = a->lo}}, hi = {SCALAR, {.scalar = a->hi}};
+  /* this core's slice of the elements (every core has its own local memory) */
+  const int slice = DIV_UP(a->length, tpu_core_num());
+  const int begin = MIN(a->length, slice * tpu_core_index()), end = MIN(a->length, begin + slice);
+  int done = begin;
+  TPUKERNEL_ASSERT(esz > 0 && wmax > 0);
+  tpu_initialize();
+  while (done < end) {
+    const int todo = end - done;
+    dim4 shape = {1, 1, 1, 1};
+    if (todo >= NPU_NUM) {
+      shape.c = NPU_NUM;
+      shape.w = MIN(todo / NPU_NUM, wmax);
+    } else {
+      shape.c = todo;
+    }
+    tpu_gdma_cpy_S2L(in_l, a->in + (global_addr_t)done * esz, &shape, NULL, NULL, dt);
+    tpu_bdc_greater_select(out_l, &x, &hi, &hi, &x, &shape, dt, dt); /* y = x > hi ? hi : x */
+    tpu_bdc_less_select(out_l, &y, &lo, &lo, &y, &shape, dt, dt);    /* y = y < lo ? lo : y */
+    tpu_gdma_cpy_L2S(a->out + (global_addr_t)done * esz, out_l, &shape, NULL, NULL, dt);
+    done += shape.c * shape.w;
+  }
+  tpu_poll();
+  return 0;
+}
+TPUKERNEL_FUNC_REGISTER(example_hardtanh)
 
-static void hardtanh(local_addr_t out, local_addr_t in, const dim4* shape) {
-  variable_t x = {TENSOR, {.addr = in}};
-  variable_t y = {TENSOR, {.addr = out}};
-  variable_t lo = {SCALAR, {.scalar = {.f32 = -1.f}}};
-  variable_t hi = {SCALAR, {.scalar = {.f32 = 1.f}}};
-  tpu_bdc_greater_select(out, &x, &lo, &x, &lo, shape, DT_FP32, DT_FP32); /* y = x > -1 ? x : -1 */
-  tpu_bdc_less_select(out, &y, &hi, &y, &hi, shape, DT_FP32, DT_FP32);   /* y = y < 1 ? y : 1 */
+static int run(int dtype, int n, float lo, float hi, global_addr_t in, global_addr_t out) {
+  hardtanh_args_t args;
+  scalar_t lo32, hi32;
+  memset(&args, 0, sizeof args);
+  lo32.f32 = lo;
+  hi32.f32 = hi;
+  args.in = in;
+  args.out = out;
+  args.length = n;
+  args.dtype = dtype;
+  /* the bounds in the kernel's dtype, rounded to nearest even as torch-tpu's driver does */
+  args.lo = tpu_cast(lo32, (data_type_t)dtype, DT_FP32, RM_HALF_TO_EVEN);
+  args.hi = tpu_cast(hi32, (data_type_t)dtype, DT_FP32, RM_HALF_TO_EVEN);
+  return tilesim_tpu_launch("example_hardtanh", &args, sizeof args);
 }
 
-int main(void) {
-  int i, bad = 0;
-  dim4 shape = {N, C, H, W}, stride;
-  const local_addr_t in = 0;
-  local_addr_t out;
-  uint32_t s = 12345;
-  if (tilesim_tpu_init("bm1684x") != 0) return 1;
-  for (i = 0; i < N * C * H * W; ++i) {
-    s = s * 1103515245u + 12345u;
-    host_in[i] = (float)((int)(s >> 16) % 601 - 300) / 100.f; /* -3.00 .. 3.00 */
+int main(int argc, char** argv) {
+  example_init();
+  if (argc == 7) {
+    const int dt = example_dtype(argv[1]), n = atoi(argv[2]);
+    const size_t bytes = (size_t)n * (size_t)tpu_data_type_size((data_type_t)dt);
+    global_addr_t in = example_load(argv[5], bytes), out = tilesim_tpu_global_alloc(bytes);
+    const int rc = run(dt, n, (float)atof(argv[3]), (float)atof(argv[4]), in, out);
+    if (rc) return fprintf(stderr, "%s\n", tilesim_tpu_last_error()), rc;
+    example_save(argv[6], out, bytes);
+    return 0;
   }
-  host_in[0] = -0.f;
-  host_in[1] = NAN;
-  /* place the output after the input: n stride of the aligned layout, in bytes */
-  tpu_aligned_stride(&stride, 0, &shape, DT_FP32);
-  out = (local_addr_t)(N * stride.n * 4);
-  tpu_gdma_cpy_S2L(in, (system_addr_t)(uintptr_t)host_in, &shape, NULL, NULL, DT_FP32);
-  hardtanh(out, in, &shape);
-  tpu_gdma_cpy_L2S((system_addr_t)(uintptr_t)host_out, out, &shape, NULL, NULL, DT_FP32);
-  for (i = 0; i < N * C * H * W; ++i) {
-    const float x = host_in[i];
-    /* NaN > -1 is false -> -1; then -1 < 1 keeps -1 (spec 50 §3: NaN compares false) */
-    const float want = isnan(x) ? -1.f : x > 1.f ? 1.f : x < -1.f ? -1.f : x;
-    if (host_out[i] != want || signbit(host_out[i]) != signbit(want)) {
-      if (bad++ < 5) printf("mismatch at %d: hardtanh(%g) = %g, want %g\n", i, x, host_out[i], want);
+  {
+    /* self-check: 1000 fp32 values (not a multiple of NPU_NUM), hardtanh to [-1, 1] */
+    enum { n = 1000 };
+    global_addr_t in = tilesim_tpu_global_alloc(n * 4), out = tilesim_tpu_global_alloc(n * 4);
+    float* x = (float*)tilesim_tpu_global_ptr(in);
+    const float* y = (const float*)tilesim_tpu_global_ptr(out);
+    int i, bad = 0;
+    for (i = 0; i < n; ++i) x[i] = (float)(i % 61 - 30) / 10.f; /* -3.0 .. 3.0 */
+    x[0] = -0.f;
+    x[1] = NAN;
+    if (run(DT_FP32, n, -1.f, 1.f, in, out)) return fprintf(stderr, "%s\n", tilesim_tpu_last_error()), 1;
+    for (i = 0; i < n; ++i) {
+      const float want = isnan(x[i]) ? x[i] : x[i] > 1.f ? 1.f : x[i] < -1.f ? -1.f : x[i];
+      if (memcmp(&y[i], &want, 4) != 0 && bad++ < 5) printf("mismatch at %d: %g -> %g, want %g\n", i, x[i], y[i], want);
     }
+    printf("hardtanh on %s (%d cores): %d fp32 elements: %s\n", tilesim_tpu_chip(), tpu_core_num(), n,
+           bad ? "FAILED" : "ok");
+    tilesim_tpu_global_free(in);
+    tilesim_tpu_global_free(out);
+    return bad ? 1 : 0;
   }
-  printf("hardtanh on %s: [%d, %d, %d, %d] fp32, NPU_NUM %d, c_stride %d: %s (x[0] = -0 -> %g, "
-         "x[1] = NaN -> %g, x[2] = %g -> %g)\n",
-         tilesim_tpu_chip(), N, C, H, W, NPU_NUM, stride.c, bad ? "FAILED" : "ok", host_out[0],
-         host_out[1], host_in[2], host_out[2]);
-  return bad ? 1 : 0;
 }
