@@ -88,19 +88,18 @@ uint8_t* global_span(global_addr_t addr, uint64_t bytes, const char* fn, const c
           "docs/tpu.md#global-memory");
   const uint64_t off = addr - kGlobalTag;
   auto it = s.live.upper_bound(off);
-  if (it == s.live.begin())
+  if (it != s.live.begin()) --it;
+  if (it == s.live.end() || off < it->first || off >= it->first + it->second.bytes)
     raise(ErrorCode::Bounds, fn,
-          fmt::format("{} 0x{:x} lies in no live global allocation (stale, freed or never allocated)",
-                      operand, addr),
+          fmt::format("{} 0x{:x} lies in no live global allocation (stale, freed or never allocated)", operand,
+                      addr),
           "docs/tpu.md#global-memory");
-  --it;
   const uint64_t base = it->first, size = it->second.bytes;
-  if (off >= base + size || (bytes && (bytes > size || off - base > size - bytes)))
+  if (bytes && (bytes > size || off - base > size - bytes))
     raise(ErrorCode::Bounds, fn,
-          fmt::format("{} [0x{:x}, 0x{:x}) ({} bytes) is outside the live global allocation "
-                      "[0x{:x}, 0x{:x}) ({} bytes){}",
-                      operand, addr, addr + bytes, bytes, kGlobalTag + base, kGlobalTag + base + size,
-                      size, off >= base + size ? " (stale, freed or past its end)" : ""),
+          fmt::format("{} [0x{:x}, 0x{:x}) ({} bytes) is outside the live global allocation [0x{:x}, 0x{:x}) ({} "
+                      "bytes)",
+                      operand, addr, addr + bytes, bytes, kGlobalTag + base, kGlobalTag + base + size, size),
           "docs/tpu.md#global-memory");
   return it->second.data.get() + (off - base);
 }

@@ -7,12 +7,32 @@
 
 extern "C" int tilesim_tpu_c_smoke(void);
 extern "C" int tilesim_tpu_c_errors(void);
+extern "C" int tilesim_tpu_c_runtime(void);
+extern "C" int tilesim_tpu_c_assert(void);
+extern "C" int tilesim_tpu_c_chip_macros(void);
 
 TEST(TpuCApi, SmokeFromC) {
   EXPECT_EQ(tilesim_tpu_c_smoke(), 0) << "failed at c_api.c line";
 }
 TEST(TpuCApi, ErrorsFromC) {
   EXPECT_EQ(tilesim_tpu_c_errors(), 0) << "failed at c_api.c line";
+}
+
+// spec 51 §1: registry, launch per core, global memory, stale addresses (runtime_c.c).
+TEST(TpuCApi, RuntimeFromC) {
+  EXPECT_EQ(tilesim_tpu_c_runtime(), 0) << "failed at runtime_c.c line";
+}
+TEST(TpuCApi, KernelAssertFromC) {
+  EXPECT_EQ(tilesim_tpu_c_assert(), 0) << "failed at runtime_c.c line";
+}
+TEST(TpuCApi, ChipMacrosFromC) {
+  EXPECT_EQ(tilesim_tpu_c_chip_macros(), 0) << "failed at runtime_c.c line";
+}
+
+TEST(TpuCApiDeathTest, FailingAssertAbortsByDefault) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(tilesim_tpu_assert_fail("x > 0", "k.c", 12, "kern"),
+               "tilesim: TPUKERNEL_ASSERT: condition `x > 0` failed at k.c:12 in kern\\(\\)");
 }
 
 // Each thread has its own device (spec 50 §5: "the current thread's simulated device").

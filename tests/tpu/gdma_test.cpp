@@ -1,0 +1,180 @@
+// GDMA (spec 51 §2) and global memory (spec 51 §1) through the C++ API: known answers for every
+// copy with NULL and explicit strides, and one test per rejection with local and global memory
+// untouched.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "tpu_test_util.hpp"
+
+namespace {
+
+using tilesim::ErrorCode;
+using tilesim::tpu::Device;
+using namespace tpu_test;
+
+struct Global {
+  global_addr_t a;
+  size_t bytes;
+  explicit Global(size_t n) : a(tilesim::tpu::global_alloc(n)), bytes(n) {}
+  ~Global() { tilesim::tpu::global_free(a); }
+  template <class T>
+  T* p() {
+    return reinterpret_cast<T*>(tilesim::tpu::global_span(a, bytes));
+  }
+};
+
+TEST(TpuGlobal, AllocTagsAlignsZeroesAndNeverReuses) {
+  const size_t live = tilesim::tpu::global_live_bytes();
+  global_addr_t a = tilesim::tpu::global_alloc(100), b = tilesim::tpu::global_alloc(1);
+  EXPECT_TRUE(tilesim::tpu::is_global(a));
+  EXPECT_EQ(a % 64, 0u);
+  EXPECT_GE(b, a + 128);  // 100 bytes rounded to 64-byte units
+  const uint8_t* p = tilesim::tpu::global_span(a, 100);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(p[i], 0);
+  EXPECT_EQ(tilesim::tpu::global_live_bytes(), live + 101);
+  tilesim::tpu::global_free(a);
+  global_addr_t c = tilesim::tpu::global_alloc(100);
+  EXPECT_GT(c, b);  // a's range is never handed out again
+  EXPECT_THROW(tilesim::tpu::global_span(a, 4), tilesim::Error);
+  tilesim::tpu::global_free(b);
+  tilesim::tpu::global_free(c);
+  EXPECT_EQ(tilesim::tpu::global_live_bytes(), live);
+}
+
+TEST(TpuGlobal, SpanRejections) {
+  Global g(64);
+  try {
+    tilesim::tpu::global_span(g.a + 60, 8, "tpu_gdma_cpy_L2S", "dst");
+    FAIL();
+  } catch (const tilesim::Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Bounds);
+    EXPECT_NE(std::string(e.what()).find("tpu_gdma_cpy_L2S: dst ["), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(8 bytes) is outside the live global allocation"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("docs/tpu.md#global-memory"), std::string::npos);
+  }
+  EXPECT_THROW(tilesim::tpu::global_span(0x1000, 4), tilesim::Error);  // a host address
+  EXPECT_THROW(tilesim::tpu::global_alloc(0), tilesim::Error);
+  EXPECT_THROW(tilesim::tpu::global_free(g.a + 64), tilesim::Error);
+}
+
+// S2L with explicit global strides (a transposing read), L2S back with NULL strides: the local
+// layout is the aligned one of spec 50 §1, starting on NPU 3.
+TEST(TpuGdma, GlobalRoundTripWithStrides) {
+  Device d("bm1684x");
+  const dim4 s = shape4(2, 3, 2, 4);  // 48 elements
+  Global in(48 * 4), out(48 * 4);
+  std::iota(in.p<float>(), in.p<float>() + 48, 0.f);
+  // read the input as [n][c][h][w] = in[((n * 4 + w) * 3 + c) * 2 + h]: strides n 24, c 2, h 1, w 6
+  const dim4 src_st{24, 2, 1, 6};
+  const local_addr_t dst = 3 * d.local_mem_size();
+  d.gdma_S2L(dst, in.a, &s, nullptr, &src_st, DT_FP32);
+  // element (n=1, c=2, h=1, w=3) sits on NPU 5, slot 0, at n stride ceil((3+3)/64)*16 = 16
+  float f;
+  std::memcpy(&f, d.memory().data() + 5 * d.local_mem_size() + (16 + 1 * 4 + 3) * 4, 4);
+  EXPECT_EQ(f, float(((1 * 4 + 3) * 3 + 2) * 2 + 1));
+  d.gdma_L2S(out.a, dst, &s, nullptr, nullptr, DT_FP32);
+  for (int n = 0; n < 2; ++n)
+    for (int c = 0; c < 3; ++c)
+      for (int h = 0; h < 2; ++h)
+        for (int w = 0; w < 4; ++w)
+          EXPECT_EQ(out.p<float>()[((n * 3 + c) * 2 + h) * 4 + w], float(((n * 4 + w) * 3 + c) * 2 + h));
+}
+
+TEST(TpuGdma, L2LOverlappingReadsBeforeWrites) {
+  Device d("bm1688");
+  std::vector<int16_t> v(8);
+  std::iota(v.begin(), v.end(), 1);
+  const dim4 s = shape4(1, 1, 1, 8);
+  put(d, 0, s, v, DT_INT16);
+  // dst two elements after src (free layout on both sides): a memmove, not a smear
+  const dim4 st{8, 8, 8, 1};
+  d.gdma_L2L(4, 0, &s, &st, &st, DT_INT16);
+  std::vector<int16_t> got(10);
+  std::memcpy(got.data(), d.memory().data(), 20);
+  EXPECT_EQ(got, (std::vector<int16_t>{1, 2, 1, 2, 3, 4, 5, 6, 7, 8}));
+}
+
+TEST(TpuGdma, S2SSetCAndSystemCpy) {
+  Device d("bm1690");
+  Global a(64 * 4), b(64 * 4);
+  std::iota(a.p<int32_t>(), a.p<int32_t>() + 64, 0);
+  // S2S: gather every other element of a 1x1x4x8 view into a dense 1x1x4x4
+  const dim4 s = shape4(1, 1, 4, 4), src_st{32, 32, 8, 2};
+  d.gdma_S2S(b.a, a.a, &s, nullptr, &src_st, DT_INT32);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(b.p<int32_t>()[i], (i / 4) * 8 + (i % 4) * 2);
+  // set_C_system over a strided view, set_C_local on NPU 2, then system_cpy
+  const dim4 s2 = shape4(1, 1, 2, 2), st2{0, 0, 8, 1};
+  d.gdma_set_C_system(a.a, 0xFFFFFFFFu, &s2, &st2, DT_INT32);
+  EXPECT_EQ(a.p<int32_t>()[0], -1);
+  EXPECT_EQ(a.p<int32_t>()[1], -1);
+  EXPECT_EQ(a.p<int32_t>()[2], 2);
+  EXPECT_EQ(a.p<int32_t>()[8], -1);
+  EXPECT_EQ(a.p<int32_t>()[9], -1);
+  d.gdma_set_C_local(2 * d.local_mem_size(), 0x12345678u, &s2, nullptr, DT_UINT16);
+  uint16_t h[4];
+  std::memcpy(h, d.memory().data() + 2 * d.local_mem_size(), 8);
+  EXPECT_EQ(h[0], 0x5678);
+  EXPECT_EQ(h[3], 0x5678);
+  d.gdma_system_cpy(b.a, a.a + 8 * 4, 5, DT_INT32);
+  EXPECT_EQ(b.p<int32_t>()[0], -1);
+  EXPECT_EQ(b.p<int32_t>()[2], 10);
+  EXPECT_EQ(b.p<int32_t>()[4], 12);
+  EXPECT_EQ(b.p<int32_t>()[5], 10);  // untouched from the S2S: (5 / 4) * 8 + (5 % 4) * 2
+  // host pointers still work on the system side (spec 50 §5)
+  std::vector<int32_t> host(16);
+  d.gdma_S2S(static_cast<system_addr_t>(reinterpret_cast<uintptr_t>(host.data())), b.a, &s, nullptr, nullptr,
+             DT_INT32);
+  EXPECT_EQ(host[2], 10);
+}
+
+// Each rejection: an error naming the function, operand, rule and values; nothing written in
+// local or global memory.
+TEST(TpuGdma, Rejections) {
+  Device d("bm1684x");
+  Global g(256);
+  std::memset(g.p<uint8_t>(), 0x5A, 256);
+  std::vector<uint8_t> gbefore(g.p<uint8_t>(), g.p<uint8_t>() + 256);
+  const dim4 s = shape4(1, 2, 1, 16);
+  auto global_same = [&] { EXPECT_EQ(0, std::memcmp(gbefore.data(), g.p<uint8_t>(), 256)); };
+  // outside the allocation (system side): 2 x 16 fp32 = 128 bytes from byte 192
+  expect_rejected(d, ErrorCode::Bounds, {"tpu_gdma_cpy_S2L: src [", "(128 bytes) is outside the live global allocation"},
+                  [&] { d.gdma_S2L(0, g.a + 192, &s, nullptr, nullptr, DT_FP32); });
+  expect_rejected(d, ErrorCode::Bounds, {"tpu_gdma_cpy_L2S: dst ["},
+                  [&] { d.gdma_L2S(g.a + 192, 0, &s, nullptr, nullptr, DT_FP32); });
+  global_same();
+  // outside local memory
+  expect_rejected(d, ErrorCode::Bounds, {"tpu_gdma_cpy_S2L: dst touches in-NPU bytes", "beyond LOCAL_MEM_SIZE"},
+                  [&] { d.gdma_S2L(d.local_mem_size() - 32, g.a, &s, nullptr, nullptr, DT_FP32); });
+  expect_rejected(d, ErrorCode::Bounds, {"tpu_gdma_cpy_L2L: src address 0x1000000 is outside local memory"},
+                  [&] { d.gdma_L2L(0, 64 * 256 * 1024, &s, nullptr, nullptr, DT_FP32); });
+  // misaligned local address
+  expect_rejected(d, ErrorCode::Constraint, {"tpu_gdma_cpy_L2S: src in-NPU offset 0x2 must be a multiple of the element size 4"},
+                  [&] { d.gdma_L2S(g.a, 2, &s, nullptr, nullptr, DT_FP32); });
+  // the documented w-stride rule: at most 128 / element size
+  const dim4 wide{64, 64, 64, 33};
+  expect_rejected(d, ErrorCode::Constraint, {"tpu_gdma_cpy_S2L: src_stride->w must be <= 128 / element size = 32, got 33"},
+                  [&] { d.gdma_S2L(0, g.a, &s, nullptr, &wide, DT_FP32); });
+  const dim4 neg{-1, 0, 0, 1};
+  expect_rejected(d, ErrorCode::Constraint, {"tpu_gdma_set_C_local: dst_stride must be non-negative"},
+                  [&] { d.gdma_set_C_local(0, 0, &s, &neg, DT_FP32); });
+  // a stale (freed) global address
+  global_addr_t stale = tilesim::tpu::global_alloc(128);
+  tilesim::tpu::global_free(stale);
+  expect_rejected(d, ErrorCode::Bounds, {"tpu_gdma_cpy_S2L: src 0x", "lies in no live global allocation (stale, freed or never allocated)"},
+                  [&] { d.gdma_S2L(0, stale, &s, nullptr, nullptr, DT_FP32); });
+  expect_rejected(d, ErrorCode::Bounds, {"tpu_gdma_system_cpy: dst"},
+                  [&] { d.gdma_system_cpy(stale, g.a, 4, DT_INT8); });
+  // dtypes without whole bytes, shapes out of range
+  expect_rejected(d, ErrorCode::Unsupported, {"tpu_gdma_cpy_S2S: dtype DT_INT4 (s4) is not an 8-, 16- or 32-bit type"},
+                  [&] { d.gdma_S2S(g.a, g.a, &s, nullptr, nullptr, DT_INT4); });
+  const dim4 zero = shape4(1, 0, 1, 1);
+  expect_rejected(d, ErrorCode::Constraint, {"tpu_gdma_set_C_system: shape->c must be in [1, 65535], got 0"},
+                  [&] { d.gdma_set_C_system(g.a, 0, &zero, nullptr, DT_FP32); });
+  global_same();
+}
+
+}  // namespace
