@@ -42,6 +42,14 @@ std::vector<uint32_t> assemble(std::string_view text, std::string_view filename 
 // Raw form, one line per word; fold=true prints each foldable CUBE block in template form.
 // A word matching no encoding (or using a reserved value) raises Error(Parse) naming word and index.
 std::string disassemble(std::span<const uint32_t> words, bool fold = false);
+// The same, going on past bad words (the CLI, docs/linx.md#disassembler): a word matching no
+// encoding prints as ".word 0xXXXXXXXX  # invalid: <reason>" and ends the block it was in;
+// `invalid` counts them.
+struct Disassembly {
+  std::string text;
+  size_t invalid = 0;
+};
+Disassembly disassemble_all(std::span<const uint32_t> words, bool fold = false);
 
 // ---- tile layouts (spec 30 §4) ----
 enum class Layout : uint8_t { nz, zn, nd };

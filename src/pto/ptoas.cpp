@@ -873,6 +873,14 @@ class Machine {
       fail(ty.pos, ty.text,
            fmt::format("tile of {} bytes exceeds the 256 MiB limit of a program tile", d.bytes()),
            ErrorCode::Bounds);
+    // The run's total allocation cap (docs/pto.md#running-a-program): checked before allocating.
+    if (d.bytes() > opts_.max_mem - std::min(opts_.max_mem, allocated_))
+      fail(ty.pos, ty.text,
+           fmt::format("allocating {} bytes for '%{}' exceeds max_mem = {} bytes ({} already "
+                       "allocated; raise it with --max-mem / max_mem=)",
+                       d.bytes(), name.name, opts_.max_mem, allocated_),
+           ErrorCode::Bounds);
+    allocated_ += d.bytes();
     v->own.assign(d.bytes(), 0);
     d.data = v->own.data();
     d.capacity = v->own.size();
@@ -1070,6 +1078,7 @@ class Machine {
   std::string file_;
   const Target& target_;
   const RunOptions& opts_;
+  size_t allocated_ = 0;  // bytes of every tile created so far (max_mem)
   std::vector<uint8_t> ub_bytes_;
   Ub ub_;
   std::vector<std::unique_ptr<VTile>> tiles_;
@@ -1223,6 +1232,16 @@ std::vector<Output> run(std::string_view text, std::string_view filename,
     if (!declared(name))
       raise(ErrorCode::Constraint, std::string(filename),
             "valid shape given for '" + name + "', which is not an .arg of the program", "20 §6");
+  // Every .arg bound (docs/pto.md#running-a-program): a missing input is an error listing them all, not
+  // a zero-filled tile.
+  std::string unbound;
+  for (const Stmt& s : prog)
+    if (s.kind == StmtKind::Arg && !options.inputs.count(s.result.name))
+      unbound += (unbound.empty() ? "%" : ", %") + s.result.name;
+  if (!unbound.empty())
+    raise(ErrorCode::Constraint, std::string(filename),
+          "no input for " + unbound + " (every .arg needs one: --in NAME=FILE.npy, Python inputs=)",
+          "docs/pto.md#running-a-program");
   Machine m(std::string(filename), t, options);
   for (const Stmt& s : prog) m.exec(s);
   return m.outputs();

@@ -4,12 +4,18 @@
 #include "args.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
+#include <sstream>
 
 #include "tilesim/error.hpp"
 #include "tilesim/version.hpp"
 
 namespace tilesim::cli {
+
+std::string check_run_options(const CLI::App& run, const std::string& file);
 
 int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand& cmd,
                        std::ostream& out, std::ostream& err) {
@@ -31,19 +37,25 @@ int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand
   auto* rn = app.add_subcommand(
       "run", "run a PTO-AS (.pto) or LinxISA (.s/.bin) program; no FILE: bundled examples");
   rn->add_option("FILE", o.file, "program file");
-  rn->add_option("--target", o.target, "PTO target (a2a3, a5, cpu)");
-  rn->add_option("--in", o.in, "NAME=FILE.npy input (PTO)")->allow_extra_args(false);
-  rn->add_option("--out", o.outs, "NAME=FILE.npy output (PTO)")->allow_extra_args(false);
+  // Each engine's options are in its group; a run of another engine's program rejects them
+  // (check_run_options) rather than ignoring them.
+  rn->add_option("--target", o.target, "PTO target (a2a3, a5, cpu)")->group(kPtoGroup);
+  rn->add_option("--in", o.in, "NAME=FILE.npy input (PTO)")->allow_extra_args(false)->group(kPtoGroup);
+  rn->add_option("--out", o.outs, "NAME=FILE.npy output (PTO)")->allow_extra_args(false)->group(kPtoGroup);
   rn->add_option("--reg", o.regs,
                  "REG=VALUE (LinxISA; decimal, 0x hex or 0b binary, '-' = two's complement)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->group(kLinxGroup);
   rn->add_option("--tile", o.tiles, "Q=FILE.npy:DTYPE:LAYOUT tile pushed to queue Q (LinxISA)")
-      ->allow_extra_args(false);
-  rn->add_option("--acc-out", o.acc_out, "write ACC to FILE.npy (LinxISA)");
+      ->allow_extra_args(false)
+      ->group(kLinxGroup);
+  rn->add_option("--acc-out", o.acc_out, "write ACC to FILE.npy (LinxISA)")->group(kLinxGroup);
   rn->add_option("--arg", o.args, "NAME=VALUE scalar argument of a PTOAS func.func (PTO)")
-      ->allow_extra_args(false);
-  rn->add_option("--entry", o.entry, "the func.func to run (PTO; default: the first)");
-  rn->add_option("--max-mem", o.max_mem, "cap on the bytes of a PTO-AS run's tiles (default 2^30)");
+      ->allow_extra_args(false)
+      ->group(kPtoGroup);
+  rn->add_option("--entry", o.entry, "the func.func to run (PTO; default: the first)")->group(kPtoGroup);
+  rn->add_option("--max-mem", o.max_mem, "cap on the bytes of a PTO-AS run's tiles (default 2^30)")
+      ->group(kPtoGroup);
 
   // --in/--out/--reg/--tile repeat per value (spec 60 §5: "[--reg a0=64]..."), so each takes
   // exactly one: otherwise `run --tile T=x.npy:fp16:nz prog.s` would swallow the program as another
@@ -62,7 +74,76 @@ int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand
     err << "tilesim disasm: give FILE.bin or --words\n";
     return 1;
   }
+  if (cmd == Subcommand::run) {
+    if (const std::string why = check_run_options(*rn, o.file); !why.empty()) {
+      err << "tilesim run: " << why << "\n";
+      return 1;
+    }
+  }
   return -1;
+}
+
+const char* engine_group(const std::string& file) {
+  std::string ext = std::filesystem::path(file).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".pto") return kPtoGroup;
+  if (ext == ".s" || ext == ".bin") return kLinxGroup;
+  return nullptr;
+}
+
+// No silent success (docs/cli.md#run): an option of another engine's group is an error naming
+// it, not ignored. Without FILE (the bundled examples) only --target applies (the PTO example's
+// target); an unknown extension is left to the dispatcher, which names it.
+std::string check_run_options(const CLI::App& run, const std::string& file) {
+  const char* engine = file.empty() ? nullptr : engine_group(file);
+  if (!file.empty() && !engine) return {};
+  for (const CLI::Option* opt : run.get_options()) {
+    if (opt->count() == 0 || opt->get_group() == "Options" || opt->get_positional()) continue;
+    const std::string& g = opt->get_group();
+    if (g != kPtoGroup && g != kLinxGroup) continue;
+    if (file.empty() && opt->get_name() == "--target") continue;
+    if (engine && g == engine) continue;
+    return opt->get_name() + " applies to " + g + " programs, not to " +
+           (file.empty() ? std::string("the bundled examples (tilesim run with no FILE)")
+                         : "'" + file + "' (" + engine + ")") +
+           " [docs/cli.md#run]";
+  }
+  return {};
+}
+
+std::string read_input(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    raise(ErrorCode::Io, "tilesim", what + " '" + path + "' is a directory, not a file",
+          "docs/cli.md#input-files");
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    raise(ErrorCode::Io, "tilesim",
+          "cannot read " + what + " '" + path + "'" +
+              (std::filesystem::exists(path, ec) ? " (permission denied)" : " (no such file)"),
+          "docs/cli.md#input-files");
+  std::ostringstream s;
+  s << f.rdbuf();
+  if (f.bad())
+    raise(ErrorCode::Io, "tilesim", "read error on " + what + " '" + path + "'",
+          "docs/cli.md#input-files");
+  std::string bytes = s.str();
+  if (bytes.empty())
+    raise(ErrorCode::Io, "tilesim", what + " '" + path + "' is empty", "docs/cli.md#input-files");
+  return bytes;
+}
+
+void check_output_path(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  namespace fs = std::filesystem;
+  if (fs::is_directory(path, ec))
+    raise(ErrorCode::Io, "tilesim", what + ": '" + path + "' is a directory, not a file",
+          "docs/cli.md#input-files");
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent, ec))
+    raise(ErrorCode::Io, "tilesim",
+          what + ": cannot write '" + path + "': folder '" + parent.string() + "' does not exist",
+          "docs/cli.md#input-files");
 }
 
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option) {

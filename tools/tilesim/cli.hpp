@@ -41,6 +41,14 @@ struct Hook {
   explicit Hook(void (*install)(Hooks&)) { install(hooks()); }
 };
 
+// The bytes of an input file; a directory, an unreadable file or an empty one is an Error(Io)
+// naming the path and `what` ("program", "--in x"), never an empty program (args.cpp).
+std::string read_input(const std::string& path, const std::string& what);
+
+// An output path checked before the run, so a run never ends having written some outputs and not
+// others: a directory, or a path in a folder that does not exist, is an Error(Io) (args.cpp).
+void check_output_path(const std::string& path, const std::string& what);
+
 // "NAME=VALUE" -> {NAME, VALUE}; raises Error(Parse) naming the option otherwise (args.cpp).
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option);
 

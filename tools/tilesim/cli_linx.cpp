@@ -22,13 +22,7 @@ namespace fm = tilesim::formats;
 using tilesim::ErrorCode;
 using tilesim::raise;
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) raise(ErrorCode::Io, "tilesim", "cannot read '" + path + "'", "60 §5");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string read_file(const std::string& path) { return tilesim::cli::read_input(path, "program"); }
 
 std::vector<uint32_t> words_from_bin(const std::string& path) {
   const std::string b = read_file(path);
@@ -91,8 +85,13 @@ int disasm_cmd(const tilesim::cli::Options& o) {
   std::vector<uint32_t> words;
   if (!o.file.empty()) words = words_from_bin(o.file);
   for (const std::string& s : o.words) words.push_back(tilesim::cli::parse_word(s));
-  std::cout << lx::disassemble(words, o.fold);
-  return 0;
+  // Goes on past a bad word (docs/linx.md#disassembler): exit 1 if any was invalid.
+  const lx::Disassembly d = lx::disassemble_all(words, o.fold);
+  std::cout << d.text;
+  if (d.invalid)
+    std::cerr << "tilesim disasm: " << d.invalid << " of " << words.size()
+              << " words are invalid (printed as .word)\n";
+  return d.invalid ? 1 : 0;
 }
 
 std::string descr_of(fm::DType t) {
