@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <span>
 #include <string>
@@ -131,6 +132,9 @@ class Machine {
 
   void run(std::span<const uint32_t> words);
   void run(std::string_view assembly_text);
+  // Trace (docs/cli.md#trace): one JSON line per executed block to *out (nullptr: off): the block's
+  // op, its text, and a summary of ACC after it; values adds the full ACC when small.
+  void set_trace(std::ostream* out, bool values = false);
 
   const AccView& acc() const;
   // Per queue ('T','U','M','N'), newest first, the 16-entry window.
@@ -143,6 +147,9 @@ class Machine {
 
  private:
   std::unique_ptr<State> s_;
+  std::ostream* trace_ = nullptr;
+  bool trace_values_ = false;
+  size_t trace_step_ = 0;
 };
 
 }  // namespace tilesim::linx

@@ -98,6 +98,7 @@ std::optional<std::string> fold_block(std::span<const enc::Word> b) {
   std::string dims;
   for (unsigned x = 0; x < 3; ++x, ++i) {
     if (i >= b.size() || b[i].op != Op::b_dim || b[i][F::lb] != x) return std::nullopt;
+    if (b[i][F::uimm] > 0xFFFF) return std::nullopt;  // the template's 16-bit lane bound
     dims += std::string(lbs[x]) + ":" + dim_text(b[i]) + ", ";
   }
   std::string ops;

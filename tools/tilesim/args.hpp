@@ -21,6 +21,7 @@ enum class Subcommand { none, asm_, disasm, run };
 // The option groups of `tilesim run`, one per engine (docs/cli.md#run).
 inline constexpr const char* kPtoGroup = "PTO-AS (.pto)";
 inline constexpr const char* kLinxGroup = "LinxISA (.s, .bin)";
+inline constexpr const char* kCheckGroup = "Checking and tracing (.pto, .s, .bin)";
 
 // The group of the engine that runs FILE (by its extension), or nullptr if none does.
 const char* engine_group(const std::string& file);

@@ -173,7 +173,11 @@ void report(const lx::AccView& acc) {
 }
 
 int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
+  if (!o.acc_out.empty()) tilesim::cli::check_output_path(o.acc_out, "--acc-out");
+  const tilesim::cli::Expectations expect = tilesim::cli::load_expectations(o);
+  tilesim::cli::TraceFile trace(o);
   lx::Machine m;
+  m.set_trace(trace.stream(), o.trace_values);
   for (const auto& r : o.regs) {
     const auto [name, value] = tilesim::cli::parse_reg_arg(r);
     m.set_reg(name, value);
@@ -185,7 +189,14 @@ int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
     if (!m.acc().valid) raise(ErrorCode::Constraint, "--acc-out", "ACC holds no result", "60 §5");
     tilesim::npy::save(o.acc_out, acc_array(m.acc()));
   }
-  return 0;
+  // --expect acc=FILE.npy (docs/cli.md#expect): ACC is the LinxISA run's result.
+  const tilesim::npy::Array acc = m.acc().valid ? acc_array(m.acc()) : tilesim::npy::Array{};
+  return tilesim::cli::check_expectations(
+      o, expect,
+      [&](const std::string& n) -> const tilesim::npy::Array* {
+        return (n == "acc" || n == "ACC") && m.acc().valid ? &acc : nullptr;
+      },
+      m.acc().valid ? "acc" : "none: ACC holds no result");
 }
 
 int run_file(const tilesim::cli::Options& o) {

@@ -33,9 +33,11 @@ std::string bare(const std::string& name) { return name[0] == '%' ? name.substr(
 
 std::vector<as::Output> run_file(const std::string& file, const std::string& target,
                                  const std::vector<std::pair<std::string, std::string>>& ins,
-                                 const tilesim::cli::Options* cli = nullptr) {
+                                 const tilesim::cli::Options* cli = nullptr, std::ostream* trace = nullptr) {
   as::RunOptions o;
   o.target = target;
+  o.trace = trace;
+  o.trace_values = cli && cli->trace_values;
   for (const auto& [name, path] : ins) o.inputs[bare(name)] = tilesim::npy::load(path);
   if (cli) {
     for (const auto& s : cli->args) {
@@ -67,7 +69,9 @@ int run_pto_file(const tilesim::cli::Options& o) {
   for (const auto& s : o.in) ins.push_back(tilesim::cli::split_assignment(s, "--in"));
   for (const auto& s : o.outs) outs.push_back(tilesim::cli::split_assignment(s, "--out"));
   for (const auto& [name, path] : outs) tilesim::cli::check_output_path(path, "--out " + name);
-  const auto results = run_file(o.file, o.target, ins, &o);
+  const tilesim::cli::Expectations expect = tilesim::cli::load_expectations(o);
+  tilesim::cli::TraceFile trace(o);
+  const auto results = run_file(o.file, o.target, ins, &o, trace.stream());
   // Every --out resolved before any is written: a bad name writes nothing (docs/cli.md#run).
   std::vector<std::pair<const as::Output*, std::string>> writes;
   for (const auto& [name, path] : outs) {
@@ -87,7 +91,16 @@ int run_pto_file(const tilesim::cli::Options& o) {
   for (const auto& [r, path] : writes) tilesim::npy::save(path, r->array);
   for (const auto& r : results)
     std::cout << r.name << ": " << shape_of(r.array) << " " << r.dtype << "\n";
-  return 0;
+  std::string names;
+  for (const auto& r : results) names += (names.empty() ? "" : ", ") + r.name;
+  return tilesim::cli::check_expectations(
+      o, expect,
+      [&](const std::string& n) -> const tilesim::npy::Array* {
+        for (const auto& r : results)
+          if (r.name == n) return &r.array;
+        return nullptr;
+      },
+      names);
 }
 
 float f32_at(const tilesim::npy::Array& a, size_t i) {
