@@ -470,7 +470,97 @@ void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& value, 
   tilesim::ascendc::duplicate_count(detail::dtype_of<T>(), dst.ub_ref(), detail::code_of(value), count);
 }
 
-// ---- vector APIs, count form (spec 41 §3): one engine call each over the whole count ----
+// ---- vector APIs (spec 41 §3): the count form, and the mask + repeat forms (bit mask
+// `uint64_t mask[]` or continuous `uint64_t mask`) with the vendor's repeat-parameter structs ----
+struct BinaryRepeatParams {
+  BinaryRepeatParams() {}
+  BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn, const uint8_t src1BlkStrideIn,
+                     const uint8_t dstRepStrideIn, const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn)
+      : dstBlkStride(dstBlkStrideIn), src0BlkStride(src0BlkStrideIn), src1BlkStride(src1BlkStrideIn),
+        dstRepStride(dstRepStrideIn), src0RepStride(src0RepStrideIn), src1RepStride(src1RepStrideIn) {}
+  uint32_t blockNumber = 8;
+  uint8_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1;
+  uint8_t src1BlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t src0RepStride = 8;
+  uint8_t src1RepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+};
+struct UnaryRepeatParams {
+  UnaryRepeatParams() {}
+  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn, const uint8_t dstRepStrideIn,
+                    const uint8_t srcRepStrideIn)
+      : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn) {}
+  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn, const uint8_t dstRepStrideIn,
+                    const uint8_t srcRepStrideIn, const bool halfBlockIn)
+      : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn), halfBlock(halfBlockIn) {}
+  uint32_t blockNumber = 8;
+  uint16_t dstBlkStride = 1;
+  uint16_t srcBlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t srcRepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+  bool halfBlock = false;
+};
+
+namespace detail {
+// The mask argument of a mask/repeat-form call: bit mode reads sizeof(T) == 2 ? two words : one.
+template <typename T>
+tilesim::ascendc::MaskArg bit_mask(const uint64_t mask[], bool isSetMask) {
+  tilesim::ascendc::MaskArg m;
+  m.kind = tilesim::ascendc::MaskArg::Kind::Bits;
+  m.set_mask = isSetMask;
+  m.words = sizeof(T) == 2 ? 2 : 1;
+  if (isSetMask && mask) {
+    m.bits[0] = mask[0];
+    if (sizeof(T) == 2) m.bits[1] = mask[1];
+  }
+  return m;
+}
+inline tilesim::ascendc::MaskArg len_mask(uint64_t mask, bool isSetMask) {
+  tilesim::ascendc::MaskArg m;
+  m.kind = tilesim::ascendc::MaskArg::Kind::Continuous;
+  m.set_mask = isSetMask;
+  m.len = mask > 1024 ? 1025 : static_cast<int64_t>(mask);  // any value past the lanes is out of range
+  return m;
+}
+inline tilesim::ascendc::RepeatStrides strides(const BinaryRepeatParams& p) {
+  return {p.dstBlkStride, p.src0BlkStride, p.src1BlkStride, p.dstRepStride, p.src0RepStride, p.src1RepStride};
+}
+inline tilesim::ascendc::RepeatStrides strides(const UnaryRepeatParams& p) {
+  return {p.dstBlkStride, p.srcBlkStride, 1, p.dstRepStride, p.srcRepStride, 8};
+}
+template <typename P>
+void repeat_params_supported(const char* api, const P& p) {
+  if (p.repeatStrideMode || p.strideSizeMode)
+    tilesim::raise(tilesim::ErrorCode::Unsupported, api,
+                   "repeatStrideMode / strideSizeMode are not supported (Atlas A2 has neither)",
+                   "docs/ascendc.md#mask-and-repeat");
+}
+template <typename T>
+void vec_binary(tilesim::ascendc::VecApi api, const char* name, const LocalTensor<T>& dst,
+                const LocalTensor<T>& src0, const LocalTensor<T>& src1, const tilesim::ascendc::MaskArg& m,
+                uint8_t repeatTime, const BinaryRepeatParams& p) {
+  repeat_params_supported(name, p);
+  const auto b = src1.ub_ref();
+  tilesim::ascendc::vector_repeat(api, dtype_of<T>(), dst.ub_ref(), src0.ub_ref(), &b, 0, m, repeatTime,
+                                  strides(p));
+}
+template <typename T>
+void vec_unary(tilesim::ascendc::VecApi api, const char* name, const LocalTensor<T>& dst,
+               const LocalTensor<T>& src, uint64_t scalar, const tilesim::ascendc::MaskArg& m,
+               uint8_t repeatTime, const UnaryRepeatParams& p, bool roundEn = false) {
+  repeat_params_supported(name, p);
+  tilesim::ascendc::vector_repeat(api, dtype_of<T>(), dst.ub_ref(), src.ub_ref(), nullptr, scalar, m,
+                                  repeatTime, strides(p), roundEn);
+}
+}  // namespace detail
+
 #define TILESIM_ASCENDC_BINARY_API(NAME)                                                           \
   template <typename T>                                                                            \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
@@ -478,22 +568,64 @@ void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& value, 
     const auto b = src1.ub_ref();                                                                  \
     tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
                                    dst.ub_ref(), src0.ub_ref(), &b, 0, count);                     \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+            uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {   \
+    detail::vec_binary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src0, src1,                     \
+                       detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);            \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+            uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {     \
+    detail::vec_binary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src0, src1,                     \
+                       detail::len_mask(mask, isSetMask), repeatTime, repeatParams);               \
   }
+// The scalar family: count form (isSetMask = false: the mask/repeat form with repeat 1, contiguous
+// strides and the register, spec 41 §3) and the mask + repeat forms.
 #define TILESIM_ASCENDC_SCALAR_API(NAME)                                                           \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
             const std::type_identity_t<T>& scalarValue, const int32_t& count) {                    \
-    static_assert(isSetMask, #NAME ": the isSetMask = false count form (mask register, repeat 1) " \
-                                   "is not implemented yet [docs/ascendc.md#vector-apis]");        \
-    tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
-                                   dst.ub_ref(), src.ub_ref(), nullptr,                            \
-                                   detail::code_of(scalarValue), count);                           \
+    if constexpr (isSetMask)                                                                       \
+      tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),        \
+                                     dst.ub_ref(), src.ub_ref(), nullptr,                          \
+                                     detail::code_of(scalarValue), count);                         \
+    else                                                                                           \
+      detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, detail::code_of(scalarValue), \
+                        detail::len_mask(0, false), 1, UnaryRepeatParams{});                       \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
+            const std::type_identity_t<T>& scalarValue, uint64_t mask[], const uint8_t repeatTime, \
+            const UnaryRepeatParams& repeatParams) {                                               \
+    detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, detail::code_of(scalarValue), \
+                      detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);             \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
+            const std::type_identity_t<T>& scalarValue, uint64_t mask, const uint8_t repeatTime,   \
+            const UnaryRepeatParams& repeatParams) {                                               \
+    detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, detail::code_of(scalarValue), \
+                      detail::len_mask(mask, isSetMask), repeatTime, repeatParams);                \
   }
 #define TILESIM_ASCENDC_UNARY_API(NAME)                                                            \
   template <typename T>                                                                            \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {          \
     tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
                                    dst.ub_ref(), src.ub_ref(), nullptr, 0, count);                 \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[],                 \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                     \
+    detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, 0,                          \
+                      detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);             \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                   \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                     \
+    detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, 0,                          \
+                      detail::len_mask(mask, isSetMask), repeatTime, repeatParams);                \
   }
 TILESIM_ASCENDC_BINARY_API(Add)
 TILESIM_ASCENDC_BINARY_API(Sub)
@@ -503,10 +635,16 @@ TILESIM_ASCENDC_BINARY_API(Max)
 TILESIM_ASCENDC_BINARY_API(Min)
 TILESIM_ASCENDC_BINARY_API(And)
 TILESIM_ASCENDC_BINARY_API(Or)
+TILESIM_ASCENDC_BINARY_API(AddRelu)
+TILESIM_ASCENDC_BINARY_API(SubRelu)
+TILESIM_ASCENDC_BINARY_API(MulAddDst)
+TILESIM_ASCENDC_BINARY_API(FusedMulAdd)
 TILESIM_ASCENDC_SCALAR_API(Adds)
 TILESIM_ASCENDC_SCALAR_API(Muls)
 TILESIM_ASCENDC_SCALAR_API(Maxs)
 TILESIM_ASCENDC_SCALAR_API(Mins)
+TILESIM_ASCENDC_SCALAR_API(ShiftLeft)
+TILESIM_ASCENDC_SCALAR_API(LeakyRelu)
 TILESIM_ASCENDC_UNARY_API(Exp)
 TILESIM_ASCENDC_UNARY_API(Ln)
 TILESIM_ASCENDC_UNARY_API(Abs)
@@ -518,6 +656,32 @@ TILESIM_ASCENDC_UNARY_API(Not)
 #undef TILESIM_ASCENDC_BINARY_API
 #undef TILESIM_ASCENDC_SCALAR_API
 #undef TILESIM_ASCENDC_UNARY_API
+
+// ShiftRight: the scalar family with the rounding argument of the mask/repeat forms.
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
+                const int32_t& count) {
+  if constexpr (isSetMask)
+    tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::ShiftRight, detail::dtype_of<T>(), dst.ub_ref(),
+                                   src.ub_ref(), nullptr, detail::code_of(scalarValue), count);
+  else
+    detail::vec_unary(tilesim::ascendc::VecApi::ShiftRight, "ShiftRight", dst, src, detail::code_of(scalarValue),
+                      detail::len_mask(0, false), 1, UnaryRepeatParams{});
+}
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
+                uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
+                bool roundEn = false) {
+  detail::vec_unary(tilesim::ascendc::VecApi::ShiftRight, "ShiftRight", dst, src, detail::code_of(scalarValue),
+                    detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams, roundEn);
+}
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
+                uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
+                bool roundEn = false) {
+  detail::vec_unary(tilesim::ascendc::VecApi::ShiftRight, "ShiftRight", dst, src, detail::code_of(scalarValue),
+                    detail::len_mask(mask, isSetMask), repeatTime, repeatParams, roundEn);
+}
 
 // Cast, count form: (src, dst, RoundMode) from the product's table (docs/ascendc.md#cast).
 template <typename T, typename U>
