@@ -754,4 +754,188 @@ TILESIM_ASCENDC_BLOCK_REDUCE(BlockReduceMax, Max)
 TILESIM_ASCENDC_BLOCK_REDUCE(BlockReduceMin, Min)
 #undef TILESIM_ASCENDC_BLOCK_REDUCE
 
+// ---- repeat reductions (spec 41 §3, docs/ascendc.md#reductions) ----
+enum class ReduceType { NONE = -1, SUM = 0, MAX, MIN };
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+
+namespace detail {
+inline tilesim::ascendc::ReduceOp reduce_op(ReduceType r) {
+  return r == ReduceType::MAX ? tilesim::ascendc::ReduceOp::Max
+         : r == ReduceType::MIN ? tilesim::ascendc::ReduceOp::Min
+                                : tilesim::ascendc::ReduceOp::Sum;
+}
+template <typename T>
+void whole(ReduceType op, const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+           const tilesim::ascendc::MaskArg& m, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride,
+           int32_t srcRepStride, ReduceOrder order) {
+  tilesim::ascendc::whole_reduce(reduce_op(op), dtype_of<T>(), dst.ub_ref(), src.ub_ref(), m, repeatTime,
+                                 dstRepStride, srcBlkStride, srcRepStride,
+                                 static_cast<tilesim::ascendc::ReduceOrderKind>(order), api);
+}
+inline tilesim::ascendc::MaskArg int_mask(int32_t mask, bool isSetMask) {
+  tilesim::ascendc::MaskArg m;
+  m.kind = tilesim::ascendc::MaskArg::Kind::Continuous;
+  m.set_mask = isSetMask;
+  m.len = mask;
+  return m;
+}
+}  // namespace detail
+
+#define TILESIM_ASCENDC_WHOLE_REDUCE(NAME, OP, ORDER_PARAM, ORDER_ARG)                                              \
+  template <typename T, bool isSetMask = true>                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const int32_t repeatTime, \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM) {      \
+    detail::whole(ReduceType::OP, #NAME, dst, src, detail::bit_mask<T>(mask, isSetMask), repeatTime,              \
+                  dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG);                                           \
+  }                                                                                                               \
+  template <typename T, bool isSetMask = true>                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,   \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM) {      \
+    detail::whole(ReduceType::OP, #NAME, dst, src, detail::int_mask(mask, isSetMask), repeatTime, dstRepStride,   \
+                  srcBlkStride, srcRepStride, ORDER_ARG);                                                         \
+  }
+#define TILESIM_ASCENDC_ORDER_PARAM , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX
+TILESIM_ASCENDC_WHOLE_REDUCE(WholeReduceSum, SUM, , ReduceOrder::ORDER_ONLY_VALUE)
+TILESIM_ASCENDC_WHOLE_REDUCE(WholeReduceMax, MAX, TILESIM_ASCENDC_ORDER_PARAM, order)
+TILESIM_ASCENDC_WHOLE_REDUCE(WholeReduceMin, MIN, TILESIM_ASCENDC_ORDER_PARAM, order)
+#undef TILESIM_ASCENDC_ORDER_PARAM
+#undef TILESIM_ASCENDC_WHOLE_REDUCE
+
+// The new names (mask before repeatTime); T equals U on Atlas A2.
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask, const int32_t repeatTime,
+                  const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                  ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  static_assert(std::is_same_v<T, U>, "ReduceRepeat: T and U must be the same type [docs/ascendc.md#reductions]");
+  detail::whole(reduceType, "ReduceRepeat", dst, src, detail::int_mask(mask, isSetMask), repeatTime, dstRepStride,
+                srcBlkStride, srcRepStride, reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                  const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                  const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  static_assert(std::is_same_v<T, U>, "ReduceRepeat: T and U must be the same type [docs/ascendc.md#reductions]");
+  detail::whole(reduceType, "ReduceRepeat", dst, src, detail::bit_mask<T>(mask, isSetMask), repeatTime,
+                dstRepStride, srcBlkStride, srcRepStride,
+                reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order);
+}
+// RepeatReduceSum: continuous mask only; dstBlkStride is not used (docs/ascendc.md#reductions).
+template <typename T, bool isSetMask = true>
+void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask,
+                     const int32_t dstBlkStride, const int32_t srcBlkStride, const int32_t dstRepStride,
+                     const int32_t srcRepStride) {
+  (void)dstBlkStride;
+  detail::whole(ReduceType::SUM, "RepeatReduceSum", dst, src, detail::int_mask(mask, isSetMask), repeatTime,
+                dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE);
+}
+
+#define TILESIM_ASCENDC_PAIR(NAME, MASK_T, MAKE)                                                                   \
+  template <typename T, bool isSetMask = true>                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, MASK_T mask,          \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {                 \
+    tilesim::ascendc::pair_reduce_sum(detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(), MAKE, repeatTime,        \
+                                      dstRepStride, srcBlkStride, srcRepStride, "PairReduceSum");                 \
+  }
+TILESIM_ASCENDC_PAIR(PairReduceSum, const int32_t, detail::int_mask(mask, isSetMask))
+TILESIM_ASCENDC_PAIR(PairReduceSum, const uint64_t*, detail::bit_mask<T>(mask, isSetMask))
+#undef TILESIM_ASCENDC_PAIR
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask, const int32_t repeatTime,
+                    const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {
+  static_assert(reduceType == ReduceType::SUM && std::is_same_v<T, U>,
+                "ReducePairElem: SUM only, T equal to U [docs/ascendc.md#reductions]");
+  PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                    const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                    const int32_t srcRepStride) {
+  static_assert(reduceType == ReduceType::SUM && std::is_same_v<T, U>,
+                "ReducePairElem: SUM only, T equal to U [docs/ascendc.md#reductions]");
+  PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+}
+// ReduceDataBlock = BlockReduceSum/Max/Min with mask before repeatTime (spec 41 §3 names).
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask,
+                     const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                     const int32_t srcRepStride) {
+  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: T and U must be the same type");
+  if constexpr (reduceType == ReduceType::SUM) BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  else if constexpr (reduceType == ReduceType::MAX) BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  else BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                     const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                     const int32_t srcRepStride) {
+  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: T and U must be the same type");
+  if constexpr (reduceType == ReduceType::SUM) BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  else if constexpr (reduceType == ReduceType::MAX) BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  else BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+}
+
+// ---- high-level ReduceSum / ReduceMax / ReduceMin with their work buffer ----
+#define TILESIM_ASCENDC_HIGH_REDUCE(NAME, OP)                                                                        \
+  template <typename T>                                                                                             \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
+            const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0) {          \
+    tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),            \
+                                    src.ub_ref(), sharedTmpBuffer.ub_ref(), detail::int_mask(mask, true),           \
+                                    repeatTime, srcRepStride, calIndex, #NAME);                                     \
+  }                                                                                                                 \
+  template <typename T>                                                                                             \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
+            const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0) {       \
+    tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),            \
+                                    src.ub_ref(), sharedTmpBuffer.ub_ref(), detail::bit_mask<T>(mask, true),        \
+                                    repeatTime, srcRepStride, calIndex, #NAME);                                     \
+  }                                                                                                                 \
+  template <typename T>                                                                                             \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
+            const int32_t count, bool calIndex = 0) {                                                               \
+    tilesim::ascendc::reduce_count(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),             \
+                                   src.ub_ref(), sharedTmpBuffer.ub_ref(), count, calIndex, true, #NAME);           \
+  }
+TILESIM_ASCENDC_HIGH_REDUCE(ReduceMax, Max)
+TILESIM_ASCENDC_HIGH_REDUCE(ReduceMin, Min)
+#undef TILESIM_ASCENDC_HIGH_REDUCE
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride) {
+  tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
+                                  sharedTmpBuffer.ub_ref(), detail::int_mask(mask, true), repeatTime, srcRepStride,
+                                  false, "ReduceSum");
+}
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride) {
+  tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
+                                  sharedTmpBuffer.ub_ref(), detail::bit_mask<T>(mask, true), repeatTime,
+                                  srcRepStride, false, "ReduceSum");
+}
+template <typename T, bool isSetMask = true>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count) {
+  tilesim::ascendc::reduce_count(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
+                                 sharedTmpBuffer.ub_ref(), count, false, isSetMask, "ReduceSum");
+}
+
+// ---- Brcb (docs/ascendc.md#brcb) ----
+struct BrcbRepeatParams {
+  BrcbRepeatParams() {}
+  BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
+      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+  uint32_t blockNumber = 8;
+  uint16_t dstRepStride = 8;
+  uint16_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1, src1BlkStride = 1, src0RepStride = 8, src1RepStride = 8;
+  bool repeatStrideMode = false, strideSizeMode = false;
+};
+template <typename T>
+void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
+          const BrcbRepeatParams& repeatParams) {
+  tilesim::ascendc::brcb(detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(), repeatTime, repeatParams.dstBlkStride,
+                         repeatParams.dstRepStride);
+}
+
 }  // namespace AscendC

@@ -136,46 +136,81 @@ Walk repeat_walk(const char* api, unsigned lanes, const MaskArg& m, int64_t repe
   return w;
 }
 
-void check_operands(const char* api, const Walk& w, WalkOperand* ops, size_t n) {
-  // Alignment and extents.
-  for (size_t k = 0; k < n; ++k) {
-    const WalkOperand& o = ops[k];
-    if (o.ref.addr % 32 != 0)
-      fail(ErrorCode::Constraint, api,
-           std::string(o.name) + ": UB address " + to_string(o.ref.addr) + " must be 32-byte aligned",
-           "docs/ascendc.md#vector-apis");
-  }
+void check_extent(const char* api, const Walk& w, const WalkOperand& o) {
+  if (o.ref.addr % 32 != 0)
+    fail(ErrorCode::Constraint, api,
+         std::string(o.name) + ": UB address " + to_string(o.ref.addr) + " must be 32-byte aligned",
+         "docs/ascendc.md#vector-apis");
   if (w.repeats == 0) return;
-  for (size_t k = 0; k < n; ++k) {
-    const WalkOperand& o = ops[k];
-    ub_bytes(o.ref.addr, o.ref.elems * o.esize, api, o.name);
-    const unsigned E = block_elems_of(o), nb = blocks_of(w, o);
-    // Offsets grow with r and b: the largest element touched is in the last repeat or, when the
-    // last repeat's mask is narrower, in the one before it.
-    uint64_t need = 0;
-    for (uint64_t r = w.repeats >= 2 ? w.repeats - 2 : 0; r < w.repeats; ++r) {
-      const RepeatMask& m = w.mask(r);
-      for (unsigned b = 0; b < nb; ++b) {
-        if (!block_active(w, m, o, b)) continue;
-        uint64_t end = (r * o.rep + b * o.blk) * E;
-        if (o.write && !o.read) {  // a pure destination: up to its last active lane
-          unsigned top = 0;
-          for (unsigned i = 0; i < E && b * E + i < w.lanes; ++i)
-            if (m.bit(b * E + i)) top = i + 1;
-          end += top;
-        } else {
-          end += E;
-        }
-        need = std::max(need, end);
+  ub_bytes(o.ref.addr, o.ref.elems * o.esize, api, o.name);
+  const unsigned E = block_elems_of(o), nb = blocks_of(w, o);
+  // Offsets grow with r and b: the largest element touched is in the last repeat or, when the
+  // last repeat's mask is narrower, in the one before it.
+  uint64_t need = 0;
+  for (uint64_t r = w.repeats >= 2 ? w.repeats - 2 : 0; r < w.repeats; ++r) {
+    const RepeatMask& m = w.mask(r);
+    for (unsigned b = 0; b < nb; ++b) {
+      if (!block_active(w, m, o, b)) continue;
+      uint64_t end = (r * o.rep + b * o.blk) * E;
+      if (o.write && !o.read) {  // a pure destination: up to its last active lane
+        unsigned top = 0;
+        for (unsigned i = 0; i < E && b * E + i < w.lanes; ++i)
+          if (m.bit(b * E + i)) top = i + 1;
+        end += top;
+      } else {
+        end += E;
       }
+      need = std::max(need, end);
     }
-    if (need > o.ref.elems)
-      fail(ErrorCode::Bounds, api,
-           std::string(o.name) + ": the walk reaches element " + to_string(need) + " but the tensor holds " +
-               to_string(o.ref.elems) + " (repeats " + to_string(w.repeats) + ", block stride " +
-               to_string(o.blk) + ", repeat stride " + to_string(o.rep) + ")",
-           "docs/ascendc.md#vector-apis");
   }
+  if (need > o.ref.elems)
+    fail(ErrorCode::Bounds, api,
+         std::string(o.name) + ": the walk reaches element " + to_string(need) + " but the tensor holds " +
+             to_string(o.ref.elems) + " (repeats " + to_string(w.repeats) + ", block stride " + to_string(o.blk) +
+             ", repeat stride " + to_string(o.rep) + ")",
+         "docs/ascendc.md#vector-apis");
+}
+
+namespace {
+thread_local std::vector<int64_t> t_last_read;  // per UB datablock: last repeat reading it, or -1
+thread_local std::vector<uint8_t> t_reader;
+}  // namespace
+
+ReadStamps::ReadStamps(const Walk& w, const WalkOperand* ops, size_t n) {
+  const size_t nblocks = core().ub.size() / 32;
+  if (t_last_read.size() < nblocks) {
+    t_last_read.assign(nblocks, -1);
+    t_reader.assign(nblocks, 0);
+  }
+  for (size_t k = 1; k < n; ++k) {
+    const WalkOperand& s = ops[k];
+    if (s.accumulate) continue;
+    for (uint64_t r = 0; r < w.repeats; ++r)
+      for (unsigned b = 0; b < blocks_of(w, s); ++b) {
+        if (!block_active(w, w.mask(r), s, b)) continue;
+        const uint64_t kb = s.ref.addr / 32 + r * s.rep + b * s.blk;
+        if (kb >= t_last_read.size()) continue;  // outside the UB: check_extent rejects it
+        if (t_last_read[kb] < 0) touched_.push_back(static_cast<uint32_t>(kb));
+        if (static_cast<int64_t>(r) > t_last_read[kb]) {
+          t_last_read[kb] = static_cast<int64_t>(r);
+          t_reader[kb] = static_cast<uint8_t>(k);
+        }
+      }
+  }
+}
+ReadStamps::~ReadStamps() {
+  for (uint32_t k : touched_) t_last_read[k] = -1;
+}
+int64_t ReadStamps::last(uint64_t ub_block) const {
+  return ub_block < t_last_read.size() ? t_last_read[ub_block] : -1;
+}
+size_t ReadStamps::reader(uint64_t ub_block) const {
+  return t_reader[ub_block];
+}
+
+void check_operands(const char* api, const Walk& w, WalkOperand* ops, size_t n) {
+  for (size_t k = 0; k < n; ++k) check_extent(api, w, ops[k]);
+  if (w.repeats == 0) return;
 
   // Overlap (spec 41 §3). Contiguous flat calls: identical, disjoint, or dst below a source by
   // whole repeats (each repeat reads before the one that overwrites it runs).
@@ -199,47 +234,20 @@ void check_operands(const char* api, const Walk& w, WalkOperand* ops, size_t n) 
     return;
   }
   // General walks: datablocks are 32-byte units of the UB (every start is 32-byte aligned).
-  thread_local std::vector<int64_t> last_read;  // per UB datablock: last repeat reading it, or -1
-  thread_local std::vector<uint8_t> reader;
-  const size_t nblocks = core().ub.size() / 32;
-  if (last_read.size() < nblocks) {
-    last_read.assign(nblocks, -1);
-    reader.assign(nblocks, 0);
-  }
-  std::vector<uint32_t> touched;
+  const ReadStamps reads(w, ops, n);
   auto block_of = [](const WalkOperand& o, uint64_t r, unsigned b) {
     return (o.ref.addr / 32) + r * o.rep + b * o.blk;
   };
-  struct Cleanup {
-    std::vector<uint32_t>& t;
-    ~Cleanup() {
-      for (uint32_t k : t) last_read[k] = -1;
-    }
-  } cleanup{touched};
-  for (size_t k = 1; k < n; ++k) {
-    const WalkOperand& s = ops[k];
-    if (s.accumulate) continue;
-    for (uint64_t r = 0; r < w.repeats; ++r)
-      for (unsigned b = 0; b < blocks_of(w, s); ++b) {
-        if (!block_active(w, w.mask(r), s, b)) continue;
-        const uint64_t kb = block_of(s, r, b);
-        if (last_read[kb] < 0) touched.push_back(static_cast<uint32_t>(kb));
-        if (static_cast<int64_t>(r) > last_read[kb]) {
-          last_read[kb] = static_cast<int64_t>(r);
-          reader[kb] = static_cast<uint8_t>(k);
-        }
-      }
-  }
   const unsigned ndb = blocks_of(w, d);
   for (uint64_t r = 0; r < w.repeats; ++r) {
     const RepeatMask& m = w.mask(r);
     for (unsigned b = 0; b < ndb; ++b) {
       if (!block_active(w, m, d, b)) continue;
       const uint64_t kd = block_of(d, r, b);
-      if (last_read[kd] > static_cast<int64_t>(r))
+      if (reads.last(kd) > static_cast<int64_t>(r))
         fail(ErrorCode::Constraint, api,
              "repeat " + to_string(r) + " writes dst datablock " + to_string(b) + " (UB byte " + to_string(kd * 32) +
-                 ") that repeat " + to_string(last_read[kd]) + " reads later as " + ops[reader[kd]].name +
+                 ") that repeat " + to_string(reads.last(kd)) + " reads later as " + ops[reads.reader(kd)].name +
                  ": no repeat may write bytes a later repeat reads",
              kDocOverlap);
       // Within the repeat: a source block at the same bytes must be the same lanes.

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "plan.hpp"
 #include "tilesim/ascendc/vector.hpp"
@@ -45,6 +46,24 @@ Walk repeat_walk(const char* api, unsigned lanes, const MaskArg& m, int64_t repe
 // aligned starts, every datablock holding an active lane inside its operand's extent and the UB,
 // and the overlap rule; raises tilesim::Error before anything is written.
 void check_operands(const char* api, const Walk& w, WalkOperand* ops, size_t n);
+
+// One operand's alignment (32 bytes) and extent: every datablock holding an active lane (a pure
+// destination: up to its last active lane) inside the tensor and the UB.
+void check_extent(const char* api, const Walk& w, const WalkOperand& o);
+
+// Per UB datablock, the last repeat in which a source (operands 1..n-1 of `ops`, except accumulate
+// ones) reads it: the cross-repeat overlap rule's table. One live instance per thread.
+class ReadStamps {
+ public:
+  ReadStamps(const Walk& w, const WalkOperand* ops, size_t n);
+  ~ReadStamps();
+  ReadStamps(const ReadStamps&) = delete;
+  ReadStamps& operator=(const ReadStamps&) = delete;
+  int64_t last(uint64_t ub_block) const;  // -1: not read
+  size_t reader(uint64_t ub_block) const;  // which operand
+ private:
+  std::vector<uint32_t> touched_;
+};
 
 // What one call computes on n lanes: src[k] holds the lanes of operand k + 1, then those of
 // operand 0 when it is read; dst receives operand 0's lanes.

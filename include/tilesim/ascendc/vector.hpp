@@ -83,6 +83,23 @@ struct RepeatStrides {
 void vector_repeat(VecApi api, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
                    const MaskArg& mask, int64_t repeat, const RepeatStrides& strides, bool round_en = false);
 
+// ---- reductions and Brcb (spec 41 §3, docs/ascendc.md#reductions) ----
+enum class ReduceOrderKind : uint8_t { VALUE_INDEX, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX };
+// WholeReduceSum/Max/Min (ReduceRepeat, RepeatReduceSum): one result slot per repeat.
+void whole_reduce(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const MaskArg& m, int64_t repeat,
+                  int64_t dst_rep, int64_t src_blk, int64_t src_rep, ReduceOrderKind order, const char* api);
+// PairReduceSum (ReducePairElem): lanes (2k, 2k+1) summed into result k.
+void pair_reduce_sum(DType t, const UbRef& dst, const UbRef& src, const MaskArg& m, int64_t repeat, int64_t dst_rep,
+                     int64_t src_blk, int64_t src_rep, const char* api);
+// High-level ReduceSum / ReduceMax / ReduceMin: the count form and the mask/repeat form with the
+// work buffer `tmp`; dst[0] the value, dst[1] the index when cal_index (Max/Min).
+void reduce_count(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const UbRef& tmp, int64_t count,
+                  bool cal_index, bool set_mask, const char* api);
+void reduce_repeat(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const UbRef& tmp, const MaskArg& m,
+                   int64_t repeat, int64_t src_rep, bool cal_index, const char* api);
+// Brcb: element 8i + j of src fills datablock (i * dst_rep + j * dst_blk) of dst; resets the mask.
+void brcb(DType t, const UbRef& dst, const UbRef& src, int64_t repeat, uint64_t dst_blk, uint64_t dst_rep);
+
 // Ascend C RoundMode (spec 15 §2 table).
 enum class CastRound : uint8_t { CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
 const char* name(CastRound r) noexcept;
