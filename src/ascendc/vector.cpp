@@ -132,7 +132,7 @@ void compute_vec(const void* p, const uint8_t* const* s, uint8_t* d, size_t n) {
     case Kind::Scalar:
       if (row.op == ops::Op::shr && c.round_en) {
         // Rounding right shift: (x + 2^(s-1)) >> s, computed without overflow as
-        // (x >> s) + ((x >> (s - 1)) & 1) for s >= 1 (docs/ascendc.md#shiftright).
+        // (x >> s) + ((x >> (s - 1)) & 1) for s >= 1 (docs/ascendc.md#shiftleft-shiftright).
         uint8_t* m = scratch(bytes, 0);
         uint8_t* one = scratch(bytes, 1);
         ops::binary_scalar(ops::Op::shr, c.t, s[0], c.scalar, false, d, n);
@@ -193,13 +193,21 @@ void check_scalar(const Row& row, DType t, uint64_t scalar) {
   if (row.kind == Kind::Scalar && (row.op == ops::Op::shl || row.op == ops::Op::shr)) {
     const unsigned bits = formats::info(t).storage_bits;
     const bool neg = formats::info(t).kind == formats::Kind::Signed && ((scalar >> (bits - 1)) & 1);
-    if (neg || scalar >= bits)
+    if (neg || scalar > bits)
       raise(ErrorCode::Constraint, row.name,
-            "shift count must be in [0, " + to_string(bits - 1) + "] for " + formats::info(t).name + ", got " +
+            "shift count must be in [0, " + to_string(bits) + "] for " + formats::info(t).name + ", got " +
                 std::to_string(neg ? -static_cast<int64_t>(((~scalar) & ((uint64_t{1} << bits) - 1)) + 1)
                                    : static_cast<int64_t>(scalar)),
             "docs/ascendc.md#shiftleft-shiftright");
   }
+}
+
+void check_round(const Row& row, DType t, bool round_en) {
+  if (round_en && formats::info(t).kind != formats::Kind::Signed)
+    raise(ErrorCode::Constraint, row.name,
+          std::string("roundEn applies to int16_t and int32_t only, got ") + formats::info(t).name +
+              " (the vendor ignores it with a warning)",
+          "docs/ascendc.md#shiftleft-shiftright");
 }
 
 }  // namespace
@@ -250,6 +258,7 @@ void vector_repeat(VecApi api, DType t, const UbRef& dst, const UbRef& a, const 
   const Row& row = kRows[static_cast<size_t>(api)];
   dtype_in(row.name, t, row.dtypes);
   check_scalar(row, t, scalar);
+  check_round(row, t, round_en);
   const unsigned es = formats::info(t).storage_bits / 8;
   MaskRegister after;
   detail::Walk w = detail::repeat_walk(row.name, 256 / es, mask, repeat, core().mask, after);

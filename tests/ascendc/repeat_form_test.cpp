@@ -375,6 +375,9 @@ TEST_F(Repeat, LeakyReluAndShifts) {
   EXPECT_EQ(y(2), 2);
   ShiftLeft(y, x, 4, 64);
   EXPECT_EQ(y(1), 96);
+  ShiftRight(y, x, 32, 64);  // a count of the full width: sign fill
+  EXPECT_EQ(y(0), -1);
+  EXPECT_EQ(y(1), 0);
 }
 
 // ---- rules ----
@@ -398,7 +401,10 @@ TEST_F(Repeat, Rejections) {
                 "isSetMask = true is not allowed in counter mode");
   SetMaskNorm();
   auto x = at<int32_t>(0), y = at<int32_t>(2);
-  expect_reject([&] { ShiftLeft(y, x, 32, 64); }, ErrorCode::Constraint, "shift count must be in [0, 31]");
+  expect_reject([&] { ShiftLeft(y, x, 33, 64); }, ErrorCode::Constraint, "shift count must be in [0, 32]");
+  auto u = at<uint32_t>(0), v = at<uint32_t>(2);
+  expect_reject([&] { ShiftRight(v, u, 1u, 64, 1, UnaryRepeatParams(), true); }, ErrorCode::Constraint,
+                "roundEn applies to int16_t and int32_t only");
   expect_reject([&] { Exp(x, x, 64); }, ErrorCode::Unsupported, "dtype s32 is not supported");
 }
 
