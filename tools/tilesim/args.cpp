@@ -40,6 +40,10 @@ int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand
   rn->add_option("--tile", o.tiles, "Q=FILE.npy:DTYPE:LAYOUT tile pushed to queue Q (LinxISA)")
       ->allow_extra_args(false);
   rn->add_option("--acc-out", o.acc_out, "write ACC to FILE.npy (LinxISA)");
+  rn->add_option("--mem", o.mem, "ADDR=FILE.npy|FILE.bin bytes written to memory before the run (LinxISA)")
+      ->allow_extra_args(false);
+  rn->add_option("--mem-out", o.mem_out, "ADDR:NBYTES=OUT.bin memory bytes written after the run (LinxISA)")
+      ->allow_extra_args(false);
   rn->add_option("--arg", o.args, "NAME=VALUE scalar argument of a PTOAS func.func (PTO)")
       ->allow_extra_args(false);
   rn->add_option("--entry", o.entry, "the func.func to run (PTO; default: the first)");
