@@ -65,12 +65,14 @@ Memory::Memory(size_t bytes) : size_(bytes) {
           "31 §1");
 }
 Memory::Memory(const Memory& o) : Memory(o.size_) {
-  if (size_) std::memcpy(p_, o.p_, size_);
+  used_ = o.used_;
+  if (used_) std::memcpy(p_, o.p_, used_);
 }
 Memory& Memory::operator=(const Memory& o) {
   if (this != &o) {
     Memory t(o);
     std::swap(size_, t.size_);
+    std::swap(used_, t.used_);
     std::swap(p_, t.p_);
   }
   return *this;
@@ -97,7 +99,7 @@ static void mem_range(const Memory& m, const char* what, uint64_t addr, uint64_t
 
 void Machine::write_mem(uint64_t addr, std::span<const uint8_t> data) {
   mem_range(s_->mem, "linx write_mem", addr, data.size());
-  if (!data.empty()) std::memcpy(s_->mem.data() + addr, data.data(), data.size());
+  if (!data.empty()) std::memcpy(s_->mem.data(addr + data.size()) + addr, data.data(), data.size());
 }
 
 std::vector<uint8_t> Machine::read_mem(uint64_t addr, size_t nbytes) const {
@@ -209,7 +211,7 @@ void apply(Machine::State& s, Commit&& c) {
     if (dq.size() == s.profile->queue_depth) dq.pop_back();  // the 17th-oldest leaves the window
     dq.push_front(TileSlot{std::move(p.bytes), size, true});
   }
-  for (const auto& r : c.store) std::memcpy(s.mem.data() + r.addr, c.store_data.data() + r.offset, r.len);
+  for (const auto& r : c.store) std::memcpy(s.mem.data(r.addr + r.len) + r.addr, c.store_data.data() + r.offset, r.len);
   if (c.acc_set) s.acc = std::move(c.acc);
 }
 

@@ -40,21 +40,27 @@ class Memory {
   explicit Memory(size_t bytes);
   Memory(const Memory& o);
   Memory& operator=(const Memory& o);
-  Memory(Memory&& o) noexcept : size_(o.size_), p_(o.p_) { o.size_ = 0; o.p_ = nullptr; }
+  Memory(Memory&& o) noexcept : size_(o.size_), used_(o.used_), p_(o.p_) { o.size_ = o.used_ = 0; o.p_ = nullptr; }
   Memory& operator=(Memory&& o) noexcept {
     std::swap(size_, o.size_);
+    std::swap(used_, o.used_);
     std::swap(p_, o.p_);
     return *this;
   }
   ~Memory();
   size_t size() const noexcept { return size_; }
-  uint8_t* data() noexcept { return p_; }
+  // Writers say how far they wrote: a copy copies only the bytes below the high-water mark (the
+  // rest is still zero), so copying a 64 MiB machine costs what was used.
+  uint8_t* data(uint64_t end_written) noexcept {
+    if (end_written > used_) used_ = end_written;
+    return p_;
+  }
   const uint8_t* data() const noexcept { return p_; }
   // [addr, addr + n) lies inside the memory (no wrap-around).
   bool holds(uint64_t addr, uint64_t n) const noexcept { return addr <= size_ && n <= size_ - addr; }
 
  private:
-  size_t size_ = 0;
+  size_t size_ = 0, used_ = 0;
   uint8_t* p_ = nullptr;
 };
 

@@ -73,7 +73,7 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
   const enc::Word& io = *d.iots[0];
   const size_t size = enc::size_bytes(io[F::size]);
   const bool mode1 = topc >= 32;
-  if (mode1 && (!d.has_ior || d.reg_code(0) == 0))
+  if (mode1 && !d.has_ior)  // RegSrc0 `zero` is the scalar 0
     c.fail("malformed block", c.instr + " (mode 1) needs its scalar in B.IOR RegSrc0", "31 §1");
   // Sources (liveness first), then geometry of every tile.
   Source src[2]{};

@@ -45,8 +45,9 @@ struct Mem {
 
 // Base and stride from B.IOR (RegSrc0, RegSrc1); the block's whole footprint checked.
 Mem memory(const Machine::State& s, const Ctx& c, const Desc& d, const Geom& g, bool dn) {
-  if (!d.has_ior || d.reg_code(0) == 0)
-    c.fail("malformed block", c.instr + " needs B.IOR with the base address in RegSrc0", "31 §1");
+  // The base is required: without B.IOR the block is malformed; RegSrc0 `zero` reads R0 = 0
+  // (README decision: "absent" applies to the optional stride and scale).
+  if (!d.has_ior) c.fail("malformed block", c.instr + " needs B.IOR with the base address in RegSrc0", "31 §1");
   Mem m{s.regs[d.reg_code(0)], 0, dn};
   // Absent stride: one packed line (ValidCol elements; a DN source's line holds ValidRow).
   m.stride = d.reg_code(1) ? s.regs[d.reg_code(1)] : (dn ? g.vr : g.vc) * g.esize;
