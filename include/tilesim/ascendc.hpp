@@ -470,7 +470,97 @@ void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& value, 
   tilesim::ascendc::duplicate_count(detail::dtype_of<T>(), dst.ub_ref(), detail::code_of(value), count);
 }
 
-// ---- vector APIs, count form (spec 41 §3): one engine call each over the whole count ----
+// ---- vector APIs (spec 41 §3): the count form, and the mask + repeat forms (bit mask
+// `uint64_t mask[]` or continuous `uint64_t mask`) with the vendor's repeat-parameter structs ----
+struct BinaryRepeatParams {
+  BinaryRepeatParams() {}
+  BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn, const uint8_t src1BlkStrideIn,
+                     const uint8_t dstRepStrideIn, const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn)
+      : dstBlkStride(dstBlkStrideIn), src0BlkStride(src0BlkStrideIn), src1BlkStride(src1BlkStrideIn),
+        dstRepStride(dstRepStrideIn), src0RepStride(src0RepStrideIn), src1RepStride(src1RepStrideIn) {}
+  uint32_t blockNumber = 8;
+  uint8_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1;
+  uint8_t src1BlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t src0RepStride = 8;
+  uint8_t src1RepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+};
+struct UnaryRepeatParams {
+  UnaryRepeatParams() {}
+  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn, const uint8_t dstRepStrideIn,
+                    const uint8_t srcRepStrideIn)
+      : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn) {}
+  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn, const uint8_t dstRepStrideIn,
+                    const uint8_t srcRepStrideIn, const bool halfBlockIn)
+      : dstBlkStride(dstBlkStrideIn), srcBlkStride(srcBlkStrideIn), dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn), halfBlock(halfBlockIn) {}
+  uint32_t blockNumber = 8;
+  uint16_t dstBlkStride = 1;
+  uint16_t srcBlkStride = 1;
+  uint8_t dstRepStride = 8;
+  uint8_t srcRepStride = 8;
+  bool repeatStrideMode = false;
+  bool strideSizeMode = false;
+  bool halfBlock = false;
+};
+
+namespace detail {
+// The mask argument of a mask/repeat-form call: bit mode reads sizeof(T) == 2 ? two words : one.
+template <typename T>
+tilesim::ascendc::MaskArg bit_mask(const uint64_t mask[], bool isSetMask) {
+  tilesim::ascendc::MaskArg m;
+  m.kind = tilesim::ascendc::MaskArg::Kind::Bits;
+  m.set_mask = isSetMask;
+  m.words = sizeof(T) == 2 ? 2 : 1;
+  if (isSetMask && mask) {
+    m.bits[0] = mask[0];
+    if (sizeof(T) == 2) m.bits[1] = mask[1];
+  }
+  return m;
+}
+inline tilesim::ascendc::MaskArg len_mask(uint64_t mask, bool isSetMask) {
+  tilesim::ascendc::MaskArg m;
+  m.kind = tilesim::ascendc::MaskArg::Kind::Continuous;
+  m.set_mask = isSetMask;
+  m.len = mask > 1024 ? 1025 : static_cast<int64_t>(mask);  // any value past the lanes is out of range
+  return m;
+}
+inline tilesim::ascendc::RepeatStrides strides(const BinaryRepeatParams& p) {
+  return {p.dstBlkStride, p.src0BlkStride, p.src1BlkStride, p.dstRepStride, p.src0RepStride, p.src1RepStride};
+}
+inline tilesim::ascendc::RepeatStrides strides(const UnaryRepeatParams& p) {
+  return {p.dstBlkStride, p.srcBlkStride, 1, p.dstRepStride, p.srcRepStride, 8};
+}
+template <typename P>
+void repeat_params_supported(const char* api, const P& p) {
+  if (p.repeatStrideMode || p.strideSizeMode)
+    tilesim::raise(tilesim::ErrorCode::Unsupported, api,
+                   "repeatStrideMode / strideSizeMode are not supported (Atlas A2 has neither)",
+                   "docs/ascendc.md#mask-and-repeat");
+}
+template <typename T>
+void vec_binary(tilesim::ascendc::VecApi api, const char* name, const LocalTensor<T>& dst,
+                const LocalTensor<T>& src0, const LocalTensor<T>& src1, const tilesim::ascendc::MaskArg& m,
+                uint8_t repeatTime, const BinaryRepeatParams& p) {
+  repeat_params_supported(name, p);
+  const auto b = src1.ub_ref();
+  tilesim::ascendc::vector_repeat(api, dtype_of<T>(), dst.ub_ref(), src0.ub_ref(), &b, 0, m, repeatTime,
+                                  strides(p));
+}
+template <typename T>
+void vec_unary(tilesim::ascendc::VecApi api, const char* name, const LocalTensor<T>& dst,
+               const LocalTensor<T>& src, uint64_t scalar, const tilesim::ascendc::MaskArg& m,
+               uint8_t repeatTime, const UnaryRepeatParams& p, bool roundEn = false) {
+  repeat_params_supported(name, p);
+  tilesim::ascendc::vector_repeat(api, dtype_of<T>(), dst.ub_ref(), src.ub_ref(), nullptr, scalar, m,
+                                  repeatTime, strides(p), roundEn);
+}
+}  // namespace detail
+
 #define TILESIM_ASCENDC_BINARY_API(NAME)                                                           \
   template <typename T>                                                                            \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
@@ -478,22 +568,64 @@ void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& value, 
     const auto b = src1.ub_ref();                                                                  \
     tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
                                    dst.ub_ref(), src0.ub_ref(), &b, 0, count);                     \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+            uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {   \
+    detail::vec_binary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src0, src1,                     \
+                       detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);            \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+            uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {     \
+    detail::vec_binary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src0, src1,                     \
+                       detail::len_mask(mask, isSetMask), repeatTime, repeatParams);               \
   }
+// The scalar family: count form (isSetMask = false: the mask/repeat form with repeat 1, contiguous
+// strides and the register, spec 41 §3) and the mask + repeat forms.
 #define TILESIM_ASCENDC_SCALAR_API(NAME)                                                           \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
             const std::type_identity_t<T>& scalarValue, const int32_t& count) {                    \
-    static_assert(isSetMask, #NAME ": the isSetMask = false count form (mask register, repeat 1) " \
-                                   "is not implemented yet [docs/ascendc.md#vector-apis]");        \
-    tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
-                                   dst.ub_ref(), src.ub_ref(), nullptr,                            \
-                                   detail::code_of(scalarValue), count);                           \
+    if constexpr (isSetMask)                                                                       \
+      tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),        \
+                                     dst.ub_ref(), src.ub_ref(), nullptr,                          \
+                                     detail::code_of(scalarValue), count);                         \
+    else                                                                                           \
+      detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, detail::code_of(scalarValue), \
+                        detail::len_mask(0, false), 1, UnaryRepeatParams{});                       \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
+            const std::type_identity_t<T>& scalarValue, uint64_t mask[], const uint8_t repeatTime, \
+            const UnaryRepeatParams& repeatParams) {                                               \
+    detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, detail::code_of(scalarValue), \
+                      detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);             \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
+            const std::type_identity_t<T>& scalarValue, uint64_t mask, const uint8_t repeatTime,   \
+            const UnaryRepeatParams& repeatParams) {                                               \
+    detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, detail::code_of(scalarValue), \
+                      detail::len_mask(mask, isSetMask), repeatTime, repeatParams);                \
   }
 #define TILESIM_ASCENDC_UNARY_API(NAME)                                                            \
   template <typename T>                                                                            \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {          \
     tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
                                    dst.ub_ref(), src.ub_ref(), nullptr, 0, count);                 \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[],                 \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                     \
+    detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, 0,                          \
+                      detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);             \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                   \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                     \
+    detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, 0,                          \
+                      detail::len_mask(mask, isSetMask), repeatTime, repeatParams);                \
   }
 TILESIM_ASCENDC_BINARY_API(Add)
 TILESIM_ASCENDC_BINARY_API(Sub)
@@ -503,10 +635,16 @@ TILESIM_ASCENDC_BINARY_API(Max)
 TILESIM_ASCENDC_BINARY_API(Min)
 TILESIM_ASCENDC_BINARY_API(And)
 TILESIM_ASCENDC_BINARY_API(Or)
+TILESIM_ASCENDC_BINARY_API(AddRelu)
+TILESIM_ASCENDC_BINARY_API(SubRelu)
+TILESIM_ASCENDC_BINARY_API(MulAddDst)
+TILESIM_ASCENDC_BINARY_API(FusedMulAdd)
 TILESIM_ASCENDC_SCALAR_API(Adds)
 TILESIM_ASCENDC_SCALAR_API(Muls)
 TILESIM_ASCENDC_SCALAR_API(Maxs)
 TILESIM_ASCENDC_SCALAR_API(Mins)
+TILESIM_ASCENDC_SCALAR_API(ShiftLeft)
+TILESIM_ASCENDC_SCALAR_API(LeakyRelu)
 TILESIM_ASCENDC_UNARY_API(Exp)
 TILESIM_ASCENDC_UNARY_API(Ln)
 TILESIM_ASCENDC_UNARY_API(Abs)
@@ -518,6 +656,32 @@ TILESIM_ASCENDC_UNARY_API(Not)
 #undef TILESIM_ASCENDC_BINARY_API
 #undef TILESIM_ASCENDC_SCALAR_API
 #undef TILESIM_ASCENDC_UNARY_API
+
+// ShiftRight: the scalar family with the rounding argument of the mask/repeat forms.
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
+                const int32_t& count) {
+  if constexpr (isSetMask)
+    tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::ShiftRight, detail::dtype_of<T>(), dst.ub_ref(),
+                                   src.ub_ref(), nullptr, detail::code_of(scalarValue), count);
+  else
+    detail::vec_unary(tilesim::ascendc::VecApi::ShiftRight, "ShiftRight", dst, src, detail::code_of(scalarValue),
+                      detail::len_mask(0, false), 1, UnaryRepeatParams{});
+}
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
+                uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
+                bool roundEn = false) {
+  detail::vec_unary(tilesim::ascendc::VecApi::ShiftRight, "ShiftRight", dst, src, detail::code_of(scalarValue),
+                    detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams, roundEn);
+}
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
+                uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
+                bool roundEn = false) {
+  detail::vec_unary(tilesim::ascendc::VecApi::ShiftRight, "ShiftRight", dst, src, detail::code_of(scalarValue),
+                    detail::len_mask(mask, isSetMask), repeatTime, repeatParams, roundEn);
+}
 
 // Cast, count form: (src, dst, RoundMode) from the product's table (docs/ascendc.md#cast).
 template <typename T, typename U>
@@ -589,5 +753,189 @@ TILESIM_ASCENDC_BLOCK_REDUCE(BlockReduceSum, Sum)
 TILESIM_ASCENDC_BLOCK_REDUCE(BlockReduceMax, Max)
 TILESIM_ASCENDC_BLOCK_REDUCE(BlockReduceMin, Min)
 #undef TILESIM_ASCENDC_BLOCK_REDUCE
+
+// ---- repeat reductions (spec 41 §3, docs/ascendc.md#reductions) ----
+enum class ReduceType { NONE = -1, SUM = 0, MAX, MIN };
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+
+namespace detail {
+inline tilesim::ascendc::ReduceOp reduce_op(ReduceType r) {
+  return r == ReduceType::MAX ? tilesim::ascendc::ReduceOp::Max
+         : r == ReduceType::MIN ? tilesim::ascendc::ReduceOp::Min
+                                : tilesim::ascendc::ReduceOp::Sum;
+}
+template <typename T>
+void whole(ReduceType op, const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+           const tilesim::ascendc::MaskArg& m, int32_t repeatTime, int32_t dstRepStride, int32_t srcBlkStride,
+           int32_t srcRepStride, ReduceOrder order) {
+  tilesim::ascendc::whole_reduce(reduce_op(op), dtype_of<T>(), dst.ub_ref(), src.ub_ref(), m, repeatTime,
+                                 dstRepStride, srcBlkStride, srcRepStride,
+                                 static_cast<tilesim::ascendc::ReduceOrderKind>(order), api);
+}
+inline tilesim::ascendc::MaskArg int_mask(int32_t mask, bool isSetMask) {
+  tilesim::ascendc::MaskArg m;
+  m.kind = tilesim::ascendc::MaskArg::Kind::Continuous;
+  m.set_mask = isSetMask;
+  m.len = mask;
+  return m;
+}
+}  // namespace detail
+
+#define TILESIM_ASCENDC_WHOLE_REDUCE(NAME, OP, ORDER_PARAM, ORDER_ARG)                                              \
+  template <typename T, bool isSetMask = true>                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const int32_t repeatTime, \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM) {      \
+    detail::whole(ReduceType::OP, #NAME, dst, src, detail::bit_mask<T>(mask, isSetMask), repeatTime,              \
+                  dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG);                                           \
+  }                                                                                                               \
+  template <typename T, bool isSetMask = true>                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,   \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM) {      \
+    detail::whole(ReduceType::OP, #NAME, dst, src, detail::int_mask(mask, isSetMask), repeatTime, dstRepStride,   \
+                  srcBlkStride, srcRepStride, ORDER_ARG);                                                         \
+  }
+#define TILESIM_ASCENDC_ORDER_PARAM , ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX
+TILESIM_ASCENDC_WHOLE_REDUCE(WholeReduceSum, SUM, , ReduceOrder::ORDER_ONLY_VALUE)
+TILESIM_ASCENDC_WHOLE_REDUCE(WholeReduceMax, MAX, TILESIM_ASCENDC_ORDER_PARAM, order)
+TILESIM_ASCENDC_WHOLE_REDUCE(WholeReduceMin, MIN, TILESIM_ASCENDC_ORDER_PARAM, order)
+#undef TILESIM_ASCENDC_ORDER_PARAM
+#undef TILESIM_ASCENDC_WHOLE_REDUCE
+
+// The new names (mask before repeatTime); T equals U on Atlas A2.
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask, const int32_t repeatTime,
+                  const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                  ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  static_assert(std::is_same_v<T, U>, "ReduceRepeat: T and U must be the same type [docs/ascendc.md#reductions]");
+  detail::whole(reduceType, "ReduceRepeat", dst, src, detail::int_mask(mask, isSetMask), repeatTime, dstRepStride,
+                srcBlkStride, srcRepStride, reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                  const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                  const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+  static_assert(std::is_same_v<T, U>, "ReduceRepeat: T and U must be the same type [docs/ascendc.md#reductions]");
+  detail::whole(reduceType, "ReduceRepeat", dst, src, detail::bit_mask<T>(mask, isSetMask), repeatTime,
+                dstRepStride, srcBlkStride, srcRepStride,
+                reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order);
+}
+// RepeatReduceSum: continuous mask only; dstBlkStride is not used (docs/ascendc.md#reductions).
+template <typename T, bool isSetMask = true>
+void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask,
+                     const int32_t dstBlkStride, const int32_t srcBlkStride, const int32_t dstRepStride,
+                     const int32_t srcRepStride) {
+  (void)dstBlkStride;
+  detail::whole(ReduceType::SUM, "RepeatReduceSum", dst, src, detail::int_mask(mask, isSetMask), repeatTime,
+                dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE);
+}
+
+#define TILESIM_ASCENDC_PAIR(NAME, MASK_T, MAKE)                                                                   \
+  template <typename T, bool isSetMask = true>                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, MASK_T mask,          \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {                 \
+    tilesim::ascendc::pair_reduce_sum(detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(), MAKE, repeatTime,        \
+                                      dstRepStride, srcBlkStride, srcRepStride, "PairReduceSum");                 \
+  }
+TILESIM_ASCENDC_PAIR(PairReduceSum, const int32_t, detail::int_mask(mask, isSetMask))
+TILESIM_ASCENDC_PAIR(PairReduceSum, const uint64_t*, detail::bit_mask<T>(mask, isSetMask))
+#undef TILESIM_ASCENDC_PAIR
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask, const int32_t repeatTime,
+                    const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {
+  static_assert(reduceType == ReduceType::SUM && std::is_same_v<T, U>,
+                "ReducePairElem: SUM only, T equal to U [docs/ascendc.md#reductions]");
+  PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                    const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                    const int32_t srcRepStride) {
+  static_assert(reduceType == ReduceType::SUM && std::is_same_v<T, U>,
+                "ReducePairElem: SUM only, T equal to U [docs/ascendc.md#reductions]");
+  PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+}
+// ReduceDataBlock = BlockReduceSum/Max/Min with mask before repeatTime (spec 41 §3 names).
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask,
+                     const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                     const int32_t srcRepStride) {
+  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: T and U must be the same type");
+  if constexpr (reduceType == ReduceType::SUM) BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  else if constexpr (reduceType == ReduceType::MAX) BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  else BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+}
+template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
+void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+                     const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                     const int32_t srcRepStride) {
+  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: T and U must be the same type");
+  if constexpr (reduceType == ReduceType::SUM) BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  else if constexpr (reduceType == ReduceType::MAX) BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+  else BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
+}
+
+// ---- high-level ReduceSum / ReduceMax / ReduceMin with their work buffer ----
+#define TILESIM_ASCENDC_HIGH_REDUCE(NAME, OP)                                                                        \
+  template <typename T>                                                                                             \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
+            const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0) {          \
+    tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),            \
+                                    src.ub_ref(), sharedTmpBuffer.ub_ref(), detail::int_mask(mask, true),           \
+                                    repeatTime, srcRepStride, calIndex, #NAME);                                     \
+  }                                                                                                                 \
+  template <typename T>                                                                                             \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
+            const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0) {       \
+    tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),            \
+                                    src.ub_ref(), sharedTmpBuffer.ub_ref(), detail::bit_mask<T>(mask, true),        \
+                                    repeatTime, srcRepStride, calIndex, #NAME);                                     \
+  }                                                                                                                 \
+  template <typename T>                                                                                             \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
+            const int32_t count, bool calIndex = 0) {                                                               \
+    tilesim::ascendc::reduce_count(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),             \
+                                   src.ub_ref(), sharedTmpBuffer.ub_ref(), count, calIndex, true, #NAME);           \
+  }
+TILESIM_ASCENDC_HIGH_REDUCE(ReduceMax, Max)
+TILESIM_ASCENDC_HIGH_REDUCE(ReduceMin, Min)
+#undef TILESIM_ASCENDC_HIGH_REDUCE
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride) {
+  tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
+                                  sharedTmpBuffer.ub_ref(), detail::int_mask(mask, true), repeatTime, srcRepStride,
+                                  false, "ReduceSum");
+}
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride) {
+  tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
+                                  sharedTmpBuffer.ub_ref(), detail::bit_mask<T>(mask, true), repeatTime,
+                                  srcRepStride, false, "ReduceSum");
+}
+template <typename T, bool isSetMask = true>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count) {
+  tilesim::ascendc::reduce_count(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
+                                 sharedTmpBuffer.ub_ref(), count, false, isSetMask, "ReduceSum");
+}
+
+// ---- Brcb (docs/ascendc.md#brcb) ----
+struct BrcbRepeatParams {
+  BrcbRepeatParams() {}
+  BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
+      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+  uint32_t blockNumber = 8;
+  uint16_t dstRepStride = 8;
+  uint16_t dstBlkStride = 1;
+  uint8_t src0BlkStride = 1, src1BlkStride = 1, src0RepStride = 8, src1RepStride = 8;
+  bool repeatStrideMode = false, strideSizeMode = false;
+};
+template <typename T>
+void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
+          const BrcbRepeatParams& repeatParams) {
+  tilesim::ascendc::brcb(detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(), repeatTime, repeatParams.dstBlkStride,
+                         repeatParams.dstRepStride);
+}
 
 }  // namespace AscendC

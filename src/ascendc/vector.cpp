@@ -11,6 +11,7 @@
 #include "ops/elementwise.hpp"
 #include "tilesim/ascendc/engine.hpp"
 #include "tilesim/error.hpp"
+#include "walk.hpp"
 
 namespace tilesim::ascendc {
 
@@ -27,9 +28,11 @@ constexpr uint32_t bit(DType t) {
 constexpr uint32_t kFloats = bit(DType::fp16) | bit(DType::fp32);
 constexpr uint32_t kArith = kFloats | bit(DType::s16) | bit(DType::s32);
 constexpr uint32_t kFloatsS32 = kFloats | bit(DType::s32);
+constexpr uint32_t kFloatsS16 = kFloats | bit(DType::s16);
 constexpr uint32_t kBits16 = bit(DType::s16) | bit(DType::u16);
+constexpr uint32_t kInts = bit(DType::s16) | bit(DType::u16) | bit(DType::s32) | bit(DType::u32);
 
-enum class Kind : uint8_t { Binary, Scalar, Unary };
+enum class Kind : uint8_t { Binary, BinaryRelu, MulAddDst, FusedMulAdd, Scalar, LeakyRelu, Unary };
 
 struct Row {
   const char* name;
@@ -37,6 +40,9 @@ struct Row {
   ops::Op op;
   uint32_t dtypes;
   bool saturates;
+  unsigned sources() const { return kind == Kind::Binary || kind == Kind::BinaryRelu || kind == Kind::MulAddDst ||
+                                            kind == Kind::FusedMulAdd ? 2 : 1; }
+  bool reads_dst() const { return kind == Kind::MulAddDst || kind == Kind::FusedMulAdd; }
 };
 
 constexpr Row kRows[] = {
@@ -75,27 +81,133 @@ void aligned32(const char* api, const char* operand, const UbRef& r) {
           std::string(operand) + ": UB address " + to_string(r.addr) + " must be 32-byte aligned", kDocVec);
 }
 
-// Contiguous count form: repeat r covers bytes [256 r, 256 (r+1)) of each operand. A source and the
-// destination are identical or disjoint within a repeat, and no repeat writes bytes a later one
-// reads (spec 41 §3 overlap rule): legal iff same start, disjoint, or dst below src by whole repeats.
-// Returns true when the source must be staged (legal partial overlap).
-bool overlap_ok(const char* api, const char* operand, uint64_t dst, uint64_t dst_bytes, uint64_t src,
-                uint64_t src_bytes) {
-  if (dst == src && dst_bytes == src_bytes) return false;
-  if (dst + dst_bytes <= src || src + src_bytes <= dst) return false;
-  if (dst < src && (src - dst) % 256 == 0 && dst_bytes == src_bytes) return true;
-  raise(ErrorCode::Constraint, api,
-        std::string("dst (UB bytes [") + to_string(dst) + ", " + to_string(dst + dst_bytes) + ")) and " +
-            operand + " ([" + to_string(src) + ", " + to_string(src + src_bytes) +
-            ")) overlap partially: within a repeat they must be identical or disjoint, and no repeat may write "
-            "bytes a later repeat reads",
-        "docs/ascendc.md#overlap");
-}
-
 void leave_normal_mode() {
   MaskRegister& m = core().mask;
   set_mask_norm(m);
   reset_mask(m);
+}
+
+// Scratch of the composite APIs (two ops per lane), per thread.
+uint8_t* scratch(size_t bytes, unsigned which) {
+  thread_local std::vector<uint8_t> buf[2];
+  if (buf[which].size() < bytes) buf[which].resize(bytes);
+  return buf[which].data();
+}
+
+// What one API computes on n staged lanes (walk.hpp Compute): s[0] src0, s[1] src1, then dst
+// where the API reads it.
+struct VecCtx {
+  const Row* row;
+  DType t;
+  uint64_t scalar;
+  bool round_en;
+  bool saturate;
+  ops::Switches sw;
+};
+
+void compute_vec(const void* p, const uint8_t* const* s, uint8_t* d, size_t n) {
+  const VecCtx& c = *static_cast<const VecCtx*>(p);
+  const Row& row = *c.row;
+  const size_t bytes = n * (formats::info(c.t).storage_bits / 8);
+  switch (row.kind) {
+    case Kind::Binary:
+      ops::binary(row.op, c.t, s[0], s[1], d, n, ops::Path::Fast, c.sw);
+      break;
+    case Kind::BinaryRelu:  // the op's result (rounded to T), then relu (spec 41 §3)
+      ops::binary(row.op, c.t, s[0], s[1], d, n, ops::Path::Fast, c.sw);
+      ops::unary(ops::Op::relu, c.t, d, d, n);
+      break;
+    case Kind::MulAddDst: {  // dst = src0 * src1 + dst, two roundings (docs/ascendc.md#muladddst)
+      uint8_t* m = scratch(bytes, 0);
+      ops::binary(ops::Op::mul, c.t, s[0], s[1], m, n);
+      ops::binary(ops::Op::add, c.t, m, s[2], d, n);
+      break;
+    }
+    case Kind::FusedMulAdd: {  // dst = src0 * dst + src1, two roundings
+      uint8_t* m = scratch(bytes, 0);
+      ops::binary(ops::Op::mul, c.t, s[0], s[2], m, n);
+      ops::binary(ops::Op::add, c.t, m, s[1], d, n);
+      break;
+    }
+    case Kind::Scalar:
+      if (row.op == ops::Op::shr && c.round_en) {
+        // Rounding right shift: (x + 2^(s-1)) >> s, computed without overflow as
+        // (x >> s) + ((x >> (s - 1)) & 1) for s >= 1 (docs/ascendc.md#shiftleft-shiftright).
+        uint8_t* m = scratch(bytes, 0);
+        uint8_t* one = scratch(bytes, 1);
+        ops::binary_scalar(ops::Op::shr, c.t, s[0], c.scalar, false, d, n);
+        if (c.scalar >= 1) {
+          ops::binary_scalar(ops::Op::shr, c.t, s[0], c.scalar - 1, false, m, n);
+          ops::binary_scalar(ops::Op::band, c.t, m, 1, false, one, n);
+          ops::binary(ops::Op::add, c.t, d, one, d, n);
+        }
+        break;
+      }
+      ops::binary_scalar(row.op, c.t, s[0], c.scalar, false, d, n, ops::Path::Fast, c.sw);
+      break;
+    case Kind::LeakyRelu: {  // src >= 0 ? src : src * alpha (NaN: NaN * alpha)
+      uint8_t* m = scratch(bytes, 0);
+      uint8_t* pick = scratch(n, 1);
+      ops::binary_scalar(ops::Op::mul, c.t, s[0], c.scalar, false, m, n);
+      ops::compare_scalar(ops::Op::ge, c.t, s[0], 0, pick, n);
+      ops::select(c.t, pick, s[0], m, d, n);
+      break;
+    }
+    case Kind::Unary:
+      ops::unary(row.op, c.t, s[0], d, n, ops::Path::Fast, c.sw);
+      break;
+  }
+  if (c.saturate) saturate_results(c.t, d, n);
+}
+
+// Runs one API over a resolved walk: operand rules, then the computation.
+void run_vec(const Row& row, DType t, detail::Walk& w, const UbRef& dst, const UbRef& a, const UbRef* b,
+             uint64_t scalar, bool round_en, const RepeatStrides& st) {
+  const char* name = row.name;
+  const unsigned es = formats::info(t).storage_bits / 8;
+  const bool bin = row.sources() == 2;
+  detail::WalkOperand o[3];
+  o[0] = {"dst", dst, es, st.dst_blk, st.dst_rep, row.reads_dst(), true, false};
+  o[1] = {bin ? "src0" : "src", a, es, st.src0_blk, st.src0_rep, true, false, false};
+  if (bin) {
+    o[2] = {"src1", *b, es, st.src1_blk, st.src1_rep, true, false, false};
+    // The accumulate pattern (spec 41 §3): dst coincides with src1 only, a zero repeat stride.
+    const bool acc_op = row.kind == Kind::BinaryRelu ||
+                        (row.kind == Kind::Binary && (row.op == ops::Op::add || row.op == ops::Op::sub ||
+                                                      row.op == ops::Op::mul || row.op == ops::Op::max ||
+                                                      row.op == ops::Op::min));
+    const bool acc_t = t == DType::fp16 || t == DType::fp32 || t == DType::s32;
+    if (acc_op && acc_t && dst.addr == b->addr && a.addr != dst.addr && (st.dst_rep == 0 || st.src1_rep == 0))
+      o[2].accumulate = true;
+  }
+  const size_t n = bin ? 3 : 2;
+  detail::check_operands(name, w, o, n);
+  const Core& c = core();
+  VecCtx ctx{&row, t, scalar, round_en, row.saturates && c.half_saturation(), {}};
+  // Exp flushes subnormal results on ascend950 with the default ExpConfig (spec 41 §3).
+  ctx.sw.ftz_out = row.op == ops::Op::exp && std::string_view(c.product->name) == "ascend950";
+  detail::execute(w, o, n, {&ctx, compute_vec});
+}
+
+void check_scalar(const Row& row, DType t, uint64_t scalar) {
+  if (row.kind == Kind::Scalar && (row.op == ops::Op::shl || row.op == ops::Op::shr)) {
+    const unsigned bits = formats::info(t).storage_bits;
+    const bool neg = formats::info(t).kind == formats::Kind::Signed && ((scalar >> (bits - 1)) & 1);
+    if (neg || scalar > bits)
+      raise(ErrorCode::Constraint, row.name,
+            "shift count must be in [0, " + to_string(bits) + "] for " + formats::info(t).name + ", got " +
+                std::to_string(neg ? -static_cast<int64_t>(((~scalar) & ((uint64_t{1} << bits) - 1)) + 1)
+                                   : static_cast<int64_t>(scalar)),
+            "docs/ascendc.md#shiftleft-shiftright");
+  }
+}
+
+void check_round(const Row& row, DType t, bool round_en) {
+  if (round_en && formats::info(t).kind != formats::Kind::Signed)
+    raise(ErrorCode::Constraint, row.name,
+          std::string("roundEn applies to int16_t and int32_t only, got ") + formats::info(t).name +
+              " (the vendor ignores it with a warning)",
+          "docs/ascendc.md#shiftleft-shiftright");
 }
 
 }  // namespace
@@ -125,47 +237,33 @@ void saturate_results(DType t, void* p, uint64_t n) noexcept {
 }
 
 void vector_count(VecApi api, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
-                  int64_t count) {
+                  int64_t count, bool round_en) {
   const Row& row = kRows[static_cast<size_t>(api)];
   const char* name = row.name;
   dtype_in(name, t, row.dtypes);
+  check_scalar(row, t, scalar);
+  const bool bin = row.sources() == 2;
   count_within(name, count, "dst", dst);
-  count_within(name, count, row.kind == Kind::Binary ? "src0" : "src", a);
-  if (row.kind == Kind::Binary) count_within(name, count, "src1", *b);
-  aligned32(name, "dst", dst);
-  aligned32(name, row.kind == Kind::Binary ? "src0" : "src", a);
-  if (row.kind == Kind::Binary) aligned32(name, "src1", *b);
+  count_within(name, count, bin ? "src0" : "src", a);
+  if (bin) count_within(name, count, "src1", *b);
   const unsigned es = formats::info(t).storage_bits / 8;
-  const uint64_t bytes = static_cast<uint64_t>(count) * es;
-  uint8_t* d = ub_bytes(dst.addr, bytes, name, "dst");
-  const uint8_t* pa = ub_bytes(a.addr, bytes, name, row.kind == Kind::Binary ? "src0" : "src");
-  const uint8_t* pb = row.kind == Kind::Binary ? ub_bytes(b->addr, bytes, name, "src1") : nullptr;
-  const bool stage_a = overlap_ok(name, row.kind == Kind::Binary ? "src0" : "src", dst.addr, bytes, a.addr, bytes);
-  const bool stage_b = pb && overlap_ok(name, "src1", dst.addr, bytes, b->addr, bytes);
-  if (count > 0) {
-    // A legal partial overlap reads each repeat before it is overwritten: staging gives that order.
-    std::vector<uint8_t> sa, sb;
-    if (stage_a) pa = (sa.assign(pa, pa + bytes), sa.data());
-    if (stage_b) pb = (sb.assign(pb, pb + bytes), sb.data());
-    const Core& c = core();
-    ops::Switches sw;
-    // Exp flushes subnormal results on ascend950 with the default ExpConfig (spec 41 §3).
-    sw.ftz_out = row.op == ops::Op::exp && std::string_view(c.product->name) == "ascend950";
-    const size_t n = static_cast<size_t>(count);
-    switch (row.kind) {
-      case Kind::Binary:
-        ops::binary(row.op, t, pa, pb, d, n, ops::Path::Fast, sw);
-        break;
-      case Kind::Scalar:
-        ops::binary_scalar(row.op, t, pa, scalar, false, d, n, ops::Path::Fast, sw);
-        break;
-      case Kind::Unary:
-        ops::unary(row.op, t, pa, d, n, ops::Path::Fast, sw);
-        break;
-    }
-    if (row.saturates && c.half_saturation()) saturate_results(t, d, n);
-  }
+  detail::Walk w = detail::count_walk(256 / es, static_cast<uint64_t>(count));
+  const uint64_t rep = 8;
+  run_vec(row, t, w, dst, a, b, scalar, round_en, RepeatStrides{1, 1, 1, rep, rep, rep});
   leave_normal_mode();
+}
+
+void vector_repeat(VecApi api, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
+                   const MaskArg& mask, int64_t repeat, const RepeatStrides& strides, bool round_en) {
+  const Row& row = kRows[static_cast<size_t>(api)];
+  dtype_in(row.name, t, row.dtypes);
+  check_scalar(row, t, scalar);
+  check_round(row, t, round_en);
+  const unsigned es = formats::info(t).storage_bits / 8;
+  MaskRegister after;
+  detail::Walk w = detail::repeat_walk(row.name, 256 / es, mask, repeat, core().mask, after);
+  run_vec(row, t, w, dst, a, b, scalar, round_en, strides);
+  core().mask = after;  // isSetMask = true leaves its mask in the register (spec 40 §1)
 }
 
 // ---- Cast (spec 41 §3 convert row; spec 15 §2) ----

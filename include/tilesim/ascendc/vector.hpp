@@ -5,15 +5,18 @@
 #pragma once
 #include <cstdint>
 
+#include "tilesim/ascendc/engine.hpp"
 #include "tilesim/formats.hpp"
 
 namespace tilesim::ascendc {
 
 using formats::DType;
 
-// X(API, kind, op, dtypes, saturates): kind Binary (dst, a, b), Scalar (dst, a, s), Unary (dst, a);
-// op the spec 15 op; dtypes the element types the API takes (docs/ascendc.md#vector-apis);
-// saturates: the CTRL saturation mode applies to half/bf16 results (spec 41 §3).
+// X(API, kind, op, dtypes, saturates): kind Binary (dst, a, b), BinaryRelu (relu of the binary op),
+// MulAddDst (dst = a * b + dst), FusedMulAdd (dst = a * dst + b), Scalar (dst, a, s), LeakyRelu
+// (a >= 0 ? a : a * s), Unary (dst, a); op the spec 15 op; dtypes the element types the API takes
+// on Atlas A2 (docs/ascendc.md#vector-apis); saturates: the CTRL saturation mode applies to
+// half/bf16 results (spec 41 §3).
 #define TILESIM_ASCENDC_VECTOR_APIS(X)                 \
   X(Add, Binary, add, kArith, true)                    \
   X(Sub, Binary, sub, kArith, true)                    \
@@ -23,10 +26,17 @@ using formats::DType;
   X(Min, Binary, min, kArith, false)                   \
   X(And, Binary, band, kBits16, false)                 \
   X(Or, Binary, bor, kBits16, false)                   \
+  X(AddRelu, BinaryRelu, add, kFloatsS16, true)        \
+  X(SubRelu, BinaryRelu, sub, kFloatsS16, true)        \
+  X(MulAddDst, MulAddDst, mul, kFloats, true)          \
+  X(FusedMulAdd, FusedMulAdd, mul, kFloats, true)      \
   X(Adds, Scalar, add, kArith, true)                   \
   X(Muls, Scalar, mul, kArith, true)                   \
   X(Maxs, Scalar, max, kArith, false)                  \
   X(Mins, Scalar, min, kArith, false)                  \
+  X(ShiftLeft, Scalar, shl, kInts, false)              \
+  X(ShiftRight, Scalar, shr, kInts, false)             \
+  X(LeakyRelu, LeakyRelu, mul, kFloats, true)          \
   X(Exp, Unary, exp, kFloats, true)                    \
   X(Ln, Unary, ln, kFloats, true)                      \
   X(Abs, Unary, abs, kFloats, true)                    \
@@ -60,7 +70,35 @@ struct MemRef {
 // Count forms (spec 41 §3): counter mode over elements [0, count) of every operand, then the core's
 // mask register is left in normal mode, all ones. `scalar` is a code of t (Scalar kind).
 void vector_count(VecApi api, DType t, const UbRef& dst, const UbRef& a, const UbRef* b,
-                  uint64_t scalar, int64_t count);
+                  uint64_t scalar, int64_t count, bool round_en = false);
+
+// Mask + repeat forms (spec 41 §3): the operands' block and repeat strides in 32-byte datablocks
+// (BinaryRepeatParams / UnaryRepeatParams), the mask argument (or the register when
+// mask.set_mask is false; counter mode: its count), repeatTime. Unary and scalar APIs use the dst
+// and src0 fields. `round_en`: ShiftRight's rounding argument.
+struct RepeatStrides {
+  uint64_t dst_blk = 1, src0_blk = 1, src1_blk = 1;
+  uint64_t dst_rep = 8, src0_rep = 8, src1_rep = 8;
+};
+void vector_repeat(VecApi api, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
+                   const MaskArg& mask, int64_t repeat, const RepeatStrides& strides, bool round_en = false);
+
+// ---- reductions and Brcb (spec 41 §3, docs/ascendc.md#reductions) ----
+enum class ReduceOrderKind : uint8_t { VALUE_INDEX, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX };
+// WholeReduceSum/Max/Min (ReduceRepeat, RepeatReduceSum): one result slot per repeat.
+void whole_reduce(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const MaskArg& m, int64_t repeat,
+                  int64_t dst_rep, int64_t src_blk, int64_t src_rep, ReduceOrderKind order, const char* api);
+// PairReduceSum (ReducePairElem): lanes (2k, 2k+1) summed into result k.
+void pair_reduce_sum(DType t, const UbRef& dst, const UbRef& src, const MaskArg& m, int64_t repeat, int64_t dst_rep,
+                     int64_t src_blk, int64_t src_rep, const char* api);
+// High-level ReduceSum / ReduceMax / ReduceMin: the count form and the mask/repeat form with the
+// work buffer `tmp`; dst[0] the value, dst[1] the index when cal_index (Max/Min).
+void reduce_count(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const UbRef& tmp, int64_t count,
+                  bool cal_index, bool set_mask, const char* api);
+void reduce_repeat(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const UbRef& tmp, const MaskArg& m,
+                   int64_t repeat, int64_t src_rep, bool cal_index, const char* api);
+// Brcb: element 8i + j of src fills datablock (i * dst_rep + j * dst_blk) of dst; resets the mask.
+void brcb(DType t, const UbRef& dst, const UbRef& src, int64_t repeat, uint64_t dst_blk, uint64_t dst_rep);
 
 // Ascend C RoundMode (spec 15 §2 table).
 enum class CastRound : uint8_t { CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
