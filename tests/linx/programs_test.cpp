@@ -507,7 +507,7 @@ TEST(LinxPrograms, AccReleasedByAcccvt) {
   m.push_tile('U', B.data(), 2, 1, DType::fp32, Layout::zn);
   m.run("TMATMUL <LB0:1, LB1:1, LB2:2, FP32>, T#1.reuse, U#1.reuse, ->ACC<256B>");
   EXPECT_TRUE(m.acc().valid);
-  m.run("BSTART.ACCCVT FP32\nB.DIM zero, 1, ->LB0\nB.DIM zero, 1, ->LB1\nB.IOT last, ->T<256B>");
+  m.run("BSTART.ACCCVT FP32\nB.DATR layout=27\nB.DIM zero, 1, ->LB0\nB.DIM zero, 1, ->LB1\nB.IOT last, ->T<256B>");
   EXPECT_FALSE(m.acc().valid);
   float r;
   std::memcpy(&r, m.tile_bytes('T', 1).data(), 4);
