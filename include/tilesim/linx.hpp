@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <span>
 #include <string>
@@ -42,6 +43,14 @@ std::vector<uint32_t> assemble(std::string_view text, std::string_view filename 
 // Raw form, one line per word; fold=true prints each foldable CUBE block in template form.
 // A word matching no encoding (or using a reserved value) raises Error(Parse) naming word and index.
 std::string disassemble(std::span<const uint32_t> words, bool fold = false);
+// The same, going on past bad words (the CLI, docs/linx.md#disassembler): a word matching no
+// encoding prints as ".word 0xXXXXXXXX  # invalid: <reason>" and ends the block it was in;
+// `invalid` counts them.
+struct Disassembly {
+  std::string text;
+  size_t invalid = 0;
+};
+Disassembly disassemble_all(std::span<const uint32_t> words, bool fold = false);
 
 // ---- tile layouts (spec 30 §4) ----
 enum class Layout : uint8_t { nz, zn, nd };
@@ -123,6 +132,9 @@ class Machine {
 
   void run(std::span<const uint32_t> words);
   void run(std::string_view assembly_text);
+  // Trace (docs/cli.md#trace): one JSON line per executed block to *out (nullptr: off): the block's
+  // op, its text, and a summary of ACC after it; values adds the full ACC when small.
+  void set_trace(std::ostream* out, bool values = false);
 
   const AccView& acc() const;
   // Per queue ('T','U','M','N'), newest first, the 16-entry window.
@@ -135,6 +147,9 @@ class Machine {
 
  private:
   std::unique_ptr<State> s_;
+  std::ostream* trace_ = nullptr;
+  bool trace_values_ = false;
+  size_t trace_step_ = 0;
 };
 
 }  // namespace tilesim::linx

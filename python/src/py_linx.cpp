@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -326,13 +327,28 @@ void init_linx(py::module_&, py::module_& m) {
           py::arg("queue"), py::arg("raw_bytes"), py::arg("size") = py::none())
       .def(
           "run",
-          [](lx::Machine& self, const py::object& prog) {
-            if (py::isinstance<py::str>(prog))
-              self.run(prog.cast<std::string>());
-            else
-              self.run(words_of(prog));
+          [](lx::Machine& self, const py::object& prog, const py::object& trace, bool trace_values) {
+            // trace= (docs/cli.md#trace): a path, a file object or a list; the lines written up to
+            // a fault are delivered too.
+            std::ostringstream lines;
+            if (!trace.is_none()) self.set_trace(&lines, trace_values);
+            const auto deliver = [&] {
+              self.set_trace(nullptr);
+              if (!trace.is_none())
+                py::module_::import("tilesim._trace").attr("deliver")(trace, lines.str(), "tilesim.linx.Machine.run");
+            };
+            try {
+              if (py::isinstance<py::str>(prog))
+                self.run(prog.cast<std::string>());
+              else
+                self.run(words_of(prog));
+            } catch (...) {
+              deliver();
+              throw;
+            }
+            deliver();
           },
-          py::arg("program"))
+          py::arg("program"), py::arg("trace") = py::none(), py::arg("trace_values") = false)
       .def("acc",
            [](const lx::Machine& self) {
              const lx::AccView& a = self.acc();

@@ -154,14 +154,15 @@ struct Parser {
   }
 
   // reg | imm | reg+imm  ->  (reg, imm) of B.DIM (spec 30 §5).
-  std::pair<unsigned, uint32_t> dim(const Group& g, size_t from) const {
+  // A template dimension sets a 16-bit lane bound (docs/linx.md#template-form): its imm is at
+  // most 65535, never wrapped; the raw B.DIM form takes the field's 17 bits.
+  std::pair<unsigned, uint32_t> dim(const Group& g, size_t from, uint64_t max = (1u << 16) - 1) const {
     const size_t n = g.size() - from;
-    const uint64_t max = (1u << 17) - 1;
     if (n == 1) {
-      if (is_number(g[from])) return {0, number(g[from], max, "imm")};
+      if (is_number(g[from])) return {0, number(g[from], max, "dimension (a 16-bit lane bound)")};
       return {reg(g[from]), 0};
     }
-    if (n == 3 && g[from + 1].up == "+" && !is_number(g[from])) return {reg(g[from]), number(g[from + 2], max, "imm")};
+    if (n == 3 && g[from + 1].up == "+" && !is_number(g[from])) return {reg(g[from]), number(g[from + 2], max, "dimension (a 16-bit lane bound)")};
     fail(g[from].col, "bad dimension: expected imm, reg or reg+imm");
   }
 

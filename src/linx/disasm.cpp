@@ -1,5 +1,7 @@
 // Disassembler: raw form per word, optional folding of CUBE blocks back into template form
 // (spec 30 §5). Field values come from the encoding table's decoder; no bit positions here.
+#include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "linx/text.hpp"
@@ -96,6 +98,7 @@ std::optional<std::string> fold_block(std::span<const enc::Word> b) {
   std::string dims;
   for (unsigned x = 0; x < 3; ++x, ++i) {
     if (i >= b.size() || b[i].op != Op::b_dim || b[i][F::lb] != x) return std::nullopt;
+    if (b[i][F::uimm] > 0xFFFF) return std::nullopt;  // the template's 16-bit lane bound
     dims += std::string(lbs[x]) + ":" + dim_text(b[i]) + ", ";
   }
   std::string ops;
@@ -125,26 +128,55 @@ std::string block_text(std::span<const enc::Word> b) {
 
 }  // namespace text
 
-std::string disassemble(std::span<const uint32_t> words, bool fold) {
-  std::vector<enc::Word> ws;
-  ws.reserve(words.size());
-  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));
-  std::string out;
+namespace {
+
+// Valid words in blocks (a block runs from a commit word to the next), each block folded when
+// asked; an invalid word (decoded[i] empty) is a line of its own and ends the block before it.
+Disassembly render(std::span<const uint32_t> words, const std::vector<std::optional<enc::Word>>& decoded,
+                   const std::vector<std::string>& why, bool fold) {
+  Disassembly d;
   size_t i = 0;
-  while (i < ws.size()) {
+  while (i < decoded.size()) {
+    if (!decoded[i]) {
+      char hexw[16];
+      std::snprintf(hexw, sizeof hexw, "0x%08X", words[i]);
+      d.text += std::string(".word ") + hexw + "  # invalid: " + why[i] + "\n";
+      ++d.invalid;
+      ++i;
+      continue;
+    }
     size_t j = i + 1;
-    if (text::is_commit(ws[i].op))
-      while (j < ws.size() && !text::is_commit(ws[j].op)) ++j;
+    if (text::is_commit(decoded[i]->op))
+      while (j < decoded.size() && decoded[j] && !text::is_commit(decoded[j]->op)) ++j;
     if (fold) {
-      if (auto f = text::fold_block(std::span<const enc::Word>(ws).subspan(i, j - i))) {
-        out += *f + "\n";
+      std::vector<enc::Word> block;
+      for (size_t k = i; k < j; ++k) block.push_back(*decoded[k]);
+      if (auto f = text::fold_block(block)) {
+        d.text += *f + "\n";
         i = j;
         continue;
       }
     }
-    for (; i < j; ++i) out += text::raw_line(ws[i]) + "\n";
+    for (; i < j; ++i) d.text += text::raw_line(*decoded[i]) + "\n";
   }
-  return out;
+  return d;
+}
+
+}  // namespace
+
+std::string disassemble(std::span<const uint32_t> words, bool fold) {
+  std::vector<std::optional<enc::Word>> ws;
+  ws.reserve(words.size());
+  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));
+  return render(words, ws, std::vector<std::string>(words.size()), fold).text;
+}
+
+Disassembly disassemble_all(std::span<const uint32_t> words, bool fold) {
+  std::vector<std::optional<enc::Word>> ws;
+  std::vector<std::string> why(words.size());
+  ws.reserve(words.size());
+  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode(words[i], &why[i]));
+  return render(words, ws, why, fold);
 }
 
 }  // namespace tilesim::linx

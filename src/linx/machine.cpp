@@ -3,6 +3,7 @@
 // current state and committed only when they succeed (faults are atomic).
 #include <algorithm>
 
+#include "core/trace.hpp"
 #include "linx/machine_state.hpp"
 #include "linx/text.hpp"
 #include "tilesim/profile.hpp"
@@ -149,6 +150,37 @@ std::vector<uint8_t> Machine::tile_bytes(char queue, int n) const {
 
 void Machine::run(std::string_view text) { run(assemble(text)); }
 
+void Machine::set_trace(std::ostream* out, bool values) {
+  trace_ = out;
+  trace_values_ = values;
+}
+
+// One trace line per executed block (docs/cli.md#trace): its first word's index, the op, the block
+// in template form where it folds, and ACC after it.
+namespace {
+void trace_block(trace::Sink& sink, const AccView& a, std::span<const enc::Word> block, size_t index) {
+  trace::Object line;
+  const std::string text = text::block_text(block);  // template form where the block folds
+  line.integer("word", static_cast<long long>(index))
+      .str("op", text.substr(0, text.find(' ')))
+      .str("text", text);
+  trace::Object acc;
+  acc.str("name", "ACC").str("dtype", formats::name(a.type)).raw(
+      "shape", trace::ints({static_cast<long long>(a.m), static_cast<long long>(a.n)}));
+  trace::summarize(acc, sink, a.valid ? a.m * a.n : 0, [&](size_t k) -> double {
+    const uint32_t w = a.data[k];
+    if (a.type == DType::fp32) return formats::bits_to_f32(w);
+    if (a.type == DType::s32) return static_cast<int32_t>(w);
+    return w;
+  });
+  std::string wrote = acc.text();  // appended, not "[" + ...: GCC 12's -Wrestrict false positive
+  wrote.insert(wrote.begin(), '[');
+  wrote.push_back(']');
+  line.raw("wrote", wrote);
+  trace::emit(sink, line);
+}
+}  // namespace
+
 void Machine::run(std::span<const uint32_t> words) {
   std::vector<enc::Word> ws;
   ws.reserve(words.size());
@@ -168,6 +200,11 @@ void Machine::run(std::span<const uint32_t> words) {
     Commit c = exec_cube(*s_, block, static_cast<long>(i));
     for (const auto& [q, pos] : c.release) s_->queues[static_cast<size_t>(q)][pos].live = false;
     s_->acc = std::move(c.acc);
+    if (trace_) {
+      trace::Sink sink{trace_, trace_values_, trace_step_};
+      trace_block(sink, s_->acc, block, i);
+      trace_step_ = sink.step;
+    }
     i = j;
   }
 }

@@ -22,13 +22,7 @@ namespace fm = tilesim::formats;
 using tilesim::ErrorCode;
 using tilesim::raise;
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) raise(ErrorCode::Io, "tilesim", "cannot read '" + path + "'", "60 §5");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string read_file(const std::string& path) { return tilesim::cli::read_input(path, "program"); }
 
 std::vector<uint32_t> words_from_bin(const std::string& path) {
   const std::string b = read_file(path);
@@ -91,8 +85,13 @@ int disasm_cmd(const tilesim::cli::Options& o) {
   std::vector<uint32_t> words;
   if (!o.file.empty()) words = words_from_bin(o.file);
   for (const std::string& s : o.words) words.push_back(tilesim::cli::parse_word(s));
-  std::cout << lx::disassemble(words, o.fold);
-  return 0;
+  // Goes on past a bad word (docs/linx.md#disassembler): exit 1 if any was invalid.
+  const lx::Disassembly d = lx::disassemble_all(words, o.fold);
+  std::cout << d.text;
+  if (d.invalid)
+    std::cerr << "tilesim disasm: " << d.invalid << " of " << words.size()
+              << " words are invalid (printed as .word)\n";
+  return d.invalid ? 1 : 0;
 }
 
 std::string descr_of(fm::DType t) {
@@ -174,7 +173,11 @@ void report(const lx::AccView& acc) {
 }
 
 int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
+  if (!o.acc_out.empty()) tilesim::cli::check_output_path(o.acc_out, "--acc-out");
+  const tilesim::cli::Expectations expect = tilesim::cli::load_expectations(o);
+  tilesim::cli::TraceFile trace(o);
   lx::Machine m;
+  m.set_trace(trace.stream(), o.trace_values);
   for (const auto& r : o.regs) {
     const auto [name, value] = tilesim::cli::parse_reg_arg(r);
     m.set_reg(name, value);
@@ -186,7 +189,14 @@ int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
     if (!m.acc().valid) raise(ErrorCode::Constraint, "--acc-out", "ACC holds no result", "60 §5");
     tilesim::npy::save(o.acc_out, acc_array(m.acc()));
   }
-  return 0;
+  // --expect acc=FILE.npy (docs/cli.md#expect): ACC is the LinxISA run's result.
+  const tilesim::npy::Array acc = m.acc().valid ? acc_array(m.acc()) : tilesim::npy::Array{};
+  return tilesim::cli::check_expectations(
+      o, expect,
+      [&](const std::string& n) -> const tilesim::npy::Array* {
+        return (n == "acc" || n == "ACC") && m.acc().valid ? &acc : nullptr;
+      },
+      m.acc().valid ? "acc" : "none: ACC holds no result");
 }
 
 int run_file(const tilesim::cli::Options& o) {
