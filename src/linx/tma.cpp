@@ -1,6 +1,7 @@
 // BSTART.TMA TLOAD / TSTORE / TMOV (spec 31 §2): memory <-> tiles with the B.DATR layout and pad,
 // strides from B.IOR. Every byte is bounds-checked before anything moves; the Commit carries the
 // new tile or the stored bytes.
+#include <algorithm>
 #include <cstring>
 
 #include "linx/block.hpp"
@@ -103,7 +104,15 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
         if (i >= g.vr || j >= g.vc) std::memcpy(dst + ord.offset(i, j) * es, &pad, es);
   if (l == Layout::nd && !dn) {
     for (size_t i = 0; i < g.vr; ++i) std::memcpy(dst + i * g.col * es, src + m.base + i * m.stride, g.vc * es);
-  } else if (!dn) {  // fractal lines of K0 elements along j are contiguous in NZ
+  } else if (!dn && l == Layout::nz) {  // NZ: a fractal line of K0 elements along j is contiguous
+    for (size_t i = 0; i < g.vr; ++i)
+      for (size_t j = 0; j < g.vc; j += ord.k0)
+        std::memcpy(dst + ord.offset(i, j) * es, src + m.base + i * m.stride + j * es, std::min(ord.k0, g.vc - j) * es);
+  } else if (dn && l == Layout::zn) {  // ZN from DN: K0 elements along i are contiguous on both sides
+    for (size_t j = 0; j < g.vc; ++j)
+      for (size_t i = 0; i < g.vr; i += ord.k0)
+        std::memcpy(dst + ord.offset(i, j) * es, src + m.base + j * m.stride + i * es, std::min(ord.k0, g.vr - i) * es);
+  } else if (!dn) {
     for (size_t i = 0; i < g.vr; ++i)
       for (size_t j = 0; j < g.vc; ++j) std::memcpy(dst + ord.offset(i, j) * es, src + m.base + i * m.stride + j * es, es);
   } else {

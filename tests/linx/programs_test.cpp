@@ -294,6 +294,18 @@ TEST(LinxPrograms, TloadNzMatchesPack) {
     for (int j = 0; j < 32; ++j) at[i * 32 + j] = a[j * 16 + i];
   m.run("BSTART.TLOAD FP16\nB.DATR DN2NZ\nB.DIM zero, 32, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOR zero\nB.IOT last, ->T<1KB>");
   EXPECT_EQ(m.tile_bytes('T', 1), pack(at.data(), 16, 32, DType::fp16, Layout::nz));
+  // DN2ZN: memory holds the column-major 32 x 16 matrix (element (i, j) = a[j*32 + i])
+  std::vector<uint16_t> bt(32 * 16);
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 16; ++j) bt[i * 16 + j] = a[j * 32 + i];
+  m.run("BSTART.TLOAD FP16\nB.DATR DN2ZN\nB.DIM zero, 16, ->LB0\nB.DIM zero, 32, ->LB1\nB.IOR zero\nB.IOT last, ->T<1KB>");
+  EXPECT_EQ(m.tile_bytes('T', 1), pack(bt.data(), 32, 16, DType::fp16, Layout::zn));
+  // a partial valid region (13 x 20 of ND2NZ) pads the rest with Null = 0
+  m.run("BSTART.TLOAD FP16\nB.DATR ND2NZ\nB.DIM zero, 20, ->LB0\nB.DIM zero, 13, ->LB1\nB.DIM zero, 32, ->LB2\nB.IOR zero\nB.IOT last, ->T<1KB>");
+  std::vector<uint16_t> part(16 * 32, 0);
+  for (int i = 0; i < 13; ++i)
+    for (int j = 0; j < 20; ++j) part[i * 32 + j] = a[i * 20 + j];  // no stride: 20 elements
+  EXPECT_EQ(m.tile_bytes('T', 1), pack(part.data(), 16, 32, DType::fp16, Layout::nz));
 }
 
 TEST(LinxPrograms, AcccvtLayoutsScaleAndSaturation) {
