@@ -8,7 +8,7 @@
 namespace tilesim {
 
 // Throws tilesim::Error when TILESIM_THREADS is set to anything but a positive decimal integer
-// 1..1024 (docs/cli.md#tilesim-threads); it is read at first use and after set_num_threads(0).
+// 1..1024 (docs/cli.md#tilesim_threads); it is read at first use and after set_num_threads(0).
 size_t num_threads();
 // TILESIM_THREADS's value as num_threads() reads it (the CLI checks it before any run).
 size_t threads_from_env(const char* value);

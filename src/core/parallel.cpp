@@ -17,7 +17,7 @@ namespace tilesim {
 
 constexpr size_t kMaxThreads = 1024;
 
-// A positive decimal integer, 1..1024, and nothing else (docs/cli.md#tilesim-threads): "0", "-3",
+// A positive decimal integer, 1..1024, and nothing else (docs/cli.md#tilesim_threads): "0", "-3",
 // "abc", "4x" or "" is an error naming the variable and the value, not silently the default.
 size_t threads_from_env(const char* value) {
   const std::string v(value);
@@ -30,7 +30,7 @@ size_t threads_from_env(const char* value) {
   if (!ok || n == 0 || n > kMaxThreads)
     raise(ErrorCode::Constraint, "TILESIM_THREADS",
           "must be a positive decimal integer 1.." + std::to_string(kMaxThreads) + ", got '" + v + "'",
-          "docs/cli.md#tilesim-threads");
+          "docs/cli.md#tilesim_threads");
   return n;
 }
 

@@ -1278,7 +1278,13 @@ std::string carrier_descr(std::string_view dtype) {
 
 std::vector<Output> run(std::string_view text, std::string_view filename,
                         const RunOptions& options) {
-  if (is_func_file(text)) return detail::run_func(text, filename, options);
+  if (is_func_file(text)) {
+    // No silent success: a trace that cannot be written is an error, not an empty file.
+    if (options.trace)
+      raise(ErrorCode::Unsupported, std::string(filename),
+            "--trace / trace= does not trace PTOAS func.func files yet (only .arg programs)", "docs/cli.md#trace");
+    return detail::run_func(text, filename, options);
+  }
   std::string target;
   Pos target_pos;
   Parser parser(text, filename);

@@ -76,7 +76,7 @@ TEST(Parallel, SetNumThreadsZeroRestoresDefault) {
   EXPECT_GE(tilesim::num_threads(), 1u);
 }
 
-// TILESIM_THREADS (docs/cli.md#tilesim-threads): a positive decimal integer 1..1024, anything
+// TILESIM_THREADS (docs/cli.md#tilesim_threads): a positive decimal integer 1..1024, anything
 // else an error naming the variable and the value, never silently the default.
 TEST(Parallel, ThreadsFromEnv) {
   EXPECT_EQ(tilesim::threads_from_env("1"), 1u);
@@ -88,7 +88,7 @@ TEST(Parallel, ThreadsFromEnv) {
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const tilesim::Error& e) {
       EXPECT_EQ(std::string(e.what()), std::string("TILESIM_THREADS: must be a positive decimal integer "
-                                                   "1..1024, got '") + bad + "' [docs/cli.md#tilesim-threads]");
+                                                   "1..1024, got '") + bad + "' [docs/cli.md#tilesim_threads]");
     }
   }
 }

@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
 
   try {
     const Hooks& h = hooks();
-    // Checked before anything runs (docs/cli.md#tilesim-threads), not at the first parallel loop.
+    // Checked before anything runs (docs/cli.md#tilesim_threads), not at the first parallel loop.
     if (const char* env = std::getenv("TILESIM_THREADS"); env && cmd == Subcommand::run)
       tilesim::threads_from_env(env);
     if (cmd == Subcommand::asm_) return h.asm_cmd ? h.asm_cmd(o) : not_built("asm");
