@@ -14,7 +14,7 @@ using enc::Op;
 
 bool is_commit(Op op) {
   return op != Op::b_datr && op != Op::b_dim && op != Op::b_iot2 && op != Op::b_iot1 && op != Op::b_iot0 &&
-         op != Op::b_iod;
+         op != Op::b_iod && op != Op::b_ior && op != Op::b_arg && op != Op::b_arg_lit;
 }
 
 namespace {
@@ -39,17 +39,45 @@ std::string raw_line(const enc::Word& w) {
       if (fn == 8) return std::string("BSTART.ACCCVT ") + dt;
       return s + " " + enc::cube_fn_name(fn) + ", " + dt;
     }
-    case Op::bstart_mpar: case Op::bstart_mseq: case Op::bstart_tma: case Op::bstart_vpar:
+    case Op::bstart_mpar: case Op::bstart_mseq: case Op::bstart_vpar:
     case Op::bstart_vseq: case Op::bstart_fixp:
       return s + " " + std::to_string(w[F::imm]);
+    case Op::bstart_tma:  // the alias headers of lx_32.opc (spec 31 §3)
+      return std::string("BSTART.") + enc::tma_fn_name(w[F::fn]) + " " + type_code(w[F::dt]).name;
+    case Op::bstart_tepl:
+      return s + " " + enc::tepl_name(w[F::topc]) + ", " + type_code(w[F::dt]).name;
     case Op::b_datr: {
-      s += std::string(" ") + type_code(w[F::datatype]).name;
+      // DataType by name (a number when unnamed, nothing when 31 = none), then the non-zero
+      // fields as key=N: every word round-trips (spec 31 §1).
+      std::string ops;
+      const auto add = [&](const std::string& x) { ops += (ops.empty() ? " " : ", ") + x; };
+      if (w[F::datatype] != 31) add(type_code(w[F::datatype]).name);
       const std::pair<F, const char*> extra[] = {
           {F::sat, "sat"}, {F::rmode, "rmode"}, {F::cmode, "cmode"}, {F::pad, "pad"}, {F::layout, "layout"}};
       for (const auto& [f, n] : extra)
-        if (w[f]) s += std::string(", ") + n + "=" + std::to_string(w[f]);
-      return s;
+        if (w[f]) add(std::string(n) + "=" + std::to_string(w[f]));
+      return s + ops;
     }
+    case Op::b_ior: {
+      // Sources up to the last non-zero one (`zero` = absent), then ->rd when set (spec 31 §1).
+      const F srcs[3] = {F::rs0, F::rs1, F::rs2};
+      int last = -1;
+      for (int i = 0; i < 3; ++i)
+        if (w[srcs[i]]) last = i;
+      std::string ops;
+      const auto add = [&](const std::string& x) { ops += (ops.empty() ? " " : ", ") + x; };
+      for (int i = 0; i <= last; ++i) add(enc::reg_name(w[srcs[i]]));
+      if (w[F::rd]) add(std::string("->") + enc::reg_name(w[F::rd]));
+      return s + ops;
+    }
+    case Op::b_arg:
+      return s + " " + std::to_string(w[F::format]);
+    case Op::b_arg_lit:
+      for (const enc::Row& r : enc::rows())
+        if (r.op == Op::b_arg_lit && w[F::layout] == r.lits[0].value && w[F::datatype] == r.lits[1].value &&
+            w[F::canon] == r.lits[3].value)
+          return s + " " + r.spelling;
+      return s;
     case Op::b_dim:
       return s + " " + enc::reg_name(w[F::reg]) + ", " + std::to_string(w[F::uimm]) + ", ->LB" +
              std::to_string(w[F::lb]);

@@ -52,6 +52,12 @@ int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand
       ->allow_extra_args(false)
       ->group(kLinxGroup);
   rn->add_option("--acc-out", o.acc_out, "write ACC to FILE.npy (LinxISA)")->group(kLinxGroup);
+  rn->add_option("--mem", o.mem, "ADDR=FILE.npy|FILE.bin bytes written to memory before the run (LinxISA)")
+      ->allow_extra_args(false)
+      ->group(kLinxGroup);
+  rn->add_option("--mem-out", o.mem_out, "ADDR:NBYTES=OUT.bin memory bytes written after the run (LinxISA)")
+      ->allow_extra_args(false)
+      ->group(kLinxGroup);
   rn->add_option("--arg", o.args, "NAME=VALUE scalar argument of a PTOAS func.func (PTO)")
       ->allow_extra_args(false)
       ->group(kPtoGroup);

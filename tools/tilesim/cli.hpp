@@ -25,6 +25,8 @@ struct Options {
   std::vector<std::string> regs;   // run --reg a0=64
   std::vector<std::string> tiles;  // run --tile Q=FILE.npy:DTYPE:LAYOUT
   std::string acc_out;             // run --acc-out FILE.npy
+  std::vector<std::string> mem;      // run --mem ADDR=FILE.npy|FILE.bin (LinxISA memory)
+  std::vector<std::string> mem_out;  // run --mem-out ADDR:NBYTES=OUT.bin
   std::vector<std::string> args;   // run --arg NAME=VALUE (PTOAS scalar arguments)
   std::string entry;               // run --entry FUNC
   std::string max_mem;             // run --max-mem BYTES ("" = default)

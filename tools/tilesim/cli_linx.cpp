@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <span>
+
 #include "args.hpp"
 #include "cli.hpp"
 #include "tilesim/error.hpp"
@@ -155,6 +157,10 @@ tilesim::npy::Array acc_array(const lx::AccView& acc) {
 }
 
 void report(const lx::AccView& acc) {
+  if (!acc.valid && acc.released_at >= 0) {
+    std::cout << "ACC: released by ACCCVT at block " << acc.released_at << "\n";
+    return;
+  }
   if (!acc.valid) {
     std::cout << "ACC: empty\n";
     return;
@@ -172,7 +178,38 @@ void report(const lx::AccView& acc) {
   std::cout << (acc.n > 8 ? " ...\n" : "\n");
 }
 
+// --mem ADDR=FILE: a .npy array's data bytes or a .bin file's bytes at ADDR (spec 60 §5).
+void mem_arg(lx::Machine& m, const std::string& arg, const std::string& base_dir) {
+  const auto [addr_text, file] = tilesim::cli::split_assignment(arg, "--mem");
+  const uint64_t addr = tilesim::cli::parse_integer(addr_text, "--mem", false, ~uint64_t{0});
+  std::string path = file;
+  if (!base_dir.empty() && std::filesystem::path(path).is_relative()) path = base_dir + "/" + path;
+  if (ends_with(path, ".npy")) {
+    const tilesim::npy::Array a = tilesim::npy::load(path);
+    m.write_mem(addr, a.data);
+  } else {
+    const std::string b = read_file(path);
+    m.write_mem(addr, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(b.data()), b.size()));
+  }
+}
+
+struct MemOut {
+  uint64_t addr, nbytes;
+  std::string path;
+};
+// --mem-out ADDR:NBYTES=OUT.bin, parsed before the run so a typo costs no run.
+MemOut mem_out_arg(const std::string& arg) {
+  const auto [range, path] = tilesim::cli::split_assignment(arg, "--mem-out");
+  const size_t colon = range.find(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == range.size())
+    raise(ErrorCode::Parse, "--mem-out", "expected ADDR:NBYTES=OUT.bin, got '" + arg + "'", "60 §5");
+  return {tilesim::cli::parse_integer(range.substr(0, colon), "--mem-out", false, ~uint64_t{0}),
+          tilesim::cli::parse_integer(range.substr(colon + 1), "--mem-out", false, uint64_t{1} << 40), path};
+}
+
 int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
+  std::vector<MemOut> outs;
+  for (const auto& a : o.mem_out) outs.push_back(mem_out_arg(a));
   if (!o.acc_out.empty()) tilesim::cli::check_output_path(o.acc_out, "--acc-out");
   const tilesim::cli::Expectations expect = tilesim::cli::load_expectations(o);
   tilesim::cli::TraceFile trace(o);
@@ -183,8 +220,15 @@ int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
     m.set_reg(name, value);
   }
   for (const auto& t : o.tiles) push_tile_arg(m, t, base_dir);
+  for (const auto& a : o.mem) mem_arg(m, a, base_dir);
   m.run(load_program(o.file));
   report(m.acc());
+  for (const auto& mo : outs) {
+    const auto b = m.read_mem(mo.addr, mo.nbytes);
+    std::ofstream f(mo.path, std::ios::binary);
+    if (!f) raise(ErrorCode::Io, "--mem-out", "cannot write '" + mo.path + "'", "60 §5");
+    f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  }
   if (!o.acc_out.empty()) {
     if (!m.acc().valid) raise(ErrorCode::Constraint, "--acc-out", "ACC holds no result", "60 §5");
     tilesim::npy::save(o.acc_out, acc_array(m.acc()));
