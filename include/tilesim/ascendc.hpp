@@ -355,12 +355,23 @@ class TPipe {
   }
   void Destroy() {}
   void Reset() { tilesim::ascendc::core().ub_top = base_; }
-  // Event ids for SetFlag/WaitFlag: the twin has one of each kind.
+  // Event ids for SetFlag/WaitFlag (docs/ascendc.md#flags): 8 per HardEvent; Alloc takes the lowest
+  // free one, Release frees it, Fetch returns the lowest free one without taking it.
+  template <HardEvent evt>
+  TEventID AllocEventID() {
+    return tilesim::ascendc::event_id(static_cast<uint32_t>(evt), tilesim::ascendc::EventOp::Alloc, 0);
+  }
+  template <HardEvent evt>
+  void ReleaseEventID(TEventID id) {
+    tilesim::ascendc::event_id(static_cast<uint32_t>(evt), tilesim::ascendc::EventOp::Release, id);
+  }
   template <HardEvent evt>
   TEventID FetchEventID() {
-    return 0;
+    return tilesim::ascendc::event_id(static_cast<uint32_t>(evt), tilesim::ascendc::EventOp::Fetch, 0);
   }
-  TEventID FetchEventID(HardEvent) { return 0; }
+  TEventID FetchEventID(HardEvent evt) {
+    return tilesim::ascendc::event_id(static_cast<uint32_t>(evt), tilesim::ascendc::EventOp::Fetch, 0);
+  }
 
  private:
   uint64_t base_;
@@ -936,6 +947,242 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t re
           const BrcbRepeatParams& repeatParams) {
   tilesim::ascendc::brcb(detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(), repeatTime, repeatParams.dstBlkStride,
                          repeatParams.dstRepStride);
+}
+
+// ---- Compare / Compares / Select (spec 41 §3, docs/ascendc.md#compare-and-select) ----
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+
+namespace detail {
+template <typename U>
+tilesim::ascendc::UbRef byte_ref(const LocalTensor<U>& t) {
+  return {t.address(), t.GetSize() * sizeof(U)};
+}
+inline tilesim::ascendc::CmpMode cmp(CMPMODE m) {
+  return static_cast<tilesim::ascendc::CmpMode>(m);
+}
+inline tilesim::ascendc::SelMode sel(SELMODE m) {
+  return static_cast<tilesim::ascendc::SelMode>(m);
+}
+}  // namespace detail
+
+// Compare into a bit-mask tensor: the mask and isSetMask are reserved on Atlas A2 (not used).
+template <typename T, typename U, bool isSetMask = true>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  static_assert(sizeof(U) == 1, "Compare: dst must be int8_t or uint8_t [docs/ascendc.md#compare-and-select]");
+  (void)mask;
+  const auto b = src1.ub_ref();
+  tilesim::ascendc::compare_bits(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst), src0.ub_ref(),
+                                 &b, 0, repeatTime, detail::strides(repeatParams), "Compare");
+}
+template <typename T, typename U, bool isSetMask = true>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  static_assert(sizeof(U) == 1, "Compare: dst must be int8_t or uint8_t [docs/ascendc.md#compare-and-select]");
+  (void)mask;
+  const auto b = src1.ub_ref();
+  tilesim::ascendc::compare_bits(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst), src0.ub_ref(),
+                                 &b, 0, repeatTime, detail::strides(repeatParams), "Compare");
+}
+template <typename T, typename U>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             uint32_t count) {
+  static_assert(sizeof(U) == 1, "Compare: dst must be int8_t or uint8_t [docs/ascendc.md#compare-and-select]");
+  const auto b = src1.ub_ref();
+  tilesim::ascendc::compare_bits_count(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst),
+                                       src0.ub_ref(), &b, 0, count, "Compare");
+}
+// Compare of one repeat into the CMPMASK register.
+template <typename T, bool isSetMask = true>
+void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[],
+             const BinaryRepeatParams& repeatParams) {
+  tilesim::ascendc::compare_to_cmpmask(detail::cmp(cmpMode), detail::dtype_of<T>(), src0.ub_ref(), src1.ub_ref(),
+                                       detail::bit_mask<T>(mask, isSetMask), detail::strides(repeatParams));
+}
+template <typename T, bool isSetMask = true>
+void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask,
+             const BinaryRepeatParams& repeatParams) {
+  tilesim::ascendc::compare_to_cmpmask(detail::cmp(cmpMode), detail::dtype_of<T>(), src0.ub_ref(), src1.ub_ref(),
+                                       detail::len_mask(mask, isSetMask), detail::strides(repeatParams));
+}
+#define TILESIM_ASCENDC_COMPARES(NAME)                                                                           \
+  template <typename T, typename U, bool isSetMask = true>                                                      \
+  void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,         \
+            const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                 \
+    static_assert(std::is_same_v<U, uint8_t>, #NAME ": dst must be uint8_t [docs/ascendc.md#compare-and-select]"); \
+    (void)mask;                                                                                                 \
+    tilesim::ascendc::compare_bits(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst),          \
+                                   src0.ub_ref(), nullptr, detail::code_of(src1Scalar), repeatTime,             \
+                                   detail::strides(repeatParams), #NAME);                                       \
+  }                                                                                                             \
+  template <typename T, typename U, bool isSetMask = true>                                                      \
+  void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,         \
+            const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                   \
+    static_assert(std::is_same_v<U, uint8_t>, #NAME ": dst must be uint8_t [docs/ascendc.md#compare-and-select]"); \
+    (void)mask;                                                                                                 \
+    tilesim::ascendc::compare_bits(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst),          \
+                                   src0.ub_ref(), nullptr, detail::code_of(src1Scalar), repeatTime,             \
+                                   detail::strides(repeatParams), #NAME);                                       \
+  }                                                                                                             \
+  template <typename T, typename U>                                                                             \
+  void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,         \
+            uint32_t count) {                                                                                   \
+    static_assert(std::is_same_v<U, uint8_t>, #NAME ": dst must be uint8_t [docs/ascendc.md#compare-and-select]"); \
+    tilesim::ascendc::compare_bits_count(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst),    \
+                                         src0.ub_ref(), nullptr, detail::code_of(src1Scalar), count, #NAME);    \
+  }
+TILESIM_ASCENDC_COMPARES(Compares)
+TILESIM_ASCENDC_COMPARES(CompareScalar)
+#undef TILESIM_ASCENDC_COMPARES
+
+template <typename T>
+void GetCmpMask(const LocalTensor<T>& dst) {
+  tilesim::ascendc::get_cmp_mask(detail::byte_ref(dst));
+}
+template <typename T>
+void SetCmpMask(const LocalTensor<T>& src) {
+  tilesim::ascendc::set_cmp_mask(detail::byte_ref(src));
+}
+
+// Select: bit 1 takes src0, bit 0 src1 (docs/ascendc.md#compare-and-select). isSetMask is reserved:
+// the mask/repeat forms always set the mask.
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTime,
+            const BinaryRepeatParams& repeatParams) {
+  const auto s = detail::byte_ref(selMask);
+  const auto b = src1.ub_ref();
+  const auto m = detail::bit_mask<T>(mask, true);
+  tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), &b, 0, &m,
+                           repeatTime, detail::strides(repeatParams), false, 0);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
+            const BinaryRepeatParams& repeatParams) {
+  const auto s = detail::byte_ref(selMask);
+  const auto b = src1.ub_ref();
+  const auto m = detail::len_mask(mask, true);
+  tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), &b, 0, &m,
+                           repeatTime, detail::strides(repeatParams), false, 0);
+}
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
+  const auto s = detail::byte_ref(selMask);
+  const auto b = src1.ub_ref();
+  tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), &b, 0,
+                           nullptr, 0, {}, true, count);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            std::type_identity_t<T> src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTime,
+            const BinaryRepeatParams& repeatParams) {
+  const auto s = detail::byte_ref(selMask);
+  const auto m = detail::bit_mask<T>(mask, true);
+  tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), nullptr,
+                           detail::code_of(src1), &m, repeatTime, detail::strides(repeatParams), false, 0);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            std::type_identity_t<T> src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
+            const BinaryRepeatParams& repeatParams) {
+  const auto s = detail::byte_ref(selMask);
+  const auto m = detail::len_mask(mask, true);
+  tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), nullptr,
+                           detail::code_of(src1), &m, repeatTime, detail::strides(repeatParams), false, 0);
+}
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            std::type_identity_t<T> src1, SELMODE selMode, uint32_t count) {
+  const auto s = detail::byte_ref(selMask);
+  tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), nullptr,
+                           detail::code_of(src1), nullptr, 0, {}, true, count);
+}
+// The no-mask forms: the caller set the mask register and CMPMASK (SetVectorMask, SetCmpMask).
+template <typename T, SELMODE selMode>
+void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint8_t repeatTime,
+            const BinaryRepeatParams& repeatParams) {
+  const auto b = src1.ub_ref();
+  tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), nullptr, src0.ub_ref(), &b, 0,
+                           nullptr, repeatTime, detail::strides(repeatParams), false, 0);
+}
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, uint8_t repeatTime,
+            const BinaryRepeatParams& repeatParams) {
+  const auto s = detail::byte_ref(selMask);
+  uint64_t scalar = 0;
+  std::memcpy(&scalar, tilesim::ascendc::core().cmpmask, sizeof(T));  // the scalar SetCmpMask loaded
+  tilesim::ascendc::select(tilesim::ascendc::SelMode::VSEL_TENSOR_SCALAR_MODE, detail::dtype_of<T>(), dst.ub_ref(), &s,
+                           src0.ub_ref(), nullptr, scalar, nullptr, repeatTime, detail::strides(repeatParams), false,
+                           0);
+}
+
+// ---- Duplicate and Cast, mask + repeat forms ----
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarValue, uint64_t mask,
+               const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
+  tilesim::ascendc::duplicate_repeat(detail::dtype_of<T>(), dst.ub_ref(), detail::code_of(scalarValue),
+                                     detail::len_mask(mask, isSetMask), repeatTime, dstBlockStride, dstRepeatStride);
+}
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarValue, uint64_t mask[],
+               const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
+  tilesim::ascendc::duplicate_repeat(detail::dtype_of<T>(), dst.ub_ref(), detail::code_of(scalarValue),
+                                     detail::bit_mask<T>(mask, isSetMask), repeatTime, dstBlockStride,
+                                     dstRepeatStride);
+}
+// The mask words follow the narrower type, as the library sets them (two words for a 16-bit side).
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask[],
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+  detail::repeat_params_supported("Cast", repeatParams);
+  using N = std::conditional_t<(sizeof(T) < sizeof(U)), T, U>;
+  tilesim::ascendc::MaskArg m = detail::bit_mask<std::conditional_t<sizeof(N) == 2, half, float>>(mask, isSetMask);
+  if (sizeof(N) == 1) m = detail::bit_mask<half>(mask, isSetMask);
+  tilesim::ascendc::cast_repeat(detail::dtype_of<T>(), detail::dtype_of<U>(), dst.ub_ref(), src.ub_ref(),
+                                static_cast<tilesim::ascendc::CastRound>(roundMode), m, repeatTime,
+                                detail::strides(repeatParams));
+}
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask,
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+  detail::repeat_params_supported("Cast", repeatParams);
+  tilesim::ascendc::cast_repeat(detail::dtype_of<T>(), detail::dtype_of<U>(), dst.ub_ref(), src.ub_ref(),
+                                static_cast<tilesim::ascendc::CastRound>(roundMode),
+                                detail::len_mask(mask, isSetMask), repeatTime, detail::strides(repeatParams));
+}
+
+// ---- control: the CTRL register's saturation bits, the cycle counter (docs/ascendc.md#control) ----
+enum class SaturationMode : uint8_t { FLOAT, FLOAT8, INT, CAST };
+template <SaturationMode mode>
+inline void SetSaturationFlag(bool enableSat) {
+  tilesim::ascendc::set_saturation_flag(static_cast<unsigned>(mode), enableSat);
+}
+template <SaturationMode mode>
+inline bool GetSaturationFlag() {
+  return tilesim::ascendc::get_saturation_flag(static_cast<unsigned>(mode));
+}
+// CTRL[48]: 0 saturating, 1 not (the only field Atlas A2 lets a kernel write).
+template <int8_t startBit, int8_t endBit>
+inline void SetCtrlSpr(int64_t value) {
+  static_assert(startBit == 48 && endBit == 48, "SetCtrlSpr: only <48, 48> (the saturation bit) is supported");
+  tilesim::ascendc::set_ctrl_bit48(value, "SetCtrlSpr");
+}
+template <int8_t startBit, int8_t endBit>
+inline int64_t GetCtrlSpr() {
+  static_assert(startBit == 48 && endBit == 48, "GetCtrlSpr: only <48, 48> (the saturation bit) is supported");
+  return tilesim::ascendc::core().half_saturation() ? 0 : 1;
+}
+template <int8_t startBit, int8_t endBit>
+inline void ResetCtrlSpr() {
+  static_assert(startBit == 48 && endBit == 48, "ResetCtrlSpr: only <48, 48> (the saturation bit) is supported");
+  tilesim::ascendc::set_ctrl_bit48(-1, "ResetCtrlSpr");
+}
+// A deterministic cycle count: the calling core's count of GetSystemCycle calls (docs/ascendc.md#control).
+inline int64_t GetSystemCycle() {
+  return tilesim::ascendc::system_cycle();
 }
 
 }  // namespace AscendC

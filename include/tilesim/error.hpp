@@ -20,9 +20,10 @@ class Error : public std::runtime_error {
   ErrorCode code_;
 };
 
-// Builds the message convention of spec 00: "INSTR: <rule, actual values> [docs/x.md#anchor]".
-// `spec` is a docs citation ("docs/pto.md#tadd", shown as is), an older spec section
-// ("20 §3 rule 3", shown as "[spec 20 §3 rule 3]"), or empty (no citation).
+// Builds the message convention of spec 00: "INSTR: <rule, actual values> [docs/<file>.md#<anchor>]".
+// `spec` is a docs citation ("docs/pto-instructions.md#element-wise", shown as is), or empty (no
+// citation). A few call sites still pass a spec section ("30 §5", shown as "[spec 30 §5]"); the
+// test Docs.NoMessageCitesTheSpec lists where they remain.
 [[noreturn]] void raise(ErrorCode code, std::string_view instr, std::string_view detail,
                         std::string_view spec = {});
 

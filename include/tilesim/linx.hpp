@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <span>
 #include <string>
@@ -42,6 +43,14 @@ std::vector<uint32_t> assemble(std::string_view text, std::string_view filename 
 // Raw form, one line per word; fold=true prints each foldable CUBE block in template form.
 // A word matching no encoding (or using a reserved value) raises Error(Parse) naming word and index.
 std::string disassemble(std::span<const uint32_t> words, bool fold = false);
+// The same, going on past bad words (the CLI, docs/linx.md#disassembler): a word matching no
+// encoding prints as ".word 0xXXXXXXXX  # invalid: <reason>" and ends the block it was in;
+// `invalid` counts them.
+struct Disassembly {
+  std::string text;
+  size_t invalid = 0;
+};
+Disassembly disassemble_all(std::span<const uint32_t> words, bool fold = false);
 
 // ---- tile layouts (spec 30 §4) ----
 enum class Layout : uint8_t { nz, zn, nd };
@@ -97,14 +106,17 @@ struct TileInfo {
 };
 struct AccView {
   bool valid = false;
+  long released_at = -1;  // commit-word index of the ACCCVT that released ACC (spec 31 §2), else -1
   size_t m = 0, n = 0;
   DType type = DType::fp32;
   std::vector<uint32_t> data;  // m x n row-major
 };
 
+inline constexpr size_t kDefaultMemBytes = size_t{64} << 20;  // spec 31 §1
+
 class Machine {
  public:
-  explicit Machine(std::string_view profile = "linx_v056");
+  explicit Machine(std::string_view profile = "linx_v056", size_t mem_bytes = kDefaultMemBytes);
   ~Machine();
   Machine(const Machine&);
   Machine& operator=(const Machine&);
@@ -123,6 +135,16 @@ class Machine {
 
   void run(std::span<const uint32_t> words);
   void run(std::string_view assembly_text);
+  // Trace (docs/cli.md#trace): one JSON line per executed block to *out (nullptr: off): the block's
+  // op, its text, and a summary of ACC after it; values adds the full ACC when small.
+  void set_trace(std::ostream* out, bool values = false);
+
+  // ---- memory (spec 31 §1): flat, little-endian, bounds-checked; Error(Bounds) outside it ----
+  size_t mem_bytes() const;
+  void write_mem(uint64_t addr, std::span<const uint8_t> data);
+  std::vector<uint8_t> read_mem(uint64_t addr, size_t nbytes) const;
+  // rows x cols carrier elements (as unpack) read from packed bytes at addr in layout l.
+  std::vector<uint8_t> read_array(uint64_t addr, size_t rows, size_t cols, DType t, Layout l = Layout::nd) const;
 
   const AccView& acc() const;
   // Per queue ('T','U','M','N'), newest first, the 16-entry window.
@@ -135,6 +157,9 @@ class Machine {
 
  private:
   std::unique_ptr<State> s_;
+  std::ostream* trace_ = nullptr;
+  bool trace_values_ = false;
+  size_t trace_step_ = 0;
 };
 
 }  // namespace tilesim::linx

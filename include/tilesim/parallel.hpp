@@ -7,7 +7,11 @@
 
 namespace tilesim {
 
-size_t num_threads() noexcept;
+// Throws tilesim::Error when TILESIM_THREADS is set to anything but a positive decimal integer
+// 1..1024 (docs/cli.md#tilesim_threads); it is read at first use and after set_num_threads(0).
+size_t num_threads();
+// TILESIM_THREADS's value as num_threads() reads it (the CLI checks it before any run).
+size_t threads_from_env(const char* value);
 void set_num_threads(size_t n);  // 0 = back to the default
 
 // Runs body(begin, end) over [0, n) in chunks of at least `grain` items, on up to

@@ -4,6 +4,8 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -287,11 +289,71 @@ void init_linx(py::module_&, py::module_& m) {
       py::arg("raw"), py::arg("shape"), py::arg("dtype"), py::arg("layout"));
 
   py::class_<lx::Machine>(m, "Machine")
-      .def(py::init([](const py::object& profile) {
+      .def(py::init([](const py::object& profile, const py::object& mem_bytes) {
              const char* want = "a profile name such as 'linx_v056'";
-             return lx::Machine(str_arg(profile, "tilesim.linx.Machine", "profile", want));
+             const std::string fn = "tilesim.linx.Machine";
+             const size_t mb = int_arg(mem_bytes, fn, "mem_bytes", 1, 1099511627776.0L);
+             return lx::Machine(str_arg(profile, fn, "profile", want), mb);
            }),
-           py::arg("profile") = "linx_v056")
+           py::arg("profile") = "linx_v056", py::arg("mem_bytes") = lx::kDefaultMemBytes)
+      .def_property_readonly("mem_bytes", &lx::Machine::mem_bytes)
+      .def(
+          "write_mem",
+          [](lx::Machine& self, const py::object& addr, const py::object& data) {
+            const std::string fn = "tilesim.linx.Machine.write_mem";
+            const uint64_t a = int_arg(addr, fn, "addr", 0, 18446744073709551615.0L);
+            if (py::isinstance<py::bytes>(data) || py::isinstance<py::bytearray>(data)) {
+              const auto b = raw_bytes(data);
+              self.write_mem(a, b);
+              return;
+            }
+            auto arr = py::array::ensure(data);
+            if (!arr || py::isinstance<py::str>(data))
+              bad(fn, "data must be bytes or a NumPy array, got " + py::repr(data).cast<std::string>());
+            // The array's raw bytes in C order (little-endian on every host tilesim builds for).
+            const py::array c = py::array::ensure(arr, py::array::c_style);
+            const auto* p = static_cast<const uint8_t*>(c.data());
+            self.write_mem(a, std::span<const uint8_t>(p, static_cast<size_t>(c.nbytes())));
+          },
+          py::arg("addr"), py::arg("data"))
+      .def(
+          "read_mem",
+          [](const lx::Machine& self, const py::object& addr, const py::object& nbytes) {
+            const std::string fn = "tilesim.linx.Machine.read_mem";
+            const auto b = self.read_mem(int_arg(addr, fn, "addr", 0, 18446744073709551615.0L),
+                                         int_arg(nbytes, fn, "nbytes", 0, 1099511627776.0L));
+            return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+          },
+          py::arg("addr"), py::arg("nbytes"))
+      .def(
+          "read_array",
+          [](const lx::Machine& self, const py::object& addr, const py::object& shape, const py::object& dtype,
+             const py::object& layout) {
+            const std::string fn = "tilesim.linx.Machine.read_array";
+            const fm::DType t = dtype_arg(dtype, nullptr, fn);
+            const lx::Layout l = layout_arg(layout, fn);
+            size_t rows = 1, cols;
+            bool one_d = false;
+            if (PyIndex_Check(shape.ptr())) {
+              cols = int_arg(shape, fn, "shape", 0, kSizeMax);
+              one_d = true;
+            } else {
+              if (py::isinstance<py::str>(shape) || !py::isinstance<py::sequence>(shape))
+                bad(fn, "shape must be (rows, cols) or (n,), got " + py::repr(shape).cast<std::string>());
+              const auto sq = shape.cast<py::sequence>();
+              if (sq.size() == 1) { cols = int_arg(sq[0], fn, "shape[0]", 0, kSizeMax); one_d = true; }
+              else if (sq.size() == 2) { rows = int_arg(sq[0], fn, "shape[0]", 0, kSizeMax); cols = int_arg(sq[1], fn, "shape[1]", 0, kSizeMax); }
+              else bad(fn, "shape must be (rows, cols) or (n,)");
+            }
+            const auto el = self.read_array(int_arg(addr, fn, "addr", 0, 18446744073709551615.0L), rows, cols, t, l);
+            std::vector<py::ssize_t> dims = one_d ? std::vector<py::ssize_t>{static_cast<py::ssize_t>(cols)}
+                                                  : std::vector<py::ssize_t>{static_cast<py::ssize_t>(rows),
+                                                                             static_cast<py::ssize_t>(cols)};
+            py::array out(carrier_dtype(t), dims);
+            std::memcpy(out.mutable_data(), el.data(), el.size());
+            return out;
+          },
+          py::arg("addr"), py::arg("shape"), py::arg("dtype"), py::arg("layout") = "nd")
       .def("set_reg",
            [](lx::Machine& self, const py::object& reg, const py::object& v) {
              const std::string fn = "tilesim.linx.Machine.set_reg";
@@ -326,16 +388,34 @@ void init_linx(py::module_&, py::module_& m) {
           py::arg("queue"), py::arg("raw_bytes"), py::arg("size") = py::none())
       .def(
           "run",
-          [](lx::Machine& self, const py::object& prog) {
-            if (py::isinstance<py::str>(prog))
-              self.run(prog.cast<std::string>());
-            else
-              self.run(words_of(prog));
+          [](lx::Machine& self, const py::object& prog, const py::object& trace, bool trace_values) {
+            // trace= (docs/cli.md#trace): a path, a file object or a list; the lines written up to
+            // a fault are delivered too.
+            std::ostringstream lines;
+            if (!trace.is_none()) self.set_trace(&lines, trace_values);
+            const auto deliver = [&] {
+              self.set_trace(nullptr);
+              if (!trace.is_none())
+                py::module_::import("tilesim._trace").attr("deliver")(trace, lines.str(), "tilesim.linx.Machine.run");
+            };
+            try {
+              if (py::isinstance<py::str>(prog))
+                self.run(prog.cast<std::string>());
+              else
+                self.run(words_of(prog));
+            } catch (...) {
+              deliver();
+              throw;
+            }
+            deliver();
           },
-          py::arg("program"))
+          py::arg("program"), py::arg("trace") = py::none(), py::arg("trace_values") = false)
       .def("acc",
            [](const lx::Machine& self) {
              const lx::AccView& a = self.acc();
+             if (!a.valid && a.released_at >= 0)
+               tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.linx.Machine.acc",
+                              "ACC released by ACCCVT at block " + std::to_string(a.released_at), "31 §2");
              if (!a.valid) tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.linx.Machine.acc", "ACC holds no result", "30 §1");
              py::array out(carrier_dtype(a.type),
                            std::vector<py::ssize_t>{static_cast<py::ssize_t>(a.m), static_cast<py::ssize_t>(a.n)});

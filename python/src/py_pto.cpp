@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -275,8 +276,12 @@ void init_pto(py::module_&, py::module_& m) {
     return l;
   });
   m.def("_run", [](const std::string& text, const py::dict& inputs, const py::dict& valid,
-                   const py::object& target, const py::object& entry, const py::object& max_mem) {
+                   const py::object& target, const py::object& entry, const py::object& max_mem,
+                   int trace_mode) {
     tilesim::pto::as::RunOptions o;
+    std::ostringstream trace;  // docs/cli.md#trace; 1 = trace, 2 = with values
+    if (trace_mode > 0) o.trace = &trace;
+    o.trace_values = trace_mode > 1;
     if (!target.is_none()) o.target = target.cast<std::string>();
     if (!entry.is_none()) o.entry = entry.cast<std::string>();
     if (!max_mem.is_none()) {
@@ -303,8 +308,10 @@ void init_pto(py::module_&, py::module_& m) {
       std::memcpy(a.mutable_data(), x.array.data.data(), x.array.data.size());
       r[py::str(x.name)] = a;
     }
-    return r;
-  });
+    if (trace_mode > 0) return py::object(py::make_tuple(r, trace.str()));
+    return py::object(r);
+  }, py::arg("text"), py::arg("inputs"), py::arg("valid"), py::arg("target"), py::arg("entry"),
+     py::arg("max_mem"), py::arg("trace_mode") = 0);
 }
 tilesim::py::Registrar reg("pto", &init_pto);
 }  // namespace

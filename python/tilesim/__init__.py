@@ -11,6 +11,7 @@ num_threads = _tilesim.num_threads
 set_num_threads = _tilesim.set_num_threads
 
 from . import formats  # noqa: E402
+from ._compare import CompareReport, compare  # noqa: E402
 
 import importlib as _importlib
 
@@ -21,4 +22,4 @@ for _name in ("pto", "linx", "ascendc", "tpu"):
         if _e.name != __name__ + "." + _name:
             raise
 
-__all__ = ["Error", "__version__", "formats", "num_threads", "set_num_threads"]
+__all__ = ["CompareReport", "Error", "__version__", "compare", "formats", "num_threads", "set_num_threads"]

@@ -8,6 +8,8 @@ import numbers as _numbers
 
 import numpy as _np
 
+from . import _trace
+from ._errors import Error
 from ._load import export as _export
 
 _impl = _export(globals(), "pto")
@@ -162,14 +164,20 @@ def trowexpandexpdif(src0, src1, *, tmp=None, dst=None, target="a2a3"):
     return _call("expdif", src0, src1, tmp, dst, target)
 
 
-def run(program_text, inputs=None, *, valid=None, target=None, entry=None, max_mem=None):
+def run(program_text, inputs=None, *, valid=None, target=None, entry=None, max_mem=None, trace=None,
+        trace_values=False):
     """Runs PTO-AS source text (not a path).
 
-    The .arg form returns every .arg and named SSA result by name. A PTOAS func.func file
+    The .arg form returns every .arg and named SSA result by name; every .arg needs an input
+    (docs/pto.md#running-a-program). A PTOAS func.func file
     (``module { func.func @f(%arg0: !pto.ptr<f32>, %arg1: f32, ...) }``) binds every argument by
     name without '%': !pto.ptr arguments to NumPy arrays (the GM; returned after the run, new
     arrays), scalar arguments to Python/NumPy numbers (inputs only); ``entry`` names the function
     (None = the first). docs/pto.md#funcfunc-files.
+
+    max_mem: cap on the bytes of the run's tiles (None = 2**30). trace: a path or a writable text
+    file object that receives one JSON line per executed instruction (docs/cli.md#trace), or a list
+    that receives one dict per instruction; trace_values adds the full contents of small results.
     """
     arrays, shapes = {}, dict(valid or {})
     for name, v in (inputs or {}).items():
@@ -180,8 +188,16 @@ def run(program_text, inputs=None, *, valid=None, target=None, entry=None, max_m
         else:
             arrays[name] = _np.ascontiguousarray(_np.asarray(v))
     shapes = {k.lstrip("%"): (int(s[0]), int(s[1])) for k, s in shapes.items()}
-    return _impl._run(program_text, arrays, shapes, target, entry,
-                      None if max_mem is None else int(max_mem))
+    if trace is None:
+        if trace_values:
+            raise Error("tilesim.pto.run: trace_values=True applies only with trace= [docs/cli.md#trace]",
+                        "Constraint")
+        return _impl._run(program_text, arrays, shapes, target, entry,
+                          None if max_mem is None else int(max_mem))
+    out, text = _impl._run(program_text, arrays, shapes, target, entry,
+                           None if max_mem is None else int(max_mem), 2 if trace_values else 1)
+    _trace.deliver(trace, text, "tilesim.pto.run")
+    return out
 
 
 # ---- the instruction table's functions (spec 60 §4 "PTO whole kernels") ----

@@ -1,5 +1,7 @@
 // The simulated core (spec 40 §1): one Unified Buffer of the product's size, the bump allocator
 // behind TPipe::InitBuffer, the mask register and the saturation override.
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "tilesim/ascendc/engine.hpp"
@@ -35,6 +37,8 @@ void set_product(std::string_view name) {
   c.mask = MaskRegister{};
   c.saturation.reset();
   c.flags.clear();
+  c.cmpmask[0] = c.cmpmask[1] = 0;
+  std::fill(std::begin(c.events), std::end(c.events), uint8_t{0});
 }
 
 uint64_t ub_alloc(uint64_t bytes, std::string_view what) {

@@ -3,6 +3,7 @@
 // API invocation over the whole count (spec 15, spec 70 items 11-13).
 #include "tilesim/ascendc/vector.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -105,7 +106,7 @@ struct VecCtx {
   ops::Switches sw;
 };
 
-void compute_vec(const void* p, const uint8_t* const* s, uint8_t* d, size_t n) {
+void compute_vec(const void* p, const uint8_t* const* s, uint8_t* d, size_t n, uint64_t) {
   const VecCtx& c = *static_cast<const VecCtx*>(p);
   const Row& row = *c.row;
   const size_t bytes = n * (formats::info(c.t).storage_bits / 8);
@@ -323,42 +324,78 @@ formats::Rounding rounding(CastRound r) {
 
 }  // namespace
 
-void cast_count(DType to, DType from, const UbRef& dst, const UbRef& src, CastRound mode, int64_t count) {
-  const char* api = "Cast";
+namespace {
+
+const CastRow& cast_row(DType to, DType from, CastRound mode) {
   const CastRow* row = nullptr;
   for (const CastRow& r : kCasts)
     if (r.from == from && r.to == to) row = &r;
   if (!row || !(row->modes & mode_bit(mode)))
-    raise(ErrorCode::Unsupported, api,
+    raise(ErrorCode::Unsupported, "Cast",
           std::string(formats::info(from).name) + " -> " + formats::info(to).name + " with " + name(mode) +
               " is not in the product's Cast table",
           "docs/ascendc.md#cast");
-  count_within(api, count, "dst", dst);
-  count_within(api, count, "src", src);
-  aligned32(api, "dst", dst);
-  aligned32(api, "src", src);
-  const uint64_t n = static_cast<uint64_t>(count);
-  const uint64_t db = n * (formats::info(to).storage_bits / 8), sb = n * (formats::info(from).storage_bits / 8);
-  uint8_t* d = ub_bytes(dst.addr, db, api, "dst");
-  const uint8_t* s = ub_bytes(src.addr, sb, api, "src");
-  // Different element sizes walk the operands at different rates: only identical or disjoint bytes.
-  if (!(dst.addr == src.addr && db == sb) && !(dst.addr + db <= src.addr || src.addr + sb <= dst.addr))
-    raise(ErrorCode::Constraint, api,
-          "dst (UB bytes [" + to_string(dst.addr) + ", " + to_string(dst.addr + db) + ")) and src ([" +
-              to_string(src.addr) + ", " + to_string(src.addr + sb) + ")) overlap partially",
-          "docs/ascendc.md#overlap");
-  if (n > 0) {
-    if (from == to) {
-      ops::to_integral(from, s, d, n, rounding(mode));
-    } else {
-      ops::CastMode m;
-      m.rounding = rounding(mode);
-      m.int_saturate = true;  // float -> integer saturates (spec 15 §2)
-      ops::cast(from, to, s, d, n, m);
-      if (core().half_saturation()) saturate_results(to, d, n);
-    }
+  return *row;
+}
+
+struct CastCtx {
+  DType from, to;
+  formats::Rounding rounding;
+  bool saturate;
+};
+
+void compute_cast(const void* p, const uint8_t* const* s, uint8_t* d, size_t n, uint64_t) {
+  const CastCtx& c = *static_cast<const CastCtx*>(p);
+  if (c.from == c.to) {
+    ops::to_integral(c.from, s[0], d, n, c.rounding);
+    return;
   }
+  ops::CastMode m;
+  m.rounding = c.rounding;
+  m.int_saturate = true;  // float -> integer saturates (spec 15 §2)
+  ops::cast(c.from, c.to, s[0], d, n, m);
+  if (c.saturate) saturate_results(c.to, d, n);
+}
+
+// Lane i of a Cast repeat lies in datablock i / E of each operand, E its own elements per block;
+// lanes per repeat follow the wider type (spec 41 §3 "Cast walk").
+void run_cast(DType to, DType from, detail::Walk& w, const UbRef& dst, const UbRef& src, CastRound mode,
+              const RepeatStrides& st) {
+  const unsigned de = formats::info(to).storage_bits / 8, se = formats::info(from).storage_bits / 8;
+  detail::WalkOperand o[2];
+  o[0] = {"dst", dst, de, st.dst_blk, st.dst_rep, false, true, false};
+  o[1] = {"src", src, se, st.src0_blk, st.src0_rep, true, false, false};
+  detail::check_operands("Cast", w, o, 2);
+  CastCtx ctx{from, to, rounding(mode), core().half_saturation()};
+  detail::execute(w, o, 2, {&ctx, compute_cast});
+}
+
+unsigned cast_lanes(DType to, DType from) {
+  return 256 / std::max(formats::info(to).storage_bits / 8, formats::info(from).storage_bits / 8);
+}
+
+}  // namespace
+
+void cast_count(DType to, DType from, const UbRef& dst, const UbRef& src, CastRound mode, int64_t count) {
+  cast_row(to, from, mode);
+  count_within("Cast", count, "dst", dst);
+  count_within("Cast", count, "src", src);
+  const unsigned lanes = cast_lanes(to, from);
+  detail::Walk w = detail::count_walk(lanes, static_cast<uint64_t>(count));
+  // Contiguous: each operand's repeat stride is the datablocks its lanes fill.
+  const uint64_t drep = lanes * (formats::info(to).storage_bits / 8) / 32;
+  const uint64_t srep = lanes * (formats::info(from).storage_bits / 8) / 32;
+  run_cast(to, from, w, dst, src, mode, RepeatStrides{1, 1, 1, drep, srep, 8});
   leave_normal_mode();
+}
+
+void cast_repeat(DType to, DType from, const UbRef& dst, const UbRef& src, CastRound mode, const MaskArg& mask,
+                 int64_t repeat, const RepeatStrides& strides) {
+  cast_row(to, from, mode);
+  MaskRegister after;
+  detail::Walk w = detail::repeat_walk("Cast", cast_lanes(to, from), mask, repeat, core().mask, after);
+  run_cast(to, from, w, dst, src, mode, strides);
+  core().mask = after;
 }
 
 void duplicate_count(DType t, const UbRef& dst, uint64_t value, int64_t count) {
@@ -379,6 +416,119 @@ void duplicate_count(DType t, const UbRef& dst, uint64_t value, int64_t count) {
     }
   }
   leave_normal_mode();
+}
+
+namespace {
+struct DupCtx {
+  uint64_t value;
+  unsigned es;
+};
+void compute_dup(const void* p, const uint8_t* const*, uint8_t* d, size_t n, uint64_t) {
+  const DupCtx& c = *static_cast<const DupCtx*>(p);
+  for (size_t i = 0; i < n; ++i) std::memcpy(d + i * c.es, &c.value, c.es);
+}
+}  // namespace
+
+void duplicate_repeat(DType t, const UbRef& dst, uint64_t value, const MaskArg& mask, int64_t repeat,
+                      uint64_t dst_blk, uint64_t dst_rep) {
+  const unsigned es = formats::info(t).storage_bits / 8;
+  if (es != 2 && es != 4)
+    raise(ErrorCode::Unsupported, "Duplicate",
+          std::string("the mask/repeat form takes 16- and 32-bit types, got ") + formats::info(t).name, kDocVec);
+  MaskRegister after;
+  detail::Walk w = detail::repeat_walk("Duplicate", 256 / es, mask, repeat, core().mask, after);
+  detail::WalkOperand o[1];
+  o[0] = {"dst", dst, es, dst_blk, dst_rep, false, true, false};
+  detail::check_operands("Duplicate", w, o, 1);
+  DupCtx ctx{value, es};
+  detail::execute(w, o, 1, {&ctx, compute_dup});
+  core().mask = after;
+}
+
+// ---- control ----
+
+namespace {
+constexpr const char* kDocCtrl = "docs/ascendc.md#control";
+bool a2_family(const Product& p) {
+  const std::string_view n = p.name;
+  return n == "atlas_a2" || n == "atlas_a3";
+}
+}  // namespace
+
+void set_saturation_flag(unsigned mode, bool enable) {
+  const Product& p = *core().product;
+  static const char* const names[] = {"FLOAT", "FLOAT8", "INT", "CAST"};
+  const std::string what = std::string("SaturationMode::") + (mode < 4 ? names[mode] : "?");
+  if (!a2_family(p))
+    raise(ErrorCode::Unsupported, "SetSaturationFlag", std::string("not supported on product ") + p.name, kDocCtrl);
+  switch (mode) {
+    case 0:  // FLOAT: CTRL[48]
+      core().saturation = enable;
+      return;
+    case 2:  // INT: integer arithmetic wraps in tilesim (spec 15); saturating integers are not modelled
+      if (!enable) return;
+      raise(ErrorCode::Unsupported, "SetSaturationFlag", what + " = true (saturating integer arithmetic) is not supported",
+            kDocCtrl);
+    case 3:  // CAST: float -> integer casts saturate; truncating casts are not modelled
+      if (enable) return;
+      raise(ErrorCode::Unsupported, "SetSaturationFlag", what + " = false (truncating casts) is not supported", kDocCtrl);
+    default:
+      raise(ErrorCode::Unsupported, "SetSaturationFlag", what + " is not supported on " + p.name, kDocCtrl);
+  }
+}
+
+bool get_saturation_flag(unsigned mode) {
+  switch (mode) {
+    case 0:
+      return core().half_saturation();
+    case 2:
+      return false;
+    case 3:
+      return true;
+    default:
+      raise(ErrorCode::Unsupported, "GetSaturationFlag", "only FLOAT, INT and CAST are supported", kDocCtrl);
+  }
+}
+
+void set_ctrl_bit48(int64_t value, const char* api) {
+  const Product& p = *core().product;
+  const std::string_view n = p.name;
+  if (value < 0) {  // ResetCtrlSpr: Ascend 950 only
+    if (n != "ascend950")
+      raise(ErrorCode::Unsupported, api, std::string("not supported on product ") + p.name + " (Ascend 950 only)",
+            kDocCtrl);
+    core().saturation.reset();
+    return;
+  }
+  if (!a2_family(p) && n != "ascend950")
+    raise(ErrorCode::Unsupported, api, std::string("not supported on product ") + p.name, kDocCtrl);
+  if (value > 1)
+    raise(ErrorCode::Constraint, api, "CTRL[48] takes 0 (saturating) or 1 (not), got " + to_string(value), kDocCtrl);
+  core().saturation = value == 0;
+}
+
+int64_t system_cycle() {
+  thread_local int64_t cycles = 0;
+  return ++cycles;
+}
+
+int8_t event_id(uint32_t event, EventOp op, int8_t id) {
+  const char* api = op == EventOp::Alloc ? "AllocEventID" : op == EventOp::Release ? "ReleaseEventID" : "FetchEventID";
+  if (event >= 64) raise(ErrorCode::Constraint, api, "unknown HardEvent " + to_string(event), "docs/ascendc.md#flags");
+  uint8_t& used = core().events[event];
+  if (op == EventOp::Release) {
+    if (id < 0 || id > 7 || !((used >> id) & 1))
+      raise(ErrorCode::Constraint, api, "event id " + to_string(id) + " is not allocated", "docs/ascendc.md#flags");
+    used = static_cast<uint8_t>(used & ~(1u << id));
+    return id;
+  }
+  for (int8_t k = 0; k < 8; ++k)
+    if (!((used >> k) & 1)) {
+      if (op == EventOp::Alloc) used = static_cast<uint8_t>(used | (1u << k));
+      return k;
+    }
+  raise(ErrorCode::Constraint, api, "all 8 event ids of HardEvent " + to_string(event) + " are allocated",
+        "docs/ascendc.md#flags");
 }
 
 // ---- SetFlag / WaitFlag ----

@@ -293,7 +293,7 @@ void execute(const Walk& w, const WalkOperand* ops, size_t n, Compute c) {
     };
     for (size_t k = 1; k < n; ++k) add(ops[k]);
     if (d.read) srcs[ns++] = ub + d.ref.addr;
-    c.fn(c.ctx, srcs, ub + d.ref.addr, total);
+    c.fn(c.ctx, srcs, ub + d.ref.addr, total, 0);
     return;
   }
   alignas(64) uint8_t stage[5][512];
@@ -314,7 +314,7 @@ void execute(const Walk& w, const WalkOperand* ops, size_t n, Compute c) {
     };
     for (size_t k = 1; k < n; ++k) gather(ops[k]);
     if (d.read) gather(d);
-    c.fn(c.ctx, srcs, out, w.lanes);
+    c.fn(c.ctx, srcs, out, w.lanes, r * w.lanes);
     const unsigned E = block_elems_of(d), nb = blocks_of(w, d);
     for (unsigned b = 0; b < nb; ++b) {  // in block order: with block stride 0 the last one wins
       uint8_t* p = ub + d.ref.addr + (r * d.rep + b * d.blk) * 32;

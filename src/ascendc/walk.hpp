@@ -66,10 +66,12 @@ class ReadStamps {
 };
 
 // What one call computes on n lanes: src[k] holds the lanes of operand k + 1, then those of
-// operand 0 when it is read; dst receives operand 0's lanes.
+// operand 0 when it is read; dst receives operand 0's lanes. `first` is the walk-wide index of the
+// first lane (r * lanes for repeat r; 0 for the flat form), for APIs that consume per-lane state
+// such as Select's bit mask.
 struct Compute {
   const void* ctx;
-  void (*fn)(const void* ctx, const uint8_t* const* src, uint8_t* dst, size_t n);
+  void (*fn)(const void* ctx, const uint8_t* const* src, uint8_t* dst, size_t n, uint64_t first);
 };
 
 // Runs the call: contiguous operands with full repeats in one flat call over every lane, other

@@ -21,8 +21,8 @@ void raise(ErrorCode code, std::string_view instr, std::string_view detail, std:
   msg.reserve(instr.size() + detail.size() + spec.size() + 16);
   if (!instr.empty()) msg.append(instr).append(": ");
   msg.append(detail);
-  // A citation of the project's docs ("docs/pto.md#tadd") is shown as is; older call sites
-  // still pass a spec section ("20 §3").
+  // A citation of the project's docs ("docs/pto-instructions.md#element-wise") is shown as is; older call sites
+  // still pass a spec section ("docs/pto.md#trowexpand-constraints").
   if (spec.starts_with("docs/"))
     msg.append(" [").append(spec).append("]");
   else if (!spec.empty())

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -287,6 +288,8 @@ Array parse(const uint8_t* bytes, size_t n, const std::string& what) {
 }
 
 Array load(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not a .npy file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open file for reading");
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),

@@ -1,24 +1,43 @@
 #include "tilesim/parallel.hpp"
 
+#include "tilesim/error.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <string>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 namespace tilesim {
+
+constexpr size_t kMaxThreads = 1024;
+
+// A positive decimal integer, 1..1024, and nothing else (docs/cli.md#tilesim_threads): "0", "-3",
+// "abc", "4x" or "" is an error naming the variable and the value, not silently the default.
+size_t threads_from_env(const char* value) {
+  const std::string v(value);
+  size_t n = 0;
+  bool ok = !v.empty() && v.size() <= 4;
+  for (char c : v) {
+    if (c < '0' || c > '9') ok = false;
+    else n = n * 10 + static_cast<size_t>(c - '0');
+  }
+  if (!ok || n == 0 || n > kMaxThreads)
+    raise(ErrorCode::Constraint, "TILESIM_THREADS",
+          "must be a positive decimal integer 1.." + std::to_string(kMaxThreads) + ", got '" + v + "'",
+          "docs/cli.md#tilesim_threads");
+  return n;
+}
+
 namespace {
 
 size_t default_threads() {
-  if (const char* env = std::getenv("TILESIM_THREADS")) {
-    char* end = nullptr;
-    long v = std::strtol(env, &end, 10);
-    if (end != env && v > 0 && v <= 1024) return static_cast<size_t>(v);
-  }
+  if (const char* env = std::getenv("TILESIM_THREADS")) return threads_from_env(env);
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
@@ -134,7 +153,7 @@ thread_local bool t_in_parallel = false;
 
 }  // namespace
 
-size_t num_threads() noexcept {
+size_t num_threads() {
   size_t n = g_threads.load(std::memory_order_relaxed);
   if (n == 0) {
     n = default_threads();
@@ -143,7 +162,7 @@ size_t num_threads() noexcept {
   return n;
 }
 
-void set_num_threads(size_t n) { g_threads.store(n == 0 ? default_threads() : std::min<size_t>(n, 1024)); }
+void set_num_threads(size_t n) { g_threads.store(n == 0 ? default_threads() : std::min<size_t>(n, kMaxThreads)); }
 
 void parallel_for(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body) {
   if (n == 0) return;

@@ -145,8 +145,22 @@ struct Parser {
     return r;
   }
 
+  // The LLVM integer spellings (INT8 = S8 ...; spec 31 §3); FP8, FPL8, FP4, FPL4 are rejected
+  // (their LLVM codes name other v0.56 types).
+  static bool llvm_type(const std::string& up, unsigned& c) {
+    static const std::pair<const char*, unsigned> names[] = {
+        {"INT64", 16}, {"INT32", 17}, {"INT16", 18}, {"INT8", 19}, {"INT4", 20},
+        {"UINT64", 24}, {"UINT32", 25}, {"UINT16", 26}, {"UINT8", 27}, {"UINT4", 28}};
+    for (const auto& [n, v] : names)
+      if (up == n) { c = v; return true; }
+    return false;
+  }
   unsigned type(const Tok& t) const {
     unsigned c;
+    if (llvm_type(t.up, c)) return c;
+    if (t.up == "FP8" || t.up == "FPL8" || t.up == "FP4" || t.up == "FPL4")
+      fail(t.col, "type '" + t.text + "' is an LLVM spelling whose code names another v0.56 type; write E4M3, E5M2, "
+                  "E2M1x2 ... (spec 31 §3)");
     if (!parse_type_name(t.text, c))
       fail(t.col, "bad type '" + t.text + "' (valid: FP64 FP32 TF32 HF32 FP16 BF16 HiF8 E4M3 E5M2 E3M2 E2M3 "
                   "E2M1x2 E1M2x2 E8M0 HiF4x2 S64 S32 S16 S8 S4x2 U64 U32 U16 U8 U4x2)");
@@ -154,14 +168,15 @@ struct Parser {
   }
 
   // reg | imm | reg+imm  ->  (reg, imm) of B.DIM (spec 30 §5).
-  std::pair<unsigned, uint32_t> dim(const Group& g, size_t from) const {
+  // A template dimension sets a 16-bit lane bound (docs/linx.md#template-form): its imm is at
+  // most 65535, never wrapped; the raw B.DIM form takes the field's 17 bits.
+  std::pair<unsigned, uint32_t> dim(const Group& g, size_t from, uint64_t max = (1u << 16) - 1) const {
     const size_t n = g.size() - from;
-    const uint64_t max = (1u << 17) - 1;
     if (n == 1) {
-      if (is_number(g[from])) return {0, number(g[from], max, "imm")};
+      if (is_number(g[from])) return {0, number(g[from], max, "dimension (a 16-bit lane bound)")};
       return {reg(g[from]), 0};
     }
-    if (n == 3 && g[from + 1].up == "+" && !is_number(g[from])) return {reg(g[from]), number(g[from + 2], max, "imm")};
+    if (n == 3 && g[from + 1].up == "+" && !is_number(g[from])) return {reg(g[from]), number(g[from + 2], max, "dimension (a 16-bit lane bound)")};
     fail(g[from].col, "bad dimension: expected imm, reg or reg+imm");
   }
 
@@ -190,10 +205,19 @@ struct Parser {
       fail(g[1].col, acc_only ? "destination must be ACC (results go only to ACC)"
                               : "bad destination '" + g[1].text + "' (T U M N S ACC)");
     unsigned imm4;
-    if (!enc::parse_size(g[3].up, imm4))
-      fail(g[3].col, "Size '" + g[3].text + "' is not a legal value (0B 32B 64B ... 512KB, powers of two)");
-    if (imm4 == 0)  // spec 30 §5: "0B ... legal only where no destination is allocated"
-      fail(g[3].col, "Size 0B allocates nothing: a destination needs 32B ... 512KB (0B only where there is no destination)");
+    // A bare number is the raw imm4 code (`->u<1>` = 32 B); a register size is not a v0.56 form
+    // (spec 31 §3).
+    if (enc::parse_size(g[3].up, imm4)) {
+    } else if (g[3].up.find_first_not_of("0123456789") == std::string::npos) {
+      imm4 = number(g[3], 15, "imm4");
+    } else {
+      std::string lower = g[3].text;
+      for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      unsigned r;
+      if (enc::parse_reg(lower, r))
+        fail(g[3].col, "Size '" + g[3].text + "' is a register: v0.56 tile sizes are immediates (spec 31 §3)");
+      fail(g[3].col, "Size '" + g[3].text + "' is not a legal value (0B 32B 64B ... 512KB, powers of two, or imm4 0..15)");
+    }
     no_trailing(g, 5);
     return {d, imm4};
   }
@@ -345,10 +369,49 @@ void raw(Parser& p, std::vector<uint32_t>& out) {
       w[F::fn] = mn == "BSTART.TMATMUL" ? 0 : mn == "BSTART.TMATMUL.ACC" ? 2 : 8;
       w[F::dt] = p.type(single(gs[0], "type"));
     }
+  } else if (mn == "BSTART.TMA" || mn == "BSTART.TLOAD" || mn == "BSTART.TSTORE" || mn == "BSTART.TMOV") {
+    w.op = Op::bstart_tma;
+    unsigned fn = 0;
+    if (mn == "BSTART.TMA") {
+      p.no_more(gs, 2);
+      const Tok& f = single(gs[0], "TMA function");
+      if (Parser::is_number(f)) {
+        fn = p.number(f, 31, "TMA function");
+        if (fn > 2) p.fail(f.col, "TMA function " + f.text + " is reserved in v0.56 (0 TLOAD, 1 TSTORE, 2 TMOV)");
+      } else if (!enc::parse_tma_fn(f.up, fn)) {
+        p.fail(f.col, "unknown TMA function '" + f.text + "' (TLOAD, TSTORE, TMOV)");
+      }
+      w[F::dt] = p.type(single(gs[1], "type"));
+    } else {
+      p.no_more(gs, 1);
+      enc::parse_tma_fn(mn.substr(7), fn);
+      w[F::dt] = p.type(single(gs[0], "type"));
+    }
+    w[F::fn] = fn;
+  } else if (mn == "BSTART.PAR") {
+    p.fail(col, "BSTART.PAR is the legacy TEPL spelling; write BSTART.TEPL OP, DT (spec 31 §3)");
+  } else if (unsigned topc; mn == "BSTART.TEPL" || (mn.rfind("BSTART.", 0) == 0 && enc::parse_tepl(mn.substr(7), topc))) {
+    w.op = Op::bstart_tepl;
+    if (mn == "BSTART.TEPL") {
+      p.no_more(gs, 2);
+      const Tok& f = single(gs[0], "TEPL function");
+      if (Parser::is_number(f)) {
+        topc = p.number(f, 1023, "TileOpcode");
+        if (!enc::tepl_name(topc))
+          p.fail(f.col, "TileOpcode " + f.text + " is reserved (0..31 mode 0, 32..42 mode 1; spec 31 §2)");
+      } else if (!enc::parse_tepl(f.up, topc)) {
+        p.fail(f.col, "unknown TEPL function '" + f.text + "' (TADD ... TROWEXPAND, TADDS ... TSHRS)");
+      }
+      w[F::dt] = p.type(single(gs[1], "type"));
+    } else {
+      p.no_more(gs, 1);
+      w[F::dt] = p.type(single(gs[0], "type"));
+    }
+    w[F::topc] = topc;
   } else if (mn.rfind("BSTART.", 0) == 0) {
     static const std::pair<const char*, Op> classes[] = {
-        {"BSTART.MPAR", Op::bstart_mpar}, {"BSTART.MSEQ", Op::bstart_mseq}, {"BSTART.TMA", Op::bstart_tma},
-        {"BSTART.VPAR", Op::bstart_vpar}, {"BSTART.VSEQ", Op::bstart_vseq}, {"BSTART.FIXP", Op::bstart_fixp}};
+        {"BSTART.MPAR", Op::bstart_mpar}, {"BSTART.MSEQ", Op::bstart_mseq}, {"BSTART.VPAR", Op::bstart_vpar},
+        {"BSTART.VSEQ", Op::bstart_vseq}, {"BSTART.FIXP", Op::bstart_fixp}};
     bool found = false;
     for (const auto& [n, op] : classes)
       if (mn == n) { w.op = op; found = true; }
@@ -356,25 +419,98 @@ void raw(Parser& p, std::vector<uint32_t>& out) {
     p.no_more(gs, 1);
     w[F::imm] = p.number(single(gs[0], "number"), 4095, "imm");
   } else if (mn == "B.DATR") {
+    // Operands recognised by spelling, any order, each once (spec 31 §3).
     w.op = Op::b_datr;
-    if (gs.empty()) p.fail(L.end_col, "wrong operand count: expected DataType");
-    w[F::datatype] = p.type(single(gs[0], "type"));
+    w[F::datatype] = 31;  // none unless given
     static const std::pair<const char*, std::pair<F, uint32_t>> keys[] = {
         {"SAT", {F::sat, 1}}, {"RMODE", {F::rmode, 7}}, {"CMODE", {F::cmode, 7}}, {"PAD", {F::pad, 31}},
-        {"LAYOUT", {F::layout, 31}}};
+        {"LAYOUT", {F::layout, 31}}, {"DT", {F::datatype, 31}}};
     unsigned seen = 0;  // a field given twice is a typo, not "the last one wins"
-    for (size_t i = 1; i < gs.size(); ++i) {
-      const Group& g = gs[i];
-      if (g.size() != 3 || g[1].up != "=") p.fail(g[0].col, "expected key=N (sat, rmode, cmode, pad, layout)");
-      bool ok = false;
-      for (unsigned n = 0; n < std::size(keys); ++n)
-        if (g[0].up == keys[n].first) {
-          if (seen & (1u << n)) p.fail(g[0].col, "B.DATR field '" + g[0].text + "' given twice");
-          seen |= 1u << n;
-          w[keys[n].second.first] = p.number(g[2], keys[n].second.second, keys[n].first);
-          ok = true;
+    const auto once = [&](unsigned n, const Tok& t) {
+      if (seen & (1u << n)) p.fail(t.col, "B.DATR field '" + t.text + "' given twice");
+      seen |= 1u << n;
+    };
+    for (const Group& g : gs) {
+      const Tok& t = g[0];
+      if (g.size() == 3 && g[1].up == "=") {
+        bool ok = false;
+        for (unsigned n = 0; n < std::size(keys); ++n)
+          if (t.up == keys[n].first) {
+            once(n, t);
+            w[keys[n].second.first] = p.number(g[2], keys[n].second.second, keys[n].first);
+            ok = true;
+          }
+        if (!ok) p.fail(t.col, "unknown B.DATR field '" + t.text + "'");
+        continue;
+      }
+      if (g.size() != 1) p.fail(t.col, "bad B.DATR operand (a layout, a type, a pad, cmodeN, rmodeN, sat or key=N)");
+      std::string u = t.up;
+      unsigned v;
+      const auto suffix = [&](const char* sfx) {
+        const size_t n = std::char_traits<char>::length(sfx);
+        if (u.size() > n && u.compare(u.size() - n, n, sfx) == 0) { u.resize(u.size() - n); return true; }
+        return false;
+      };
+      if (suffix(".CANON")) p.fail(t.col, "'.canon' is not a B.DATR layout form (only the literal B.ARG NZ2DN.canon)");
+      const bool normal = suffix(".NORMAL");
+      if (u == "NORMAL" && !normal) u = "NORM";
+      if (u == "SAT") { once(0, t); w[F::sat] = 1; continue; }
+      if ((u.rfind("CMODE", 0) == 0 || u.rfind("RMODE", 0) == 0) && u.size() > 5 && Parser::is_number(Tok{u.substr(5), u.substr(5), t.col})) {
+        const bool cm = u[0] == 'C';
+        once(cm ? 2 : 1, t);
+        w[cm ? F::cmode : F::rmode] = p.number(Tok{t.text.substr(5), u.substr(5), t.col + 5}, 7, cm ? "cmode" : "rmode");
+        continue;
+      }
+      if (enc::parse_layout_code(u, v)) { once(4, t); w[F::layout] = v; continue; }
+      if (normal) p.fail(t.col, "unknown layout '" + t.text + "'");
+      if (enc::parse_pad(u, v)) { once(3, t); w[F::pad] = v; continue; }
+      once(5, t);
+      w[F::datatype] = Parser::is_number(t) ? p.number(t, 31, "DataType") : p.type(t);
+    }
+  } else if (mn == "B.IOR") {
+    // B.IOR r0[, r1[, r2]][, ->rd] (spec 31 §3); the i-th register is RegSrc(i-1).
+    w.op = Op::b_ior;
+    const F srcs[3] = {F::rs0, F::rs1, F::rs2};
+    size_t n = 0;
+    for (const Group& g : gs) {
+      if (g[0].up == "->") {
+        if (g.size() < 2) p.fail(g[0].col, "expected ->REG");
+        w[F::rd] = p.reg(g[1]);
+        p.no_trailing(g, 2);
+        if (&g != &gs.back()) p.fail(gs.back()[0].col, "->rd must be the last operand");
+        continue;
+      }
+      if (n == 3) p.fail(g[0].col, "wrong operand count: B.IOR takes at most 3 source registers");
+      w[srcs[n++]] = p.reg(single(g, "register"));
+    }
+  } else if (mn == "B.ARG") {
+    if (gs.size() == 1 && gs[0].size() == 1 && Parser::is_number(gs[0][0])) {
+      w.op = Op::b_arg;
+      w[F::format] = p.number(gs[0][0], 31, "format");
+    } else {
+      // One of the opcode table's literal rows, spelled as it spells them (any case).
+      std::string spelled;
+      for (const Group& g : gs) {
+        std::string part;
+        for (const Tok& t : g) part += t.up;
+        spelled += (spelled.empty() ? "" : ",") + part;
+      }
+      bool found = false;
+      for (const enc::Row& r : enc::rows()) {
+        if (r.op != Op::b_arg_lit) continue;
+        std::string want;
+        for (const char* c = r.spelling; *c; ++c)
+          if (*c != ' ') want += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+        if (want == spelled) {
+          w.op = Op::b_arg_lit;
+          for (unsigned i = 0; i < r.nlits; ++i) w[r.lits[i].id] = r.lits[i].value;
+          found = true;
         }
-      if (!ok) p.fail(g[0].col, "unknown B.DATR field '" + g[0].text + "'");
+      }
+      if (!found)
+        p.fail(gs.empty() ? L.end_col : gs[0][0].col,
+               "B.ARG takes a format number 0..31 or one of the opcode table's literal forms (ND2ZN.normal, FP16, "
+               "Null | DN2NZ.normal, FP32, Null | DN2ZN.normal, FP16, Null | NZ2DN.canon | NORM.normal)");
     }
   } else if (mn == "B.DIM") {
     w.op = Op::b_dim;

@@ -1,5 +1,7 @@
 // Disassembler: raw form per word, optional folding of CUBE blocks back into template form
 // (spec 30 §5). Field values come from the encoding table's decoder; no bit positions here.
+#include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "linx/text.hpp"
@@ -12,7 +14,7 @@ using enc::Op;
 
 bool is_commit(Op op) {
   return op != Op::b_datr && op != Op::b_dim && op != Op::b_iot2 && op != Op::b_iot1 && op != Op::b_iot0 &&
-         op != Op::b_iod;
+         op != Op::b_iod && op != Op::b_ior && op != Op::b_arg && op != Op::b_arg_lit;
 }
 
 namespace {
@@ -37,17 +39,45 @@ std::string raw_line(const enc::Word& w) {
       if (fn == 8) return std::string("BSTART.ACCCVT ") + dt;
       return s + " " + enc::cube_fn_name(fn) + ", " + dt;
     }
-    case Op::bstart_mpar: case Op::bstart_mseq: case Op::bstart_tma: case Op::bstart_vpar:
+    case Op::bstart_mpar: case Op::bstart_mseq: case Op::bstart_vpar:
     case Op::bstart_vseq: case Op::bstart_fixp:
       return s + " " + std::to_string(w[F::imm]);
+    case Op::bstart_tma:  // the alias headers of lx_32.opc (spec 31 §3)
+      return std::string("BSTART.") + enc::tma_fn_name(w[F::fn]) + " " + type_code(w[F::dt]).name;
+    case Op::bstart_tepl:
+      return s + " " + enc::tepl_name(w[F::topc]) + ", " + type_code(w[F::dt]).name;
     case Op::b_datr: {
-      s += std::string(" ") + type_code(w[F::datatype]).name;
+      // DataType by name (a number when unnamed, nothing when 31 = none), then the non-zero
+      // fields as key=N: every word round-trips (spec 31 §1).
+      std::string ops;
+      const auto add = [&](const std::string& x) { ops += (ops.empty() ? " " : ", ") + x; };
+      if (w[F::datatype] != 31) add(type_code(w[F::datatype]).name);
       const std::pair<F, const char*> extra[] = {
           {F::sat, "sat"}, {F::rmode, "rmode"}, {F::cmode, "cmode"}, {F::pad, "pad"}, {F::layout, "layout"}};
       for (const auto& [f, n] : extra)
-        if (w[f]) s += std::string(", ") + n + "=" + std::to_string(w[f]);
-      return s;
+        if (w[f]) add(std::string(n) + "=" + std::to_string(w[f]));
+      return s + ops;
     }
+    case Op::b_ior: {
+      // Sources up to the last non-zero one (`zero` = absent), then ->rd when set (spec 31 §1).
+      const F srcs[3] = {F::rs0, F::rs1, F::rs2};
+      int last = -1;
+      for (int i = 0; i < 3; ++i)
+        if (w[srcs[i]]) last = i;
+      std::string ops;
+      const auto add = [&](const std::string& x) { ops += (ops.empty() ? " " : ", ") + x; };
+      for (int i = 0; i <= last; ++i) add(enc::reg_name(w[srcs[i]]));
+      if (w[F::rd]) add(std::string("->") + enc::reg_name(w[F::rd]));
+      return s + ops;
+    }
+    case Op::b_arg:
+      return s + " " + std::to_string(w[F::format]);
+    case Op::b_arg_lit:
+      for (const enc::Row& r : enc::rows())
+        if (r.op == Op::b_arg_lit && w[F::layout] == r.lits[0].value && w[F::datatype] == r.lits[1].value &&
+            w[F::canon] == r.lits[3].value)
+          return s + " " + r.spelling;
+      return s;
     case Op::b_dim:
       return s + " " + enc::reg_name(w[F::reg]) + ", " + std::to_string(w[F::uimm]) + ", ->LB" +
              std::to_string(w[F::lb]);
@@ -96,6 +126,7 @@ std::optional<std::string> fold_block(std::span<const enc::Word> b) {
   std::string dims;
   for (unsigned x = 0; x < 3; ++x, ++i) {
     if (i >= b.size() || b[i].op != Op::b_dim || b[i][F::lb] != x) return std::nullopt;
+    if (b[i][F::uimm] > 0xFFFF) return std::nullopt;  // the template's 16-bit lane bound
     dims += std::string(lbs[x]) + ":" + dim_text(b[i]) + ", ";
   }
   std::string ops;
@@ -125,26 +156,55 @@ std::string block_text(std::span<const enc::Word> b) {
 
 }  // namespace text
 
-std::string disassemble(std::span<const uint32_t> words, bool fold) {
-  std::vector<enc::Word> ws;
-  ws.reserve(words.size());
-  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));
-  std::string out;
+namespace {
+
+// Valid words in blocks (a block runs from a commit word to the next), each block folded when
+// asked; an invalid word (decoded[i] empty) is a line of its own and ends the block before it.
+Disassembly render(std::span<const uint32_t> words, const std::vector<std::optional<enc::Word>>& decoded,
+                   const std::vector<std::string>& why, bool fold) {
+  Disassembly d;
   size_t i = 0;
-  while (i < ws.size()) {
+  while (i < decoded.size()) {
+    if (!decoded[i]) {
+      char hexw[16];
+      std::snprintf(hexw, sizeof hexw, "0x%08X", words[i]);
+      d.text += std::string(".word ") + hexw + "  # invalid: " + why[i] + "\n";
+      ++d.invalid;
+      ++i;
+      continue;
+    }
     size_t j = i + 1;
-    if (text::is_commit(ws[i].op))
-      while (j < ws.size() && !text::is_commit(ws[j].op)) ++j;
+    if (text::is_commit(decoded[i]->op))
+      while (j < decoded.size() && decoded[j] && !text::is_commit(decoded[j]->op)) ++j;
     if (fold) {
-      if (auto f = text::fold_block(std::span<const enc::Word>(ws).subspan(i, j - i))) {
-        out += *f + "\n";
+      std::vector<enc::Word> block;
+      for (size_t k = i; k < j; ++k) block.push_back(*decoded[k]);
+      if (auto f = text::fold_block(block)) {
+        d.text += *f + "\n";
         i = j;
         continue;
       }
     }
-    for (; i < j; ++i) out += text::raw_line(ws[i]) + "\n";
+    for (; i < j; ++i) d.text += text::raw_line(*decoded[i]) + "\n";
   }
-  return out;
+  return d;
+}
+
+}  // namespace
+
+std::string disassemble(std::span<const uint32_t> words, bool fold) {
+  std::vector<std::optional<enc::Word>> ws;
+  ws.reserve(words.size());
+  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));
+  return render(words, ws, std::vector<std::string>(words.size()), fold).text;
+}
+
+Disassembly disassemble_all(std::span<const uint32_t> words, bool fold) {
+  std::vector<std::optional<enc::Word>> ws;
+  std::vector<std::string> why(words.size());
+  ws.reserve(words.size());
+  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode(words[i], &why[i]));
+  return render(words, ws, why, fold);
 }
 
 }  // namespace tilesim::linx

@@ -11,11 +11,14 @@
 namespace tilesim::linx::enc {
 
 // Row identities (one per encoding form).
+// Several rows may share one Op (B.DIM ->LB0/1/2, the literal B.ARG rows): such rows differ in
+// fixed bits and carry the field values those bits stand for as literals (Row::lits).
 enum class Op : uint8_t {
   bstart_cube, bstart_mpar, bstart_mseq, bstart_tma, bstart_vpar, bstart_vseq, bstart_fixp,
-  b_datr, b_dim, b_iot2, b_iot1, b_iot0, b_iod, bstop,
+  bstart_tepl, b_datr, b_dim, b_iot2, b_iot1, b_iot0, b_iod, b_ior, b_arg, b_arg_lit, bstop,
 };
-inline constexpr int kNumOps = 14;
+inline constexpr int kNumOps = 18;
+inline constexpr int kNumRows = 24;
 
 // Named fields (value slots of a decoded word).
 enum class F : uint8_t {
@@ -24,11 +27,17 @@ enum class F : uint8_t {
   uimm, reg, lb,                                  // B.DIM
   s1r, s0r, last, size, dst, s1, s0,              // B.IOT
   d0, d1, d2, dd,                                 // B.IOD
+  topc,                                           // BSTART.TEPL TileOpcode
+  rs0, rs1, rs2, rd,                              // B.IOR
+  format,                                         // B.ARG N
+  canon,                                          // literal B.ARG rows: the `.canon` spelling
 };
-inline constexpr int kNumFields = 23;
+inline constexpr int kNumFields = 31;
 
 // What a field's values mean (drives validity and printing).
-enum class Kind : uint8_t { number, dtype, cube_fn, greg, lb, flag, size4, dst, tile };
+// dtype: a BSTART type (reserved codes are decode errors); dtype_any: B.DATR's DataType, any code
+// decodes (spec 31 §1); simt_imm: bits 31..20 of a SIMT/FIXP selector whose bits 26..25 must be 0.
+enum class Kind : uint8_t { number, dtype, dtype_any, cube_fn, tma_fn, tepl_op, simt_imm, greg, lb, flag, size4, dst, tile };
 
 // One contiguous piece of a field: word bits hi..lo hold value bits [vlo + hi - lo : vlo].
 struct Slice {
@@ -44,6 +53,10 @@ struct Fixed {
   uint8_t hi, lo;
   uint32_t value;
 };
+struct Lit {
+  F id;
+  uint32_t value;
+};
 struct Row {
   Op op;
   const char* mnemonic;   // raw-form spelling
@@ -52,10 +65,13 @@ struct Row {
   uint8_t nfixed;
   Fixed fixed[6];
   uint32_t mask, match;   // computed from `fixed`
+  uint8_t nlits = 0;      // field values implied by the fixed bits (rows sharing an Op)
+  Lit lits[4] = {};
+  const char* spelling = nullptr;  // literal rows: the operand text ("ND2ZN.normal, FP16, Null")
 };
 
 std::span<const Row> rows();
-const Row& row(Op op);
+const Row& row(Op op);  // the first row of op (its mnemonic); encode picks the row by lits
 const char* field_name(F f);
 
 // A decoded word: its row and the value of every field of that row (others 0).
@@ -78,7 +94,17 @@ std::optional<Word> decode(uint32_t word, std::string* why = nullptr);
 // Decodes or raises Error(Parse) "word 0x... at index i: reason [spec 30 §6]".
 Word decode_at(uint32_t word, size_t index);
 
-// Field-value vocabularies (spec 30 §2, §6).
+// Field-value vocabularies (spec 30 §2, §6; spec 31 §1, §2).
+const char* tma_fn_name(unsigned fn);       // TLOAD TSTORE TMOV; nullptr when reserved
+bool parse_tma_fn(const std::string& upper, unsigned& fn);
+// TEPL TileOpcode = (mode << 5) | function (engine_ops.json); nullptr when reserved.
+const char* tepl_name(unsigned topc);
+bool parse_tepl(const std::string& upper, unsigned& topc);
+inline constexpr unsigned kNumTepl = 43;    // opcodes 0..42 are assigned
+const char* layout_name(unsigned code);     // B.DATR DataLayout: NORM ND2DN ... ; nullptr: reserved
+bool parse_layout_code(const std::string& upper, unsigned& code);
+const char* pad_name(unsigned code);        // Zero Max Min Null; nullptr: reserved
+bool parse_pad(const std::string& upper, unsigned& code);
 const char* cube_fn_name(unsigned fn);      // nullptr when reserved
 bool parse_cube_fn(const std::string& upper, unsigned& fn);
 const char* dst_name(unsigned dst);         // nullptr when reserved

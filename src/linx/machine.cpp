@@ -2,7 +2,10 @@
 // capacity rule, ACC, and block sequencing. Blocks are validated and computed against the
 // current state and committed only when they succeed (faults are atomic).
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
+#include "core/trace.hpp"
 #include "linx/machine_state.hpp"
 #include "linx/text.hpp"
 #include "tilesim/profile.hpp"
@@ -55,7 +58,61 @@ void fault(const std::string& instr, const std::string& kind, long word, const s
   throw Fault(kind, word, block, msg);
 }
 
-Machine::Machine(std::string_view profile) : s_(std::make_unique<State>()) { s_->profile = &linx_profile(profile); }
+Memory::Memory(size_t bytes) : size_(bytes) {
+  if (bytes == 0) return;
+  p_ = static_cast<uint8_t*>(std::calloc(bytes, 1));
+  if (!p_)
+    raise(ErrorCode::Constraint, "linx Machine", "cannot allocate a memory of " + std::to_string(bytes) + " bytes",
+          "31 §1");
+}
+Memory::Memory(const Memory& o) : Memory(o.size_) {
+  used_ = o.used_;
+  if (used_) std::memcpy(p_, o.p_, used_);
+}
+Memory& Memory::operator=(const Memory& o) {
+  if (this != &o) {
+    Memory t(o);
+    std::swap(size_, t.size_);
+    std::swap(used_, t.used_);
+    std::swap(p_, t.p_);
+  }
+  return *this;
+}
+Memory::~Memory() { std::free(p_); }
+
+Machine::Machine(std::string_view profile, size_t mem_bytes) : s_(std::make_unique<State>()) {
+  s_->profile = &linx_profile(profile);
+  if (mem_bytes == 0 || mem_bytes > (size_t{1} << 40))
+    raise(ErrorCode::Constraint, "linx Machine",
+          "mem_bytes = " + std::to_string(mem_bytes) + " is outside 1 .. 2^40", "31 §1");
+  s_->mem = Memory(mem_bytes);
+}
+
+size_t Machine::mem_bytes() const { return s_->mem.size(); }
+
+static void mem_range(const Memory& m, const char* what, uint64_t addr, uint64_t n) {
+  if (!m.holds(addr, n))
+    raise(ErrorCode::Bounds, what,
+          "bytes [" + std::to_string(addr) + ", " + std::to_string(addr) + " + " + std::to_string(n) +
+              ") lie outside the " + std::to_string(m.size()) + "-byte memory",
+          "31 §1");
+}
+
+void Machine::write_mem(uint64_t addr, std::span<const uint8_t> data) {
+  mem_range(s_->mem, "linx write_mem", addr, data.size());
+  if (!data.empty()) std::memcpy(s_->mem.data(addr + data.size()) + addr, data.data(), data.size());
+}
+
+std::vector<uint8_t> Machine::read_mem(uint64_t addr, size_t nbytes) const {
+  mem_range(s_->mem, "linx read_mem", addr, nbytes);
+  return std::vector<uint8_t>(s_->mem.data() + addr, s_->mem.data() + addr + nbytes);
+}
+
+std::vector<uint8_t> Machine::read_array(uint64_t addr, size_t rows, size_t cols, DType t, Layout l) const {
+  const size_t n = packed_bytes(rows, cols, t, l);
+  mem_range(s_->mem, "linx read_array", addr, n);
+  return unpack(std::span<const uint8_t>(s_->mem.data() + addr, n), rows, cols, t, l);
+}
 Machine::~Machine() = default;
 Machine::Machine(const Machine& o) : s_(std::make_unique<State>(*o.s_)) {}
 Machine& Machine::operator=(const Machine& o) {
@@ -147,7 +204,50 @@ std::vector<uint8_t> Machine::tile_bytes(char queue, int n) const {
   return *s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)].bytes;
 }
 
+void apply(Machine::State& s, Commit&& c) {
+  for (const auto& [q, pos] : c.release) s.queues[static_cast<size_t>(q)][pos].live = false;
+  for (auto& p : c.push) {
+    auto& dq = s.queues[static_cast<size_t>(p.queue)];
+    const size_t size = p.bytes->size();
+    if (dq.size() == s.profile->queue_depth) dq.pop_back();  // the 17th-oldest leaves the window
+    dq.push_front(TileSlot{std::move(p.bytes), size, true});
+  }
+  for (const auto& r : c.store) std::memcpy(s.mem.data(r.addr + r.len) + r.addr, c.store_data.data() + r.offset, r.len);
+  if (c.acc_set) s.acc = std::move(c.acc);
+}
+
 void Machine::run(std::string_view text) { run(assemble(text)); }
+
+void Machine::set_trace(std::ostream* out, bool values) {
+  trace_ = out;
+  trace_values_ = values;
+}
+
+// One trace line per executed block (docs/cli.md#trace): its first word's index, the op, the block
+// in template form where it folds, and ACC after it.
+namespace {
+void trace_block(trace::Sink& sink, const AccView& a, std::span<const enc::Word> block, size_t index) {
+  trace::Object line;
+  const std::string text = text::block_text(block);  // template form where the block folds
+  line.integer("word", static_cast<long long>(index))
+      .str("op", text.substr(0, text.find(' ')))
+      .str("text", text);
+  trace::Object acc;
+  acc.str("name", "ACC").str("dtype", formats::name(a.type)).raw(
+      "shape", trace::ints({static_cast<long long>(a.m), static_cast<long long>(a.n)}));
+  trace::summarize(acc, sink, a.valid ? a.m * a.n : 0, [&](size_t k) -> double {
+    const uint32_t w = a.data[k];
+    if (a.type == DType::fp32) return formats::bits_to_f32(w);
+    if (a.type == DType::s32) return static_cast<int32_t>(w);
+    return w;
+  });
+  std::string wrote = acc.text();  // appended, not "[" + ...: GCC 12's -Wrestrict false positive
+  wrote.insert(wrote.begin(), '[');
+  wrote.push_back(']');
+  line.raw("wrote", wrote);
+  trace::emit(sink, line);
+}
+}  // namespace
 
 void Machine::run(std::span<const uint32_t> words) {
   std::vector<enc::Word> ws;
@@ -162,12 +262,22 @@ void Machine::run(std::span<const uint32_t> words) {
     while (j < ws.size() && !text::is_commit(ws[j].op)) ++j;
     const std::span<const enc::Word> block(ws.data() + i, j - i);
     if (ws[i].op == enc::Op::bstop) return;  // BSTOP ends the program (tilesim decision)
-    if (ws[i].op != enc::Op::bstart_cube)
-      fault(enc::row(ws[i].op).mnemonic, "unsupported", static_cast<long>(i), text::block_text(block),
-            "block class is not executed by tilesim (only CUBE blocks and BSTOP)", "30 §1");
-    Commit c = exec_cube(*s_, block, static_cast<long>(i));
-    for (const auto& [q, pos] : c.release) s_->queues[static_cast<size_t>(q)][pos].live = false;
-    s_->acc = std::move(c.acc);
+    const long at = static_cast<long>(i);
+    switch (ws[i].op) {
+      case enc::Op::bstart_cube:
+        apply(*s_, ws[i][enc::F::fn] == 8 ? exec_acccvt(*s_, block, at) : exec_cube(*s_, block, at));
+        break;
+      case enc::Op::bstart_tma: apply(*s_, exec_tma(*s_, block, at)); break;
+      case enc::Op::bstart_tepl: apply(*s_, exec_tepl(*s_, block, at)); break;
+      default:
+        fault(enc::row(ws[i].op).mnemonic, "unsupported", at, text::block_text(block),
+              "block class is not executed by tilesim (only CUBE, TMA, TEPL blocks and BSTOP)", "31 §2");
+    }
+    if (trace_) {
+      trace::Sink sink{trace_, trace_values_, trace_step_};
+      trace_block(sink, s_->acc, block, i);
+      trace_step_ = sink.step;
+    }
     i = j;
   }
 }

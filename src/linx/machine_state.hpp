@@ -5,6 +5,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "linx/encoding_table.hpp"
@@ -32,11 +33,43 @@ struct TileSlot {
   bool live = false;
 };
 
+// The flat byte-addressed memory (spec 31 §1): zero-filled, allocated lazily by the OS (calloc),
+// copied with the machine.
+class Memory {
+ public:
+  explicit Memory(size_t bytes);
+  Memory(const Memory& o);
+  Memory& operator=(const Memory& o);
+  Memory(Memory&& o) noexcept : size_(o.size_), used_(o.used_), p_(o.p_) { o.size_ = o.used_ = 0; o.p_ = nullptr; }
+  Memory& operator=(Memory&& o) noexcept {
+    std::swap(size_, o.size_);
+    std::swap(used_, o.used_);
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~Memory();
+  size_t size() const noexcept { return size_; }
+  // Writers say how far they wrote: a copy copies only the bytes below the high-water mark (the
+  // rest is still zero), so copying a 64 MiB machine costs what was used.
+  uint8_t* data(uint64_t end_written) noexcept {
+    if (end_written > used_) used_ = end_written;
+    return p_;
+  }
+  const uint8_t* data() const noexcept { return p_; }
+  // [addr, addr + n) lies inside the memory (no wrap-around).
+  bool holds(uint64_t addr, uint64_t n) const noexcept { return addr <= size_ && n <= size_ - addr; }
+
+ private:
+  size_t size_ = 0, used_ = 0;
+  uint8_t* p_ = nullptr;
+};
+
 struct Machine::State {
   const LinxProfile* profile = nullptr;
   std::array<uint64_t, 24> regs{};
   std::array<std::deque<TileSlot>, 4> queues;  // front = newest (Q#1)
   AccView acc;
+  Memory mem{0};
 };
 
 int queue_index(char q);  // 'T' 'U' 'M' 'N' -> 0..3, else -1
@@ -46,13 +79,31 @@ const char* queue_name(int q);
 [[noreturn]] void fault(const std::string& instr, const std::string& kind, long word, const std::string& block,
                         const std::string& detail, const std::string& spec);
 
-// What a committed CUBE block changes: ACC and the tiles it releases.
+// What a committed block changes: ACC, the tiles it releases, the tiles it pushes, the memory
+// bytes it stores. Everything is validated before a Commit exists, so applying one cannot fail.
 struct Commit {
+  bool acc_set = false;
   AccView acc;
   std::vector<std::pair<int, size_t>> release;  // (queue, window position)
+  struct Push {
+    int queue;
+    std::shared_ptr<const std::vector<uint8_t>> bytes;  // `size` bytes
+  };
+  std::vector<Push> push;
+  struct Run {
+    uint64_t addr;
+    size_t offset, len;  // into store_data
+  };
+  std::vector<uint8_t> store_data;
+  std::vector<Run> store;
 };
-// Validates and computes one CUBE block (commit word first) without touching the state.
+// Validates and computes one block (commit word first) without touching the state.
 Commit exec_cube(const Machine::State& s, std::span<const enc::Word> block, long word_index);
+Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> block, long word_index);  // acccvt.cpp
+Commit exec_tma(const Machine::State& s, std::span<const enc::Word> block, long word_index);     // tma.cpp
+Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> block, long word_index);    // tepl.cpp
+// Applies a Commit (releases, then pushes with queue eviction, stores, ACC).
+void apply(Machine::State& s, Commit&& c);
 
 // Machine::push_raw on the state, with its profile's sizes and capacity (spec 30 §1).
 void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_t size);

@@ -183,6 +183,8 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
   if (bias) need_size(c, *sbias, "Bias", io_last[F::s0], N * 4, "1x" + std::to_string(N) + " " + type_text(tacc));
   if (fn == 2) {  // TMATMUL.ACC (spec 30 §3)
     const AccView& a = s.acc;
+    if (!a.valid && a.released_at >= 0)
+      c.fail("ACC released", "ACC released by ACCCVT at block " + std::to_string(a.released_at), "31 §2");
     if (!a.valid) c.fail("ACC mismatch", "ACC holds no result to accumulate onto", "30 §3");
     if (a.m != M || a.n != N || a.type != tacc)
       c.fail("ACC mismatch",
@@ -194,6 +196,7 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
   const std::vector<uint32_t> A = fetch_lines(sa, M, K, ta, Layout::nz);
   const std::vector<uint32_t> B = fetch_lines(sb, K, N, tb, Layout::zn);
   Commit out;
+  out.acc_set = true;
   out.acc.valid = true;
   out.acc.m = M;
   out.acc.n = N;

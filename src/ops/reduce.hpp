@@ -1,6 +1,6 @@
 // Reduction nodes of the element-op core (spec 15 §3). A sum's order is part of its definition
 // (each node rounds to T), so the core offers the fixed trees and the models compose them into
-// their hardware's instruction sequence (PTO: docs/pto.md#reduction-order).
+// their hardware's instruction sequence (PTO: docs/pto-instructions.md#reductions).
 #pragma once
 #include <cstddef>
 #include <cstdint>

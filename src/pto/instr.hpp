@@ -15,7 +15,7 @@
 
 namespace tilesim::pto::instr {
 
-// The docs section of an instruction's rules (docs/pto-instructions.md#<kind's family>).
+// The docs section of an instruction's rules (docs/pto-instructions.md, the section of the kind's family).
 const char* doc_of(Kind k) noexcept;
 
 inline formats::DType core_dtype(Elem e) noexcept {

@@ -23,9 +23,11 @@
 #include <optional>
 
 #include "tilesim/error.hpp"
+#include "tilesim/formats.hpp"
 #include "tilesim/profile.hpp"
 #include "tilesim/pto/engine.hpp"
 #include "tilesim/pto/frontend.hpp"
+#include "core/trace.hpp"
 #include "pto/ptoas_func.hpp"
 
 namespace tilesim::pto::as {
@@ -794,6 +796,7 @@ class Machine {
           break;
         case StmtKind::Instr:
           instr(st);
+          if (sink_.out) trace_instr(st);
           break;
       }
     } catch (const Error& e) {
@@ -873,6 +876,14 @@ class Machine {
       fail(ty.pos, ty.text,
            fmt::format("tile of {} bytes exceeds the 256 MiB limit of a program tile", d.bytes()),
            ErrorCode::Bounds);
+    // The run's total allocation cap (docs/pto.md#running-a-program): checked before allocating.
+    if (d.bytes() > opts_.max_mem - std::min(opts_.max_mem, allocated_))
+      fail(ty.pos, ty.text,
+           fmt::format("allocating {} bytes for '%{}' exceeds max_mem = {} bytes ({} already "
+                       "allocated; raise it with --max-mem / max_mem=)",
+                       d.bytes(), name.name, opts_.max_mem, allocated_),
+           ErrorCode::Bounds);
+    allocated_ += d.bytes();
     v->own.assign(d.bytes(), 0);
     d.data = v->own.data();
     d.capacity = v->own.size();
@@ -1067,9 +1078,75 @@ class Machine {
     execute(c, target_, ub_);
   }
 
+  // One trace line (docs/cli.md#trace): the op, its operands (tiles: shape, valid region, dtype,
+  // layout, UB address; scalars as written) and what each destination holds in its valid region.
+  static double value_at(const TileDesc& d, int r, int c) {
+    const size_t i = d.row_major ? size_t(r) * d.cols + c : size_t(c) * d.rows + r;
+    const uint8_t* p = d.data + i * elem_size(d.dtype);
+    auto get = [p](auto v) {
+      std::memcpy(&v, p, sizeof v);
+      return v;
+    };
+    switch (d.dtype) {
+      case Elem::f16: return formats::f16_to_f32(get(uint16_t{}));
+      case Elem::bf16: return formats::bf16_to_f32(get(uint16_t{}));
+      case Elem::f32: return get(float{});
+      case Elem::s8: return get(int8_t{});
+      case Elem::s16: return get(int16_t{});
+      case Elem::s32: return get(int32_t{});
+      case Elem::u8: return get(uint8_t{});
+      case Elem::u16: return get(uint16_t{});
+      case Elem::u32: return get(uint32_t{});
+      case Elem::s64: return double(get(int64_t{}));
+      case Elem::u64: return double(get(uint64_t{}));
+    }
+    return 0;
+  }
+
+  static void tile_fields(trace::Object& o, const VTile& v) {
+    o.str("name", "%" + v.name)
+        .str("dtype", elem_name(v.d.dtype))
+        .raw("shape", trace::ints({v.d.rows, v.d.cols}))
+        .raw("valid", trace::ints({v.d.valid_row, v.d.valid_col}))
+        .str("layout", v.d.row_major ? "row_major" : "col_major");
+    if (v.d.ub_addr >= 0) o.integer("addr", v.d.ub_addr);
+  }
+
+  void trace_instr(const Stmt& st) {
+    trace::Object line;
+    line.str("file", file_).integer("line", st.pos.line).str("op", st.mnemonic);
+    std::string ops = "[";
+    for (size_t k = 0; k < st.ins.size(); ++k) {
+      trace::Object o;
+      if (st.ins[k].is_scalar)
+        o.str("scalar", st.ins[k].literal);
+      else
+        tile_fields(o, *find(st.ins[k].tile));
+      ops += (k ? ", " : "") + o.text();
+    }
+    line.raw("operands", ops + "]");
+    std::vector<const VTile*> dsts{find(st.ssa ? st.result : st.dst)};
+    if (st.dst2) dsts.push_back(find(*st.dst2));
+    std::string wrote = "[";
+    for (size_t k = 0; k < dsts.size(); ++k) {
+      const TileDesc& d = dsts[k]->d;
+      trace::Object o;
+      tile_fields(o, *dsts[k]);
+      const size_t vc = size_t(std::max(d.valid_col, 0));
+      trace::summarize(o, sink_, size_t(std::max(d.valid_row, 0)) * vc, [&](size_t i) {
+        return value_at(d, int(i / vc), int(i % vc));
+      });
+      wrote += (k ? ", " : "") + o.text();
+    }
+    line.raw("wrote", wrote + "]");
+    trace::emit(sink_, line);
+  }
+
   std::string file_;
   const Target& target_;
   const RunOptions& opts_;
+  trace::Sink sink_{opts_.trace, opts_.trace_values};
+  size_t allocated_ = 0;  // bytes of every tile created so far (max_mem)
   std::vector<uint8_t> ub_bytes_;
   Ub ub_;
   std::vector<std::unique_ptr<VTile>> tiles_;
@@ -1201,7 +1278,13 @@ std::string carrier_descr(std::string_view dtype) {
 
 std::vector<Output> run(std::string_view text, std::string_view filename,
                         const RunOptions& options) {
-  if (is_func_file(text)) return detail::run_func(text, filename, options);
+  if (is_func_file(text)) {
+    // No silent success: a trace that cannot be written is an error, not an empty file.
+    if (options.trace)
+      raise(ErrorCode::Unsupported, std::string(filename),
+            "--trace / trace= does not trace PTOAS func.func files yet (only .arg programs)", "docs/cli.md#trace");
+    return detail::run_func(text, filename, options);
+  }
   std::string target;
   Pos target_pos;
   Parser parser(text, filename);
@@ -1223,6 +1306,16 @@ std::vector<Output> run(std::string_view text, std::string_view filename,
     if (!declared(name))
       raise(ErrorCode::Constraint, std::string(filename),
             "valid shape given for '" + name + "', which is not an .arg of the program", "20 §6");
+  // Every .arg bound (docs/pto.md#running-a-program): a missing input is an error listing them all, not
+  // a zero-filled tile.
+  std::string unbound;
+  for (const Stmt& s : prog)
+    if (s.kind == StmtKind::Arg && !options.zero_fill_unbound && !options.inputs.count(s.result.name))
+      unbound += (unbound.empty() ? "%" : ", %") + s.result.name;
+  if (!unbound.empty())
+    raise(ErrorCode::Constraint, std::string(filename),
+          "no input for " + unbound + " (every .arg needs one: --in NAME=FILE.npy, Python inputs=)",
+          "docs/pto.md#running-a-program");
   Machine m(std::string(filename), t, options);
   for (const Stmt& s : prog) m.exec(s);
   return m.outputs();

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include "tilesim/error.hpp"
+
 #include <atomic>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace {
@@ -71,4 +74,21 @@ TEST(Parallel, SetNumThreadsZeroRestoresDefault) {
   tilesim::set_num_threads(3);
   tilesim::set_num_threads(0);
   EXPECT_GE(tilesim::num_threads(), 1u);
+}
+
+// TILESIM_THREADS (docs/cli.md#tilesim_threads): a positive decimal integer 1..1024, anything
+// else an error naming the variable and the value, never silently the default.
+TEST(Parallel, ThreadsFromEnv) {
+  EXPECT_EQ(tilesim::threads_from_env("1"), 1u);
+  EXPECT_EQ(tilesim::threads_from_env("16"), 16u);
+  EXPECT_EQ(tilesim::threads_from_env("1024"), 1024u);
+  for (const char* bad : {"0", "-3", "abc", "", "4x", " 2", "+2", "1025", "0x10", "99999999999"}) {
+    try {
+      tilesim::threads_from_env(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const tilesim::Error& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("TILESIM_THREADS: must be a positive decimal integer "
+                                                   "1..1024, got '") + bad + "' [docs/cli.md#tilesim_threads]");
+    }
+  }
 }

@@ -83,7 +83,9 @@ inline int pto_as_one(const uint8_t* data, size_t size) {
   if (as::is_func_file(text)) return pto_as_func_one(text);
   std::vector<as::Output> first;
   try {
-    first = as::run(text, "fuzz.pto", {});
+    as::RunOptions zero;
+    zero.zero_fill_unbound = true;  // unbound .args zero-filled, so random programs run
+    first = as::run(text, "fuzz.pto", zero);
   } catch (const tilesim::Error&) {
     return 0;
   }
@@ -101,6 +103,7 @@ inline int pto_as_one(const uint8_t* data, size_t size) {
   uint32_t h = 2166136261u;
   for (uint8_t c : text) h = (h ^ c) * 16777619u;
   as::RunOptions opts;
+  opts.zero_fill_unbound = true;
   for (const auto& o : first) {
     if (text.find(".arg %" + o.name) == std::string_view::npos) continue;
     tilesim::npy::Array a = o.array;

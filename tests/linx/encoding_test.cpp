@@ -50,6 +50,7 @@ TEST(LinxEncoding, EveryRowRoundTrips) {
         const unsigned width = enc::field_width(r, r.fields[f].id);
         w[r.fields[f].id] = static_cast<uint32_t>(rng()) & (width >= 32 ? ~0u : ((1u << width) - 1));
       }
+      for (unsigned l = 0; l < r.nlits; ++l) w[r.lits[l].id] = r.lits[l].value;
       uint32_t word;
       try {
         word = enc::encode(w);
@@ -142,17 +143,26 @@ TEST(LinxEncoding, DecodeErrorsNameWordAndIndex) {
   // Reserved CUBE function 3, reserved data type 15, bits 26..25 non-zero.
   EXPECT_NE(decode_error((cube & ~(31u << 20)) | (3u << 20), 1).find("reserved CUBE function"), std::string::npos);
   EXPECT_NE(decode_error((cube & ~(31u << 27)) | (15u << 27)).find("reserved data-type"), std::string::npos);
-  EXPECT_NE(decode_error(cube | (1u << 25)).find("matches no encoding"), std::string::npos);
+  // bits 26..25 = 01 is BSTART.TEPL (spec 30 §6); 10 and 11 are decode errors
+  EXPECT_NE(decode_error(cube | (1u << 26)).find("matches no encoding"), std::string::npos);
+  EXPECT_NE(decode_error(cube | (3u << 25)).find("matches no encoding"), std::string::npos);
   // Reserved block class 3 in a selector header.
   EXPECT_NE(decode_error((cube & ~(31u << 15)) | (3u << 15)).find("matches no encoding"), std::string::npos);
   // B.DIM with register code 24, LB index 3.
   EXPECT_NE(decode_error(0x06400043 | (24u << 15)).find("reserved register"), std::string::npos);
-  EXPECT_NE(decode_error(0x06400043 | (3u << 12)).find("reserved lane-bound"), std::string::npos);
+  // 14..12 = 011 with B.DIM's opcode is B.ARG's space; other bits set there: no row
+  EXPECT_NE(decode_error(0x06400043 | (3u << 12)).find("matches no encoding"), std::string::npos);
+  EXPECT_NE(decode_error(0x06400043 | (7u << 12)).find("matches no encoding"), std::string::npos);
   // B.IOT: Dst 6 reserved; Dst none with imm4 != 0; func 111 reserved.
   EXPECT_NE(decode_error((0x3900D813 & ~(7u << 22)) | (6u << 22)).find("reserved destination"), std::string::npos);
   EXPECT_NE(decode_error(0x01D04013 | (1u << 25)).find("imm4 != 0"), std::string::npos);
   EXPECT_NE(decode_error((0x01D04013 & ~(7u << 12)) | (7u << 12)).find("matches no encoding"), std::string::npos);
-  EXPECT_NE(decode_error((0x00801023 & ~(31u << 20)) | (21u << 20), 2).find("index 2: B.DATR DataType = 21: reserved"),
+  // B.DATR: every field decodes whatever its value (spec 31 §1)
+  EXPECT_EQ(decode_error((0x00801023 & ~(31u << 20)) | (21u << 20), 2), "no error");
+  // TMA function 3..31 and TEPL TileOpcodes with bits 9..6 set or mode-1 functions 11..31 are reserved
+  EXPECT_NE(decode_error(0x20311181).find("reserved TMA function"), std::string::npos);
+  EXPECT_NE(decode_error(0x22121181 | (1u << 21)).find("reserved TEPL TileOpcode"), std::string::npos);
+  EXPECT_NE(decode_error((0x22121181 & ~(0x3FFu << 15)) | (43u << 15)).find("reserved TEPL TileOpcode"),
             std::string::npos);
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tilesim/error.hpp"
+#include "tilesim/npy.hpp"
 #include "tilesim/pto/engine.hpp"
 #include "tilesim/pto/frontend.hpp"
 
@@ -41,7 +42,14 @@ const as::Output& out(const std::vector<as::Output>& o, const std::string& n) {
     if (x.name == n) return x;
   throw std::runtime_error("no output " + n);
 }
-std::string error_of(const std::string& text, const as::RunOptions& o = {}) {
+// These tests run programs whose .args they do not all bind: unbound ones start zero-filled (the
+// CLI and Python reject them, docs/pto.md#running-a-program; PtoAs.EveryArgNeedsAnInput).
+as::RunOptions lenient() {
+  as::RunOptions o;
+  o.zero_fill_unbound = true;
+  return o;
+}
+std::string error_of(const std::string& text, const as::RunOptions& o = lenient()) {
   try {
     as::run(text, "t.pto", o);
   } catch (const tilesim::Error& e) {
@@ -60,7 +68,7 @@ TEST(PtoAs, ThreeSpellingsAgree) {
 %c = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=128, v_row=16, v_col=128, blayout=row_major, slayout=none_box, fractal=512, pad=0>
 pto.trowexpandmax ins(%x, %s : !pto.tile_buf<vec, 16x128xf32>, !pto.tile_buf<vec, 16x1xf32, blayout=col_major>) outs(%c : !pto.tile_buf<vec, 16x128xf32>)  // DPS
 )";
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   o.inputs["x"] = f32(16, 128, [](size_t i, size_t j) { return float(j) - float(i); });
   o.inputs["s"] = f32(16, 1, [](size_t i, size_t) { return float(i); });
   const auto r = as::run(prog, "t.pto", o);
@@ -84,7 +92,7 @@ pto.tassign %x, @tile(0x1000)
 pto.tassign %y, @tile(0x1000)     # y aliases x: in-place result visible through both
 pto.trowexpandsub ins(%x, %s : !pto.tile_buf<vec, 8x16xbf16>, !pto.tile_buf<vec, 8x16xbf16>) outs(%x : !pto.tile_buf<vec, 8x16xbf16>)
 )";
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   tilesim::npy::Array x;
   x.descr = "<u2";
   x.shape = {8, 16};
@@ -111,7 +119,7 @@ TEST(PtoAs, DynamicValidFromCaller) {
 .arg %d : !pto.tile_buf<vec, 8x16xf32, valid=?x?>
 pto.trowexpandadd ins(%x, %s : !pto.tile_buf<vec, 8x16xf32, valid=?x?>, !pto.tile_buf<vec, 8x1xf32, valid=?x1, blayout=col_major>) outs(%d : !pto.tile_buf<vec, 8x16xf32, valid=?x?>)
 )";
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   o.inputs["s"] = f32(8, 1, [](size_t, size_t) { return 1.0f; });
   o.valid["x"] = {2, 3};
   o.valid["s"] = {2, 1};
@@ -127,13 +135,13 @@ pto.trowexpandadd ins(%x, %s : !pto.tile_buf<vec, 8x16xf32, valid=?x?>, !pto.til
 // error, as an input for one is (spec 20 §6).
 TEST(PtoAs, CallerValidShapeOnlyForDynamicArgs) {
   const std::string prog = ".arg %x : !pto.tile<16x8xf32>\n";
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   o.valid["zz"] = {1, 1};
   EXPECT_NE(error_of(prog, o).find("valid shape given for 'zz', which is not an .arg of the "
                                    "program [spec 20 §6]"),
             std::string::npos)
       << error_of(prog, o);
-  as::RunOptions p;
+  as::RunOptions p = lenient();
   p.valid["x"] = {1, 1};
   EXPECT_NE(error_of(prog, p).find("caller valid shape 1x1 contradicts the declared static valid "
                                    "shape 16x8 (only '?' dimensions take the caller's)"),
@@ -141,7 +149,7 @@ TEST(PtoAs, CallerValidShapeOnlyForDynamicArgs) {
       << error_of(prog, p);
   p.valid["x"] = {16, 8};  // agreeing with the static shape: accepted
   EXPECT_EQ(error_of(prog, p), "(no error)");
-  as::RunOptions q;
+  as::RunOptions q = lenient();
   q.valid["x"] = {4, 8};  // ?x8: the row count comes from the caller
   EXPECT_EQ(error_of(".arg %x : !pto.tile_buf<vec, 16x8xf32, valid=?x8>\n", q), "(no error)");
   q.valid["x"] = {4, 7};
@@ -159,7 +167,7 @@ pto.tassign %t, @tile(0x0)
 pto.tassign %x, @tile(0x400)
 pto.trowexpandmul ins(%x, %s, %t : !pto.tile<16x8xf32>, !pto.tile<16x1xf32>, !pto.tile<16x1xf32>) outs(%x : !pto.tile<16x8xf32>)
 )";
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   o.inputs["x"] = f32(16, 8, [](size_t, size_t) { return 3.0f; });
   o.inputs["s"] = f32(16, 1, [](size_t i, size_t) { return float(i); });
   const auto r = as::run(prog, "t.pto", o);
@@ -247,7 +255,7 @@ TEST(PtoAs, SemanticErrors) {
   EXPECT_NE(e.find("t.pto:3:1: redefinition of '%x'"), std::string::npos) << e;
   e = error_of(pre + "pto.tassign %x, @tile(0x1001)");
   EXPECT_NE(e.find("32-byte aligned"), std::string::npos) << e;
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   o.inputs["nope"] = f32(1, 1, [](size_t, size_t) { return 0.0f; });
   EXPECT_NE(error_of(pre, o).find("input 'nope' is not an .arg"), std::string::npos);
   o.inputs.clear();
@@ -270,7 +278,7 @@ TEST(PtoAs, MutatedProgramsOnlyRaiseErrors) {
       "pto.trowexpandmax ins(%y, %m, %t : !pto.tile<16x64xf32>, !pto.tile<16x1xf32>, "
       "!pto.tile<16x1xf32>) "
       "outs(%y : !pto.tile<16x64xf32>)\n";
-  EXPECT_NO_THROW(as::run(base, "t.pto", {}));
+  EXPECT_NO_THROW(as::run(base, "t.pto", lenient()));
   std::mt19937 g(31);
   const char alphabet[] = "%@!<>=,:()?x0123456789abcdefvxipto._ \n#/;-";
   int errors = 0;
@@ -292,7 +300,7 @@ TEST(PtoAs, MutatedProgramsOnlyRaiseErrors) {
       }
     }
     try {
-      as::run(s, "t.pto", {});
+      as::run(s, "t.pto", lenient());
     } catch (const tilesim::Error&) {
       ++errors;
     }
@@ -522,7 +530,7 @@ TEST(PtoAs, EveryInstructionInAllThreeSpellings) {
     if (!tilesim::pto::is_vector_kind(info.kind)) continue;
     const Spelled s = spell(info);
     const std::string prog = three_spellings(info, s);
-    as::RunOptions o;
+    as::RunOptions o = lenient();
     o.inputs = s.inputs;
     std::vector<as::Output> r;
     try {
@@ -576,7 +584,7 @@ TEST(PtoAs, ScalarsAttributesAndForms) {
 pto.trowargmax ins(%x : !pto.tile<8x8xf32>) outs(%v, %k : !pto.tile<8x1xf32>, !pto.tile<8x1xi32>)
 %l = pto.tlrelu %x, 0.5 : !pto.tile<8x8xf32>, f32 -> !pto.tile<8x8xf32>
 )";
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   o.inputs["x"] = f32(8, 8, [](size_t i, size_t j) { return float(j) - float(i) + 0.5f; });
   const auto r = as::run(prog, "t.pto", o);
   EXPECT_EQ(at(out(r, "a").array, 0, 3), 2.0f);         // 3.5 - 1.5
@@ -608,7 +616,7 @@ pto.tcolsum ins(%x, %t {isBinary = true} : !pto.tile<16x8xf32>, !pto.tile<16x8xf
 %q = pto.trsqrt %x : !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>
 %o = pto.txor %i, %i : !pto.tile<16x8xi32>, !pto.tile<16x8xi32> -> !pto.tile<16x8xi32>
 )";
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   o.inputs["x"] = f32(16, 8, [](size_t i, size_t j) { return float(i + j + 1); });
   const auto r = as::run(prog, "t.pto", o);
   EXPECT_EQ(at(out(r, "s1").array, 0, 2), 16.0f * 3 + 120.0f);  // sum over i of (i + 3)
@@ -739,7 +747,7 @@ TEST(PtoAs, AttributeSpellings) {
   prog += "%c2 = pto.tcvt %x : !pto.tile<8x8xf32> -> !pto.tile<8x8xi32>\n";
   prog += "%c3 = pto.tcvt %x {rmode = #pto.round_mode<rint>} : !pto.tile<8x8xf32> -> "
           "!pto.tile<8x8xi32>\n";
-  as::RunOptions o;
+  as::RunOptions o = lenient();
   o.inputs["x"] = f32(8, 8, [](size_t i, size_t j) { return float(j) + 0.5f * float(i); });
   o.inputs["y"] = f32(8, 8, [](size_t, size_t) { return 3.0f; });
   const auto r = as::run(prog, "t.pto", o);
@@ -777,7 +785,7 @@ TEST(PtoAs, MutatedInstructionProgramsOnlyRaiseErrors) {
       "!pto.tile<8x32xf32> -> !pto.tile<8x32xi16>\n"
       "%e = pto.texpands 0x7FC0 : bf16 -> !pto.tile<8x16xbf16>\n"
       "%d = pto.tdivs 3, %x : f32, !pto.tile<8x32xf32> -> !pto.tile<8x32xf32>\n";
-  EXPECT_NO_THROW(as::run(base, "t.pto", {}));
+  EXPECT_NO_THROW(as::run(base, "t.pto", lenient()));
   std::mt19937 g(57);
   const char alphabet[] = "%@!<>=,:()?x0123456789abcdefvxipto._ \n#/;-+{}pe";
   int errors = 0, ran = 0;
@@ -799,7 +807,7 @@ TEST(PtoAs, MutatedInstructionProgramsOnlyRaiseErrors) {
       }
     }
     try {
-      as::run(s, "t.pto", {});
+      as::run(s, "t.pto", lenient());
       ++ran;
     } catch (const tilesim::Error&) {
       ++errors;
@@ -858,4 +866,18 @@ TEST(PtoFrontend, ScalarCodes) {
   EXPECT_EQ(fe::parse_round("RoundMode::CAST_NONE"), 0);
   EXPECT_EQ(fe::parse_sat("SaturationMode::OFF"), 1);
   EXPECT_THROW(fe::parse_sat("maybe"), tilesim::Error);
+}
+
+// The default: every .arg bound, else an error listing the unbound ones (nothing runs).
+TEST(PtoAs, EveryArgNeedsAnInput) {
+  const std::string prog =
+      ".arg %x : !pto.tile<16x8xf32>\n.arg %y : !pto.tile<16x8xf32>\n.arg %z : !pto.tile<16x8xf32>\n"
+      "%w = pto.tadd %x, %y : !pto.tile<16x8xf32>, !pto.tile<16x8xf32> -> !pto.tile<16x8xf32>\n";
+  as::RunOptions o;
+  o.inputs["y"] = tilesim::npy::Array{"<f4", {16, 8}, std::vector<uint8_t>(16 * 8 * 4, 0)};
+  EXPECT_EQ(error_of(prog, o),
+            "t.pto: no input for %x, %z (every .arg needs one: --in NAME=FILE.npy, Python inputs=) "
+            "[docs/pto.md#running-a-program]");
+  o.inputs["x"] = o.inputs["z"] = o.inputs["y"];
+  EXPECT_EQ(error_of(prog, o), "(no error)");
 }

@@ -142,10 +142,11 @@ PROGRAM = """
 
 def test_run_program():
     x = np.arange(64, dtype=np.float16).reshape(4, 16)
-    out = pto.run(PROGRAM, {"x": x}, valid={"x": (4, 16)})
+    s0 = np.zeros((8, 1), np.float32)  # every .arg needs an input (docs/pto.md#running-a-program)
+    out = pto.run(PROGRAM, {"x": x, "s": s0}, valid={"x": (4, 16)})
     assert set(out) == {"x", "s", "y"}
     assert np.array_equal(out["y"], x) and out["s"].shape == (8, 1) and out["y"].dtype == np.float16
-    out = pto.run(PROGRAM, {"x": pto.Tile(x, valid=(2, 16))})
+    out = pto.run(PROGRAM, {"x": pto.Tile(x, valid=(2, 16)), "s": s0})
     assert np.array_equal(out["y"][:2], x[:2]) and (out["y"][2:] == 0).all()
     with pytest.raises(tilesim.Error) as e:
         pto.run(PROGRAM + "pto.bogus %x\n")
@@ -167,7 +168,9 @@ def test_cli_run_file_and_default():
         with open(bad, "w") as f:
             f.write(".arg %x : !pto.tile<16x8xf32>\n%y = pto.trowexpandadd %x, %q : !pto.tile<16x8xf32>, "
                     "!pto.tile<16x1xf32> -> !pto.tile<16x8xf32>\n")
-        r = subprocess.run([CLI, "run", bad], capture_output=True, text=True)
+        xin = os.path.join(d, "x.npy")
+        np.save(xin, np.zeros((16, 8), np.float32))
+        r = subprocess.run([CLI, "run", bad, "--in", "x=" + xin], capture_output=True, text=True)
         assert r.returncode == 2 and bad + ":2:28: undefined tile '%q'" in r.stderr
     r = subprocess.run([CLI, "run"], capture_output=True, text=True)
     assert r.returncode == 0 and "matches NumPy: yes" in r.stdout

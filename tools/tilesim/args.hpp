@@ -18,6 +18,14 @@ namespace tilesim::cli {
 
 enum class Subcommand { none, asm_, disasm, run };
 
+// The option groups of `tilesim run`, one per engine (docs/cli.md#run).
+inline constexpr const char* kPtoGroup = "PTO-AS (.pto)";
+inline constexpr const char* kLinxGroup = "LinxISA (.s, .bin)";
+inline constexpr const char* kCheckGroup = "Checking and tracing (.pto, .s, .bin)";
+
+// The group of the engine that runs FILE (by its extension), or nullptr if none does.
+const char* engine_group(const std::string& file);
+
 // Parses argv into `o` and `cmd`. Returns -1 when the command should go on; otherwise the exit
 // status to return at once (0 after --help/--version, 1 for a usage error, spec 60 §5), having
 // written the help, version or usage message to `out` / `err`.

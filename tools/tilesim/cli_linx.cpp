@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <span>
+
 #include "args.hpp"
 #include "cli.hpp"
 #include "tilesim/error.hpp"
@@ -22,13 +24,7 @@ namespace fm = tilesim::formats;
 using tilesim::ErrorCode;
 using tilesim::raise;
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) raise(ErrorCode::Io, "tilesim", "cannot read '" + path + "'", "60 §5");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string read_file(const std::string& path) { return tilesim::cli::read_input(path, "program"); }
 
 std::vector<uint32_t> words_from_bin(const std::string& path) {
   const std::string b = read_file(path);
@@ -91,8 +87,13 @@ int disasm_cmd(const tilesim::cli::Options& o) {
   std::vector<uint32_t> words;
   if (!o.file.empty()) words = words_from_bin(o.file);
   for (const std::string& s : o.words) words.push_back(tilesim::cli::parse_word(s));
-  std::cout << lx::disassemble(words, o.fold);
-  return 0;
+  // Goes on past a bad word (docs/linx.md#disassembler): exit 1 if any was invalid.
+  const lx::Disassembly d = lx::disassemble_all(words, o.fold);
+  std::cout << d.text;
+  if (d.invalid)
+    std::cerr << "tilesim disasm: " << d.invalid << " of " << words.size()
+              << " words are invalid (printed as .word)\n";
+  return d.invalid ? 1 : 0;
 }
 
 std::string descr_of(fm::DType t) {
@@ -156,6 +157,10 @@ tilesim::npy::Array acc_array(const lx::AccView& acc) {
 }
 
 void report(const lx::AccView& acc) {
+  if (!acc.valid && acc.released_at >= 0) {
+    std::cout << "ACC: released by ACCCVT at block " << acc.released_at << "\n";
+    return;
+  }
   if (!acc.valid) {
     std::cout << "ACC: empty\n";
     return;
@@ -173,20 +178,69 @@ void report(const lx::AccView& acc) {
   std::cout << (acc.n > 8 ? " ...\n" : "\n");
 }
 
+// --mem ADDR=FILE: a .npy array's data bytes or a .bin file's bytes at ADDR (spec 60 §5).
+void mem_arg(lx::Machine& m, const std::string& arg, const std::string& base_dir) {
+  const auto [addr_text, file] = tilesim::cli::split_assignment(arg, "--mem");
+  const uint64_t addr = tilesim::cli::parse_integer(addr_text, "--mem", false, ~uint64_t{0});
+  std::string path = file;
+  if (!base_dir.empty() && std::filesystem::path(path).is_relative()) path = base_dir + "/" + path;
+  if (ends_with(path, ".npy")) {
+    const tilesim::npy::Array a = tilesim::npy::load(path);
+    m.write_mem(addr, a.data);
+  } else {
+    const std::string b = read_file(path);
+    m.write_mem(addr, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(b.data()), b.size()));
+  }
+}
+
+struct MemOut {
+  uint64_t addr, nbytes;
+  std::string path;
+};
+// --mem-out ADDR:NBYTES=OUT.bin, parsed before the run so a typo costs no run.
+MemOut mem_out_arg(const std::string& arg) {
+  const auto [range, path] = tilesim::cli::split_assignment(arg, "--mem-out");
+  const size_t colon = range.find(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == range.size())
+    raise(ErrorCode::Parse, "--mem-out", "expected ADDR:NBYTES=OUT.bin, got '" + arg + "'", "60 §5");
+  return {tilesim::cli::parse_integer(range.substr(0, colon), "--mem-out", false, ~uint64_t{0}),
+          tilesim::cli::parse_integer(range.substr(colon + 1), "--mem-out", false, uint64_t{1} << 40), path};
+}
+
 int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
+  std::vector<MemOut> outs;
+  for (const auto& a : o.mem_out) outs.push_back(mem_out_arg(a));
+  if (!o.acc_out.empty()) tilesim::cli::check_output_path(o.acc_out, "--acc-out");
+  const tilesim::cli::Expectations expect = tilesim::cli::load_expectations(o);
+  tilesim::cli::TraceFile trace(o);
   lx::Machine m;
+  m.set_trace(trace.stream(), o.trace_values);
   for (const auto& r : o.regs) {
     const auto [name, value] = tilesim::cli::parse_reg_arg(r);
     m.set_reg(name, value);
   }
   for (const auto& t : o.tiles) push_tile_arg(m, t, base_dir);
+  for (const auto& a : o.mem) mem_arg(m, a, base_dir);
   m.run(load_program(o.file));
   report(m.acc());
+  for (const auto& mo : outs) {
+    const auto b = m.read_mem(mo.addr, mo.nbytes);
+    std::ofstream f(mo.path, std::ios::binary);
+    if (!f) raise(ErrorCode::Io, "--mem-out", "cannot write '" + mo.path + "'", "60 §5");
+    f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  }
   if (!o.acc_out.empty()) {
     if (!m.acc().valid) raise(ErrorCode::Constraint, "--acc-out", "ACC holds no result", "60 §5");
     tilesim::npy::save(o.acc_out, acc_array(m.acc()));
   }
-  return 0;
+  // --expect acc=FILE.npy (docs/cli.md#expect): ACC is the LinxISA run's result.
+  const tilesim::npy::Array acc = m.acc().valid ? acc_array(m.acc()) : tilesim::npy::Array{};
+  return tilesim::cli::check_expectations(
+      o, expect,
+      [&](const std::string& n) -> const tilesim::npy::Array* {
+        return (n == "acc" || n == "ACC") && m.acc().valid ? &acc : nullptr;
+      },
+      m.acc().valid ? "acc" : "none: ACC holds no result");
 }
 
 int run_file(const tilesim::cli::Options& o) {

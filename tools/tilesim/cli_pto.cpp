@@ -18,13 +18,7 @@ namespace {
 using tilesim::ErrorCode;
 namespace as = tilesim::pto::as;
 
-std::string read_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) tilesim::raise(ErrorCode::Io, "tilesim run", "cannot read '" + path + "'", "60 §5");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+std::string read_text(const std::string& path) { return tilesim::cli::read_input(path, "program"); }
 
 std::string shape_of(const tilesim::npy::Array& a) {
   std::string s;
@@ -39,9 +33,11 @@ std::string bare(const std::string& name) { return name[0] == '%' ? name.substr(
 
 std::vector<as::Output> run_file(const std::string& file, const std::string& target,
                                  const std::vector<std::pair<std::string, std::string>>& ins,
-                                 const tilesim::cli::Options* cli = nullptr) {
+                                 const tilesim::cli::Options* cli = nullptr, std::ostream* trace = nullptr) {
   as::RunOptions o;
   o.target = target;
+  o.trace = trace;
+  o.trace_values = cli && cli->trace_values;
   for (const auto& [name, path] : ins) o.inputs[bare(name)] = tilesim::npy::load(path);
   if (cli) {
     for (const auto& s : cli->args) {
@@ -72,22 +68,39 @@ int run_pto_file(const tilesim::cli::Options& o) {
   std::vector<std::pair<std::string, std::string>> ins, outs;
   for (const auto& s : o.in) ins.push_back(tilesim::cli::split_assignment(s, "--in"));
   for (const auto& s : o.outs) outs.push_back(tilesim::cli::split_assignment(s, "--out"));
-  const auto results = run_file(o.file, o.target, ins, &o);
+  for (const auto& [name, path] : outs) tilesim::cli::check_output_path(path, "--out " + name);
+  const tilesim::cli::Expectations expect = tilesim::cli::load_expectations(o);
+  tilesim::cli::TraceFile trace(o);
+  const auto results = run_file(o.file, o.target, ins, &o, trace.stream());
+  // Every --out resolved before any is written: a bad name writes nothing (docs/cli.md#run).
+  std::vector<std::pair<const as::Output*, std::string>> writes;
   for (const auto& [name, path] : outs) {
-    const std::string n = name[0] == '%' ? name.substr(1) : name;
+    const std::string n = bare(name);
     const as::Output* found = nullptr;
     for (const auto& r : results)
       if (r.name == n) found = &r;
-    if (!found)
+    if (!found) {
+      std::string names;
+      for (const auto& r : results) names += (names.empty() ? "" : ", ") + r.name;
       tilesim::raise(ErrorCode::Constraint, "tilesim run --out",
-                     "'" + n + "' is not an output of " + o.file +
-                         " (an .arg or SSA tile, or a func.func !pto.ptr argument)",
-                     "60 §5");
-    tilesim::npy::save(path, found->array);
+                     "'" + n + "' is not an output of " + o.file + " (its outputs: " + names + ")",
+                     "docs/cli.md#run");
+    }
+    writes.emplace_back(found, path);
   }
+  for (const auto& [r, path] : writes) tilesim::npy::save(path, r->array);
   for (const auto& r : results)
     std::cout << r.name << ": " << shape_of(r.array) << " " << r.dtype << "\n";
-  return 0;
+  std::string names;
+  for (const auto& r : results) names += (names.empty() ? "" : ", ") + r.name;
+  return tilesim::cli::check_expectations(
+      o, expect,
+      [&](const std::string& n) -> const tilesim::npy::Array* {
+        for (const auto& r : results)
+          if (r.name == n) return &r.array;
+        return nullptr;
+      },
+      names);
 }
 
 float f32_at(const tilesim::npy::Array& a, size_t i) {

@@ -1,12 +1,14 @@
 // tilesim — the command-line front end (spec 60 §5). args.cpp parses the options; this dispatches
 // to the commands the model front ends registered (cli.hpp) and maps errors to exit statuses.
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "args.hpp"
 #include "cli.hpp"
 #include "tilesim/error.hpp"
+#include "tilesim/parallel.hpp"
 
 namespace tilesim::cli {
 
@@ -54,6 +56,9 @@ int main(int argc, char** argv) {
 
   try {
     const Hooks& h = hooks();
+    // Checked before anything runs (docs/cli.md#tilesim_threads), not at the first parallel loop.
+    if (const char* env = std::getenv("TILESIM_THREADS"); env && cmd == Subcommand::run)
+      tilesim::threads_from_env(env);
     if (cmd == Subcommand::asm_) return h.asm_cmd ? h.asm_cmd(o) : not_built("asm");
     if (cmd == Subcommand::disasm) return h.disasm_cmd ? h.disasm_cmd(o) : not_built("disasm");
     return run_command(o);

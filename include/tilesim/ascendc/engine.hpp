@@ -114,6 +114,8 @@ struct Core {
   MaskRegister mask;
   std::optional<bool> saturation;  // SetSaturation override; nullopt = product default
   std::map<uint32_t, int64_t> flags;  // SetFlag count minus WaitFlag count per (HardEvent, id)
+  uint64_t cmpmask[2] = {0, 0};       // the CMPMASK register (Compare, Select, Get/SetCmpMask)
+  uint8_t events[64] = {};            // TPipe event ids in use, a bitmap of 8 per HardEvent
   bool half_saturation() const { return saturation ? *saturation : product->half_saturation; }
 };
 // The core of the calling thread: the block's own inside ICPU_RUN_KF, else the process's.

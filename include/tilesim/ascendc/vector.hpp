@@ -100,14 +100,42 @@ void reduce_repeat(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, con
 // Brcb: element 8i + j of src fills datablock (i * dst_rep + j * dst_blk) of dst; resets the mask.
 void brcb(DType t, const UbRef& dst, const UbRef& src, int64_t repeat, uint64_t dst_blk, uint64_t dst_rep);
 
+// ---- Compare / Select (spec 41 §3, docs/ascendc.md#compare-and-select) ----
+enum class CmpMode : uint8_t { LT, GT, EQ, LE, GE, NE };
+enum class SelMode : uint8_t { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+// Compare / Compares (b == nullptr: against `scalar`) into a bit mask: 256 / sizeof(T) bits per
+// repeat, packed repeat after repeat; the mask is not used (Atlas A2). dst counts bytes.
+void compare_bits(CmpMode mode, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
+                  int64_t repeat, const RepeatStrides& strides, const char* api);
+void compare_bits_count(CmpMode mode, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
+                        int64_t count, const char* api);
+// Compare of one repeat into the CMPMASK register (the mask sets the register as usual).
+void compare_to_cmpmask(CmpMode mode, DType t, const UbRef& a, const UbRef& b, const MaskArg& m,
+                        const RepeatStrides& strides);
+void get_cmp_mask(const UbRef& dst_bytes);
+void set_cmp_mask(const UbRef& src_bytes);
+// Select: bit 1 takes src0, bit 0 src1 (or `scalar` in VSEL_TENSOR_SCALAR_MODE). sel: the selMask
+// bytes (nullptr: the no-mask forms, bits or scalar already in CMPMASK). mask: the mask/repeat
+// form's mask (nullptr with !count_form: the register as it is).
+void select(SelMode mode, DType t, const UbRef& dst, const UbRef* sel, const UbRef& a, const UbRef* b,
+            uint64_t scalar, const MaskArg* mask, int64_t repeat, const RepeatStrides& strides, bool count_form,
+            int64_t count);
+
 // Ascend C RoundMode (spec 15 §2 table).
 enum class CastRound : uint8_t { CAST_NONE, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
 const char* name(CastRound r) noexcept;
 void cast_count(DType to, DType from, const UbRef& dst, const UbRef& src, CastRound mode,
                 int64_t count);
+// Cast mask/repeat form: lanes per repeat follow the wider type; each operand's strides count its
+// own datablocks (spec 41 §3 "Cast walk").
+void cast_repeat(DType to, DType from, const UbRef& dst, const UbRef& src, CastRound mode, const MaskArg& mask,
+                 int64_t repeat, const RepeatStrides& strides);
 
 // Duplicate count form: the first `count` elements of dst = the code `value`.
 void duplicate_count(DType t, const UbRef& dst, uint64_t value, int64_t count);
+// Duplicate mask/repeat form (strides in datablocks).
+void duplicate_repeat(DType t, const UbRef& dst, uint64_t value, const MaskArg& mask, int64_t repeat,
+                      uint64_t dst_blk, uint64_t dst_rep);
 
 // DataCopy count form and DataCopyParams form (spec 41 §2).
 void data_copy(const MemRef& dst, const MemRef& src, uint64_t count, unsigned elem_bytes);
@@ -130,6 +158,16 @@ uint8_t* ub_bytes(uint64_t addr, uint64_t bytes, const char* api, const char* op
 
 // Applies the CTRL saturation mode to n half/bf16 results: ±Inf -> ±MAX, NaN -> +0 (spec 41 §3).
 void saturate_results(DType t, void* p, uint64_t n) noexcept;
+
+// ---- control (docs/ascendc.md#control) ----
+// SaturationMode FLOAT (0), FLOAT8 (1), INT (2), CAST (3) as the vendor numbers them.
+void set_saturation_flag(unsigned mode, bool enable);
+bool get_saturation_flag(unsigned mode);
+// SetCtrlSpr<48, 48>(v) (v < 0: ResetCtrlSpr, back to the product default).
+void set_ctrl_bit48(int64_t value, const char* api);
+int64_t system_cycle();
+enum class EventOp : uint8_t { Alloc, Release, Fetch };
+int8_t event_id(uint32_t event, EventOp op, int8_t id);
 
 // SetFlag/WaitFlag bookkeeping of the calling core (checked at the end of each block).
 void set_flag(uint32_t event, int32_t id);

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <string_view>
@@ -25,6 +26,13 @@ struct RunOptions {
   std::map<std::string, std::string> scalar_text;    // scalar arguments as text (CLI --arg)
   size_t max_mem = size_t{1} << 30;                  // cap on the live bytes of allocated tiles
   uint64_t max_ops = 0;                              // cap on executed operations; 0 = none
+  // .arg form: an .arg without an input is an error listing them (docs/pto.md#running-a-program);
+  // true starts it zero-filled instead (the engine's own tests and fuzzers, not the CLI or Python).
+  bool zero_fill_unbound = false;
+  // Trace (docs/cli.md#trace): one JSON line per executed instruction to *trace; trace_values
+  // adds the full contents of small destinations.
+  std::ostream* trace = nullptr;
+  bool trace_values = false;
 };
 
 // An argument of a func.func (docs/pto.md#funcfunc-files): name without '%', its type as written,

@@ -1,0 +1,101 @@
+// ACCCVT (CUBE Fn 8, spec 31 §2): ACC -> one tile of the B.DATR type, through an optional scale
+// and the one conversion routine (spec 15 §2); ACCCVT releases ACC.
+#include <cstring>
+
+#include "linx/block.hpp"
+#include "ops/cast.hpp"
+
+namespace tilesim::linx {
+using namespace blk;
+using enc::F;
+
+Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long word_index) {
+  const Ctx c{"ACCCVT", word_index, b};
+  const Desc d = describe(s, c);
+  need_iot(c, d, 0, true);
+  unused_zero(c, d.attr, "layout rmode sat");
+  const AccView& acc = s.acc;
+  if (!acc.valid && acc.released_at >= 0)
+    c.fail("ACC released", "ACC released by ACCCVT at block " + num(static_cast<uint64_t>(acc.released_at)), "31 §2");
+  if (!acc.valid) c.fail("ACC mismatch", "ACC holds no result to convert", "31 §2");
+  const TypeCode& src = type_code(b[0][F::dt]);
+  if (!src.known || src.dtype != acc.type || (src.code != 1 && src.code != 17 && src.code != 25))
+    c.fail("ACC mismatch", std::string("SrcType ") + src.name + " is not ACC's type " + std::string(formats::name(acc.type)),
+           "31 §2");
+  if (d.lb[0] != acc.m || d.lb[1] != acc.n)
+    c.fail("ACC mismatch", "LB0 x LB1 = " + num(d.lb[0]) + "x" + num(d.lb[1]) + " differs from ACC's M x N = " +
+                               num(acc.m) + "x" + num(acc.n),
+           "31 §2");
+  const unsigned dtc = d.attr.datatype == 31 ? src.code : d.attr.datatype;
+  const TypeCode& dst = type_code(dtc);
+  if (!dst.known || dtc == 6 || dtc == 14 || dtc == 20 || dtc == 28 || dtc == 11 || dtc == 12)
+    c.fail("unsupported", std::string("ACCCVT to DstType ") + dst.name + " is not supported", "31 §2");
+  if (d.attr.rmode == 7) c.fail("unsupported", "RMode 7 (RHB) is not supported", "31 §1");
+  static const formats::Rounding kRound[7] = {formats::Rounding::rne, formats::Rounding::rne, formats::Rounding::rtz,
+                                              formats::Rounding::rdn, formats::Rounding::rup, formats::Rounding::rna,
+                                              formats::Rounding::rto};
+  const unsigned lay = d.attr.layout;
+  if (lay != 0 && lay != 27 && lay != 28) {
+    const char* n = enc::layout_name(lay);
+    c.fail("unsupported", std::string("ACCCVT layout ") + (n ? n : "reserved") + " (" + num(lay) +
+                              ") is not supported (NORM, NZ2ND, NZ2DN)",
+           "31 §2");
+  }
+  const DType to = dst.dtype;
+  const size_t es = formats::info(to).storage_bits / 8;
+  const size_t M = acc.m, N = acc.n, Mp = (M + 15) / 16 * 16, Np = (N + 15) / 16 * 16;
+  const size_t need = (lay == 0 ? Mp * Np : M * N) * es;
+  const enc::Word& io = *d.iots[0];
+  const size_t size = enc::size_bytes(io[F::size]);
+  if (size < need)
+    c.fail("tile too small", "destination ->" + std::string(enc::dst_name(io[F::dst])) + "<" + enc::size_text(io[F::size]) +
+                                 "> holds " + num(size) + " bytes, " + num(M) + "x" + num(N) + " " +
+                                 std::string(formats::name(to)) + (lay == 0 ? " in NZ (padded)" : "") + " needs " + num(need),
+           "31 §2");
+  Commit out;
+  destination(s, c, out, io[F::dst], size);
+  // Scale: RegSrc0's low 32 bits read as SrcType, one multiply in SrcType (fp32 RNE / 32-bit wrap).
+  std::vector<uint32_t> v = acc.data;
+  if (d.reg_code(0)) {
+    const uint32_t k = static_cast<uint32_t>(s.regs[d.reg_code(0)]);
+    if (acc.type == DType::fp32) {
+      float kf;
+      std::memcpy(&kf, &k, 4);
+      for (auto& x : v) {
+        float f;
+        std::memcpy(&f, &x, 4);
+        f = f * kf;
+        std::memcpy(&x, &f, 4);
+        if (f != f) x = 0x7FC00000u;  // the default NaN (spec 00)
+      }
+    } else {
+      for (auto& x : v) x = x * k;
+    }
+  }
+  ops::CastMode mode;
+  mode.rounding = kRound[d.attr.rmode];
+  mode.float_saturate = d.attr.sat != 0;
+  // float -> integer always saturates; integer -> narrower integer iff Sat (spec 31 §2).
+  mode.int_saturate = formats::is_float(acc.type) || d.attr.sat != 0;
+  std::vector<uint8_t> conv(M * N * es);
+  ops::cast(acc.type, to, v.data(), conv.data(), M * N, mode);
+  auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
+  uint8_t* t = bytes->data();
+  for (size_t i = 0; i < M; ++i)
+    for (size_t j = 0; j < N; ++j) {
+      size_t off;
+      if (lay == 0)
+        off = ((j / 16) * (Mp / 16) + i / 16) * 256 + (i % 16) * 16 + j % 16;  // ACC's own NZ order
+      else if (lay == 27)
+        off = i * N + j;
+      else
+        off = j * M + i;
+      std::memcpy(t + off * es, conv.data() + (i * N + j) * es, es);
+    }
+  out.push.push_back({static_cast<int>(io[F::dst]), std::move(bytes)});
+  out.acc_set = true;
+  out.acc.released_at = word_index;  // ACCCVT releases ACC (the v0.56 ACCCVT page)
+  return out;
+}
+
+}  // namespace tilesim::linx

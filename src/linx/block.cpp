@@ -1,0 +1,208 @@
+// Shared descriptor reading and checks of the TMA, ACCCVT and TEPL blocks (spec 31 §1, §2).
+#include "linx/block.hpp"
+
+#include <cmath>
+
+#include "linx/text.hpp"
+
+namespace tilesim::linx::blk {
+using enc::F;
+using enc::Op;
+
+std::string num(uint64_t v) { return std::to_string(v); }
+
+void Ctx::fail(const std::string& kind, const std::string& detail, const std::string& spec) const {
+  fault(instr, kind, word, text::block_text(block), detail, spec);
+}
+
+Desc describe(const Machine::State& s, const Ctx& c) {
+  Desc d;
+  const auto b = c.block;
+  for (size_t i = 1; i < b.size(); ++i) {
+    const enc::Word& w = b[i];
+    switch (w.op) {
+      case Op::b_datr: case Op::b_arg: case Op::b_arg_lit:
+        if (d.attr.present)
+          c.fail("malformed block", "a second B.DATR / B.ARG at word " + num(c.word + static_cast<long>(i)) +
+                                        " (at most one a block)", "31 §1");
+        d.attr.present = true;
+        if (w.op == Op::b_arg || w[F::canon]) {
+          d.attr.arg_unsupported = true;
+        } else {
+          d.attr.layout = w[F::layout];
+          d.attr.datatype = w[F::datatype];
+          d.attr.pad = w[F::pad];
+          d.attr.rmode = w[F::rmode];
+          d.attr.cmode = w[F::cmode];
+          d.attr.sat = w[F::sat];
+        }
+        break;
+      case Op::b_dim:
+        d.lb[w[F::lb]] = static_cast<uint32_t>((s.regs[w[F::reg]] + w[F::uimm]) & 0xFFFFu);  // [15:0]
+        d.lb_set[w[F::lb]] = true;
+        break;
+      case Op::b_ior:
+        if (w[F::rd] != 0)
+          c.fail("malformed block", "B.IOR at word " + num(c.word + static_cast<long>(i)) + " has RegDst " +
+                                        enc::reg_name(w[F::rd]) + "; it must be zero in this block",
+                 "31 §1");
+        d.has_ior = true;
+        d.regs.push_back(w[F::rs0]);
+        d.regs.push_back(w[F::rs1]);
+        d.regs.push_back(w[F::rs2]);
+        break;
+      case Op::b_iot2: case Op::b_iot1: case Op::b_iot0:
+        d.iots.push_back(&w);
+        break;
+      default:
+        c.fail("malformed block", text::raw_line(w) + " has no place in a " + c.instr + " block", "31 §1");
+    }
+  }
+  if (d.attr.arg_unsupported) {
+    for (size_t i = 1; i < b.size(); ++i)
+      if (b[i].op == Op::b_arg || b[i].op == Op::b_arg_lit)
+        c.fail("unsupported", text::raw_line(b[i]) + " decodes but has no v0.56 semantics tilesim implements",
+               "31 §1");
+  }
+  for (size_t i = 0; i < d.iots.size(); ++i) {
+    const bool final = i + 1 == d.iots.size();
+    if ((*d.iots[i])[F::last] != (final ? 1u : 0u))
+      c.fail("malformed block", final ? "the final B.IOT lacks 'last'" : "'last' on a B.IOT before the final one",
+             "30 §1");
+  }
+  return d;
+}
+
+void need_iot(const Ctx& c, const Desc& d, unsigned sources, bool destination) {
+  const char* forms[3] = {"B.IOT last, ->DST<Size>", "B.IOT SRC, last[, ->DST<Size>]", "B.IOT SRC0, SRC1, last, ->DST<Size>"};
+  if (d.iots.empty()) c.fail("malformed block", c.instr + " needs " + forms[sources] + "; the block has no B.IOT", "31 §1");
+  if (d.iots.size() > 1)
+    c.fail("unsupported", c.instr + " with " + num(d.iots.size()) +
+                              " B.IOT words (a second destination or more sources) is not supported",
+           "31 §1");
+  const enc::Word& w = *d.iots[0];
+  const unsigned have = w.op == Op::b_iot2 ? 2 : w.op == Op::b_iot1 ? 1 : 0;
+  if (have != sources)
+    c.fail("malformed block", c.instr + " needs " + forms[sources] + "; its B.IOT has " + num(have) + " source(s)", "31 §1");
+  const bool has_dst = w[F::dst] != enc::kDstNone;
+  if (has_dst != destination)
+    c.fail("malformed block", c.instr + (destination ? " needs a destination (->DST<Size>)" : " takes no destination") +
+                                  ", its B.IOT has Dst " + (has_dst ? enc::dst_name(w[F::dst]) : "none"),
+           "31 §1");
+}
+
+void unused_zero(const Ctx& c, const Attr& a, const char* used) {
+  const std::string u = std::string(" ") + used + " ";
+  const auto is_used = [&](const char* n) { return u.find(std::string(" ") + n + " ") != std::string::npos; };
+  const std::pair<const char*, unsigned> f[] = {{"layout", a.layout}, {"pad", a.pad == 3 && !a.present ? 0 : a.pad},
+                                                {"rmode", a.rmode}, {"cmode", a.cmode}, {"sat", a.sat}};
+  for (const auto& [n, v] : f)
+    if (!is_used(n) && v != 0)
+      c.fail("malformed block", std::string("B.DATR ") + n + " = " + num(v) + " is not used by " + c.instr +
+                                    " and must be 0",
+             "31 §1");
+}
+
+size_t elem_bytes(const Ctx& c, unsigned dt, const char* role) {
+  const TypeCode& t = type_code(dt);
+  if (!t.known || dt == 6 || dt == 14)
+    c.fail("unsupported", std::string(role) + " DataType " + t.name + " is not supported by " + c.instr, "31 §2");
+  const unsigned bits = formats::info(t.dtype).storage_bits;
+  if (bits < 8)
+    c.fail("unsupported", std::string(role) + " DataType " + t.name + " (4-bit) is not supported by " + c.instr +
+                              " in tilesim yet",
+           "31 §1");
+  return bits / 8;
+}
+
+Geom geometry(const Ctx& c, const Desc& d, size_t size, size_t esize, const std::string& role) {
+  Geom g{};
+  g.vc = d.lb[0];
+  g.vr = d.lb[1];
+  g.col = d.lb_set[2] ? d.lb[2] : g.vc;
+  g.esize = esize;
+  if (!g.vc || !g.vr || !g.col)
+    c.fail("dimension zero", "ValidCol=LB0=" + num(g.vc) + ", ValidRow=LB1=" + num(g.vr) + ", Col=LB2=" + num(g.col) +
+                                 "; a dimension of 0 faults",
+           "31 §1");
+  g.row = size / (g.col * esize);
+  if (g.vc > g.col)
+    c.fail("tile geometry", role + ": ValidCol " + num(g.vc) + " > Col " + num(g.col), "31 §1");
+  if (g.vr > g.row)
+    c.fail("tile geometry", role + ": ValidRow " + num(g.vr) + " > Row " + num(g.row) + " (Size " + num(size) +
+                                " / (Col " + num(g.col) + " * " + num(esize) + " bytes))",
+           "31 §1");
+  return g;
+}
+
+Source fetch(const Machine::State& s, const Ctx& c, unsigned code, bool reuse, const char* role) {
+  const int q = static_cast<int>(code >> 4);
+  const size_t pos = code & 15;
+  const auto& queue = s.queues[static_cast<size_t>(q)];
+  const std::string name = enc::tile_text(code);
+  if (pos >= queue.size())
+    c.fail("tile never written", std::string(role) + " " + name + ": queue " + queue_name(q) + " holds only " +
+                                     num(queue.size()) + " tile(s)",
+           "30 §1");
+  const TileSlot& t = queue[pos];
+  if (!t.live) c.fail("tile released", std::string(role) + " " + name + " was released and cannot be read", "30 §1");
+  return {&t, q, pos, reuse, code};
+}
+
+int destination(const Machine::State& s, const Ctx& c, const Commit& commit, unsigned dst, size_t size) {
+  const LinxProfile& p = *s.profile;
+  if (dst > 3)
+    c.fail("unsupported", std::string("destination ") + enc::dst_name(dst) + " is not supported by " + c.instr +
+                              " (T, U, M, N)",
+           "31 §2");
+  if (size < p.min_tile || size > p.max_tile)
+    c.fail("tile size", "destination size " + num(size) + " B is outside " + num(p.min_tile) + " B .. " +
+                            num(p.max_tile) + " B (profile " + p.name + ")",
+           "30 §1");
+  // Live bytes after this block's releases and pushes (the 17th-oldest of a full queue leaves).
+  size_t live = 0;
+  for (size_t q = 0; q < 4; ++q)
+    for (size_t i = 0; i < s.queues[q].size(); ++i) {
+      bool rel = !s.queues[q][i].live;
+      for (const auto& [rq, rp] : commit.release) rel = rel || (rq == static_cast<int>(q) && rp == i);
+      if (q == dst && s.queues[q].size() == p.queue_depth && i + 1 == s.queues[q].size()) rel = true;
+      if (!rel) live += s.queues[q][i].size;
+    }
+  for (const auto& pu : commit.push) live += pu.bytes->size();
+  if (live + size > p.live_capacity)
+    c.fail("capacity", "live tiles would hold " + num(live + size) + " bytes, more than the " + num(p.live_capacity) +
+                           "-byte capacity",
+           "30 §1");
+  return static_cast<int>(dst);
+}
+
+uint64_t pad_code(const Ctx& c, DType t, unsigned pad) {
+  const auto& in = formats::info(t);
+  switch (pad) {
+    case 0: case 3: return 0;  // Zero = +0; Null = zero bytes (tilesim's choice, spec 31 §1)
+    case 1: case 2: {
+      const bool max = pad == 1;
+      const unsigned bits = in.storage_bits;
+      const uint64_t all = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+      if (in.kind == formats::Kind::Float) return formats::encode(max ? in.max_finite : -in.max_finite, t);
+      if (in.kind == formats::Kind::Unsigned) return max ? all : 0;
+      return max ? (all >> 1) : (uint64_t{1} << (bits - 1));
+    }
+    default:
+      c.fail("unsupported", "PadValue " + num(pad) + " is reserved (0 Zero, 1 Max, 2 Min, 3 Null)", "31 §1");
+  }
+}
+
+void mem_ok(const Machine::State& s, const Ctx& c, u128 addr, u128 n, const std::string& what) {
+  if (addr + n > s.mem.size())
+    c.fail("memory bounds", what + ": bytes [" + num(static_cast<uint64_t>(addr)) + ", +" + num(static_cast<uint64_t>(n)) +
+                                ") lie outside the " + num(s.mem.size()) + "-byte memory",
+           "31 §1");
+}
+
+void release(Commit& out, std::initializer_list<const Source*> srcs) {
+  for (const Source* src : srcs)
+    if (src && !src->reuse) out.release.emplace_back(src->queue, src->pos);
+}
+
+}  // namespace tilesim::linx::blk
