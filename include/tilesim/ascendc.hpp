@@ -5,6 +5,7 @@
 // operands and calls the engine (tilesim/ascendc/*.hpp, src/ascendc/), where every rule and all
 // arithmetic live.
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstdint>
 #include <cstring>
 #include <string_view>

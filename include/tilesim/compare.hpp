@@ -3,6 +3,7 @@
 // carriers): float16/32/64 compared as values (or bits), integers (and the uint codes of bf16, fp8,
 // ...) as integers.
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstddef>
 #include <cstdint>
 #include <string>

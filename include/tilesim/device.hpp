@@ -4,6 +4,7 @@
 // The pipe/event intrinsics order nothing in a sequential twin (spec 21 §2 sync row); their
 // checking is the pipeline-hazard detector's job (docs/pto-kernels.md#sync).
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>

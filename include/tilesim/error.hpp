@@ -1,5 +1,6 @@
 // tilesim::Error — the one exception type of every engine (spec 00 "Errors", spec 60 §3).
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -2,6 +2,7 @@
 // dtype-name vocabulary of spec 60 §2. Formats are table rows (FormatInfo); one generic
 // minifloat core encodes and decodes all of them; rounding and saturation are parameters.
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -5,6 +5,7 @@
 // operation, which for + - * / equals the correctly rounded fp16/bf16 result (spec 00 Numerics).
 // Not _Float16: clang 14 has none on x86-64 without AVX512-FP16, and the fuzz build uses clang.
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstdint>
 #include <type_traits>
 

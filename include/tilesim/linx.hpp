@@ -2,6 +2,7 @@
 // their 32-bit header words, assembly text, a machine with tile queues and ACC, and the shared
 // GEMM core (also usable directly on logical matrices of any size).
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,6 @@
 // .npy files (NumPy format versions 1–3), the on-disk arrays of the CLI (spec 60 §5).
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -2,6 +2,7 @@
 // overridable by TILESIM_THREADS or set_num_threads. Results never depend on the count:
 // callers split work into chunks whose results do not interact.
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstddef>
 #include <functional>
 

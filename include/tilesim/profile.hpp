@@ -2,6 +2,7 @@
 // A model declares `struct XProfile { const char* name; ...fields... };` and a
 // `static constexpr XProfile kRows[] = {...}`, then looks a name up with find_profile.
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <span>
 #include <string>
 #include <string_view>

@@ -3,6 +3,7 @@
 // what does not depend on the target (spec 20 §1), then one call into the engine
 // (tilesim/pto/engine.hpp), which checks every run-time rule and computes.
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include "tilesim/half.hpp"
 #include <bit>
 #include <cstddef>

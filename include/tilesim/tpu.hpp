@@ -3,6 +3,7 @@
 // (tilesim/tpu_kernel.h). Every rule of spec 50 §4 is checked before anything is written;
 // a violation throws tilesim::Error.
 #pragma once
+#include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstddef>
 #include <cstdint>
 #include <span>

@@ -1,6 +1,6 @@
 # ctest install.OutOfTreeConsumer: installs the build tree into a fresh prefix, configures
-# tests/install/consumer against it with find_package(tilesim), builds the PTO examples there and
-# runs each (every example checks its own results and exits non-zero on a mismatch).
+# tests/install/consumer against it with find_package(tilesim), builds the PTO and the Ascend C
+# examples there and runs each (every example checks its own results and exits non-zero on a mismatch).
 # Inputs: -DSRC=<source dir> -DBIN=<build dir> -DWORK=<scratch dir>
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -12,12 +12,16 @@ function(run)
   message("${out}")
 endfunction()
 run(${CMAKE_COMMAND} --install ${BIN} --prefix ${WORK}/prefix)
-file(GLOB examples ${SRC}/examples/pto/*.cpp)
-run(${CMAKE_COMMAND} -S ${SRC}/tests/install/consumer -B ${WORK}/build -G Ninja
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${WORK}/prefix -DEXAMPLES_DIR=${SRC}/examples/pto)
-run(${CMAKE_COMMAND} --build ${WORK}/build -j 2)
-foreach(example ${examples})
-  get_filename_component(name ${example} NAME_WE)
-  run(${WORK}/build/${name})
+set(all)
+foreach(model pto ascendc)
+  file(GLOB examples ${SRC}/examples/${model}/*.cpp)
+  run(${CMAKE_COMMAND} -S ${SRC}/tests/install/consumer -B ${WORK}/build-${model} -G Ninja
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${WORK}/prefix -DEXAMPLES_DIR=${SRC}/examples/${model})
+  run(${CMAKE_COMMAND} --build ${WORK}/build-${model} -j 2)
+  foreach(example ${examples})
+    get_filename_component(name ${example} NAME_WE)
+    run(${WORK}/build-${model}/${name})
+  endforeach()
+  list(APPEND all ${examples})
 endforeach()
-message("install.OutOfTreeConsumer: built and ran ${examples}")
+message("install.OutOfTreeConsumer: built and ran ${all}")

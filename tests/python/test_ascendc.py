@@ -175,3 +175,206 @@ def test_strided_bit_masks_match_model(op, dtype):
     want = _model(src, op, repeat, bits, dst, dst_rep, blk, rep, E)
     np.testing.assert_array_equal(got.view(np.uint16 if dtype == np.float16 else np.uint32),
                                   want.view(np.uint16 if dtype == np.float16 else np.uint32))
+
+
+# ---- spec 41 vector APIs (spec 60 §4) ----
+# The correctly rounded ops are checked bit for bit against NumPy (fp16 arithmetic in NumPy is the
+# fp32 result rounded once, which is the correctly rounded fp16 result for + - * / and sqrt); exp,
+# ln, rsqrt and reciprocal against the PTO front end, which calls the same element-op core from
+# other C++ code; the mask/repeat forms against the count forms and a NumPy model of the strides.
+
+_BIN = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+        "max": np.maximum, "min": np.minimum}
+_SCALAR = {"adds": np.add, "muls": np.multiply, "maxs": np.maximum, "mins": np.minimum}
+
+
+def _rand(rng, n, dtype, lo=-100.0, hi=100.0):
+    return rng.uniform(lo, hi, n).astype(dtype)
+
+
+def _bits(x):
+    return x.view(np.uint16 if x.dtype.itemsize == 2 else np.uint32)
+
+
+def _sat16(x):
+    # CTRL saturation on half results (spec 41 §3, the A2 default): +-Inf -> +-65504, NaN -> +0.
+    if x.dtype != np.float16:
+        return x
+    y = x.copy()
+    y[np.isposinf(y)] = 65504
+    y[np.isneginf(y)] = -65504
+    y[np.isnan(y)] = 0
+    return y
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("name", sorted(_BIN))
+@pytest.mark.parametrize("seed", range(3))
+def test_binary_count_form_matches_numpy(name, dtype, seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 3000))
+    a, b = _rand(rng, n, dtype), _rand(rng, n, dtype)
+    if name == "div":
+        b[b == 0] = 1
+    got = getattr(ascendc, name)(a, b, n)
+    assert got.dtype == dtype and got.shape == (n,)
+    with np.errstate(all="ignore"):
+        want = _sat16(_BIN[name](a, b))
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("name", sorted(_SCALAR))
+def test_scalar_count_form_matches_numpy(name, dtype):
+    rng = np.random.default_rng(5)
+    a = _rand(rng, 1000, dtype)
+    s = 3.37
+    got = getattr(ascendc, name)(a, s, 1000)
+    with np.errstate(all="ignore"):
+        want = _sat16(_SCALAR[name](a, dtype(s)))
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+def test_int_dtypes_binary():
+    a = np.arange(-64, 64, dtype=np.int32)
+    b = np.full(128, 7, np.int32)
+    np.testing.assert_array_equal(ascendc.add(a, b, 128), a + 7)
+    np.testing.assert_array_equal(ascendc.max(a.astype(np.int16), b.astype(np.int16), 100)[:100],
+                                  np.maximum(a, 7)[:100])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_unary_exact_ops_match_numpy(dtype):
+    rng = np.random.default_rng(11)
+    a = _rand(rng, 2000, dtype)
+    np.testing.assert_array_equal(_bits(ascendc.abs(a, 2000)), _bits(np.abs(a)))
+    np.testing.assert_array_equal(_bits(ascendc.relu(a, 2000)), _bits(np.maximum(a, dtype(0))))
+    p = np.abs(a)
+    np.testing.assert_array_equal(_bits(ascendc.sqrt(p, 2000)), _bits(np.sqrt(p)))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("name, pto_name, lo, hi", [("exp", "texp", -10, 10), ("ln", "tlog", 0.01, 1000),
+                                                    ("rsqrt", "trsqrt", 0.01, 1000),
+                                                    ("reciprocal", "trecip", 0.01, 1000)])
+def test_unary_transcendentals_match_pto_front_end(name, pto_name, lo, hi, dtype):
+    from tilesim import pto
+    rng = np.random.default_rng(13)
+    a = _rand(rng, 64 * 16, dtype, lo, hi)
+    got = getattr(ascendc, name)(a, a.size)
+    ref = getattr(pto, pto_name)(pto.tile(a.reshape(16, 64))).data.reshape(-1)
+    np.testing.assert_array_equal(_bits(got), _bits(ref))
+    with np.errstate(all="ignore"):
+        f = {"exp": np.exp, "ln": np.log, "rsqrt": lambda x: 1 / np.sqrt(x), "reciprocal": lambda x: 1 / x}[name]
+        np.testing.assert_allclose(got.astype(np.float64), f(a.astype(np.float64)),
+                                   rtol=2e-3 if dtype == np.float16 else 2e-6)
+
+
+def _strided_model(fn, a, b, mask_lanes, repeat, p, n_dst, dtype, dst):
+    E = 32 // np.dtype(dtype).itemsize
+    out = dst.copy()
+    for r in range(repeat):
+        for l in mask_lanes:
+            blk, off = divmod(l, E)
+            d = (r * p["dst_rep_stride"] + blk * p["dst_blk_stride"]) * E + off
+            i0 = (r * p["src0_rep_stride"] + blk * p["src0_blk_stride"]) * E + off
+            i1 = (r * p["src1_rep_stride"] + blk * p["src1_blk_stride"]) * E + off
+            with np.errstate(all="ignore"):
+                out[d] = fn(a[i0], b[i1])
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("seed", range(4))
+def test_binary_mask_repeat_form_matches_stride_model(dtype, seed):
+    rng = np.random.default_rng(100 + seed)
+    lanes = 256 // np.dtype(dtype).itemsize
+    repeat = int(rng.integers(1, 5))
+    p = {"dst_blk_stride": int(rng.integers(1, 3)), "src0_blk_stride": int(rng.integers(0, 3)),
+         "src1_blk_stride": int(rng.integers(1, 3)), "dst_rep_stride": int(rng.integers(16, 20)),
+         "src0_rep_stride": int(rng.integers(0, 20)), "src1_rep_stride": int(rng.integers(8, 20))}
+    a, b = _rand(rng, 6000, dtype), _rand(rng, 6000, dtype)
+    if rng.integers(2):
+        mask = int(rng.integers(1, lanes + 1))
+        on = list(range(mask))
+    else:
+        words = [int(rng.integers(0, 2**63)), int(rng.integers(0, 2**63))] if lanes == 128 else \
+                [int(rng.integers(0, 2**63))]
+        mask = words
+        on = [l for l in range(lanes) if (words[l // 64] >> (l % 64)) & 1]
+    got = ascendc.mul(a, b, mask=mask, repeat=repeat, params=p)
+    n_dst = got.size
+    want = _strided_model(np.multiply, a, b, on, repeat, p, n_dst, dtype, np.zeros(n_dst, dtype))
+    assert n_dst == (1 + max(((repeat - 1) * p["dst_rep_stride"] + (l // (32 // a.itemsize)) * p["dst_blk_stride"])
+                            * (32 // a.itemsize) + l % (32 // a.itemsize) for l in on) if on else 0)
+    np.testing.assert_array_equal(_bits(got), _bits(_sat16(want)))
+
+
+def test_mask_form_equals_count_form_and_dst_kept():
+    rng = np.random.default_rng(3)
+    a, b = _rand(rng, 64 * 6, np.float32), _rand(rng, 64 * 6, np.float32)
+    np.testing.assert_array_equal(ascendc.sub(a, b, mask=64, repeat=6), ascendc.sub(a, b, 384))
+    dst = np.full(70, -1, np.float32)
+    out = ascendc.adds(a, 1.0, mask=[0b101], repeat=1, dst=dst)
+    assert out[0] == a[0] + 1 and out[2] == a[2] + 1 and out[1] == -1 and (out[3:] == -1).all()
+    assert (dst == -1).all()  # the given dst is not modified
+    u = ascendc.exp(a, mask=64, repeat=2, params={"dst_blk_stride": 1, "src_blk_stride": 1,
+                                                  "dst_rep_stride": 8, "src_rep_stride": 8})
+    np.testing.assert_array_equal(u, ascendc.exp(a, 128))
+
+
+def test_vector_api_rejections():
+    a = np.ones(64, np.float32)
+    with pytest.raises(tilesim.Error, match="count"):
+        ascendc.add(a, a, 65)
+    with pytest.raises(tilesim.Error, match="unknown key"):
+        ascendc.exp(a, mask=64, repeat=1, params={"dst_blk_stride": 1, "src_blk_stride": 1, "dst_rep_stride": 8,
+                                                  "src_rep_stride": 8, "bogus": 1})
+    with pytest.raises(tilesim.Error, match="missing key"):
+        ascendc.add(a, a, mask=64, repeat=1, params={"dst_blk_stride": 1})
+    with pytest.raises(tilesim.Error):
+        ascendc.add(a, a.astype(np.float16), 64)
+    with pytest.raises(tilesim.Error):
+        ascendc.exp(a)  # neither form
+    with pytest.raises(tilesim.Error):
+        ascendc.add(a, a, mask=64, repeat=256)
+
+
+def test_saturation_argument_vector_api():
+    a = np.full(16, 60000, np.float16)
+    assert ascendc.add(a, a, 16)[0] == 65504
+    assert np.isposinf(ascendc.add(a, a, 16, saturation=False)[0])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_whole_reduce_count_and_mask_forms(dtype):
+    rng = np.random.default_rng(21)
+    lanes = 256 // np.dtype(dtype).itemsize
+    a = rng.integers(-8, 8, lanes * 3).astype(dtype)  # small integers: every sum exact
+    s = ascendc.whole_reduce_sum(a, lanes * 3)
+    assert s.shape == (3,)
+    np.testing.assert_array_equal(s, a.reshape(3, lanes).sum(axis=1).astype(dtype))
+    np.testing.assert_array_equal(ascendc.whole_reduce_sum(a, mask=lanes, repeat=3), s)
+    m = ascendc.whole_reduce_max(a, mask=lanes, repeat=3)
+    assert m.shape == (6,)
+    rows = a.reshape(3, lanes)
+    np.testing.assert_array_equal(m[0::2], rows.max(axis=1))
+    idx = m[1::2].view(np.uint16 if dtype == np.float16 else np.uint32)
+    np.testing.assert_array_equal(idx, rows.argmax(axis=1))
+    v = ascendc.whole_reduce_min(a, lanes * 3, order="ORDER_ONLY_VALUE")
+    np.testing.assert_array_equal(v, rows.min(axis=1))
+    with pytest.raises(tilesim.Error):
+        ascendc.whole_reduce_max(a, lanes, order="bogus")
+
+
+def test_cast_count_form():
+    a = np.array([1.5, 2.5, -1.5, 65520.0, 1e-8], np.float32)
+    h = ascendc.cast(a, "fp16", "CAST_RINT", 5)
+    assert h.dtype == np.float16
+    np.testing.assert_array_equal(h[:3], np.array([1.5, 2.5, -1.5], np.float16))
+    r = ascendc.cast(np.array([1.5, 2.5, -1.5, -2.5], np.float32), "s32", "CAST_RINT", 4)
+    assert r.dtype == np.int32 and r.tolist() == [2, 2, -2, -2]
+    r = ascendc.cast(np.array([1.5, 2.5, -1.5, -2.5], np.float32), "s32", "CAST_FLOOR", 4)
+    assert r.tolist() == [1, 2, -2, -3]
+    with pytest.raises(tilesim.Error):
+        ascendc.cast(a, "fp16", "CAST_BOGUS", 5)
