@@ -15,7 +15,7 @@ formats::Rounding rounding_of(int rm, const char* fn) {
   if (rm < 0 || rm > 6)
     raise(ErrorCode::Unsupported, fn,
           fmt::format("rounding_mode_t {} is not one of RM_HALF_TO_EVEN (0) .. RM_HALF_DOWN (6)", rm),
-          "docs/tpu.md#rounding");
+          "docs/tpu.md#bdc-arithmetic");
   return kModes[rm];
 }
 
