@@ -706,7 +706,7 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4,
-                "SetVectorMask: T must be a 16- or 32-bit type [spec 40 §1]");
+                "SetVectorMask: T must be a 16- or 32-bit type [docs/ascendc.md#the-mask-register]");
   detail::set_vector_mask(
       sizeof(T) == 2 ? tilesim::ascendc::Elem::f16 : tilesim::ascendc::Elem::f32,
       mode == MaskMode::COUNTER, true, maskHigh, maskLow, 0);
@@ -714,7 +714,7 @@ void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(int32_t len) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4,
-                "SetVectorMask: T must be a 16- or 32-bit type [spec 40 §1]");
+                "SetVectorMask: T must be a 16- or 32-bit type [docs/ascendc.md#the-mask-register]");
   detail::set_vector_mask(
       sizeof(T) == 2 ? tilesim::ascendc::Elem::f16 : tilesim::ascendc::Elem::f32,
       mode == MaskMode::COUNTER, false, 0, 0, len);
@@ -735,7 +735,7 @@ inline void SetMaskNorm() {
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,   \
             const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,    \
             const int32_t srcRepStride) {                                                     \
-    static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [spec 40 §3]"); \
+    static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [docs/ascendc.md#checks]"); \
     tilesim::ascendc::MaskArg m;                                                              \
     m.kind = tilesim::ascendc::MaskArg::Kind::Bits;                                           \
     m.set_mask = isSetMask;                                                                   \
@@ -751,7 +751,7 @@ inline void SetMaskNorm() {
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,   \
             const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,       \
             const int32_t srcRepStride) {                                                     \
-    static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [spec 40 §3]"); \
+    static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [docs/ascendc.md#checks]"); \
     tilesim::ascendc::MaskArg m;                                                              \
     m.kind = tilesim::ascendc::MaskArg::Kind::Continuous;                                     \
     m.set_mask = isSetMask;                                                                   \

@@ -105,7 +105,7 @@ struct TileBase {};  // marks tiles, so trailing events never match the tmp over
   tilesim::raise(tilesim::ErrorCode::Bounds, "Tile",
                  std::string(what) + " must satisfy 0 <= valid <= " + std::to_string(limit) +
                      ", got " + std::to_string(v),
-                 "20 §1");
+                 "docs/pto.md#tile-constraints");
 }
 }  // namespace detail
 
@@ -153,15 +153,15 @@ struct Tile : detail::TileBase {
   static constexpr int InnerCols = detail::inner_cols(SL, SFractalSize_, sizeof(T));
   static constexpr int InnerNumel = InnerRows * InnerCols;
 
-  static_assert(Rows_ > 0 && Cols_ > 0, "Tile: Rows and Cols must be positive [spec 20 §1]");
+  static_assert(Rows_ > 0 && Cols_ > 0, "Tile: Rows and Cols must be positive [docs/pto.md#tile-constraints]");
   static_assert(RowValid == DYNAMIC || (RowValid >= 0 && RowValid <= Rows_),
-                "Tile: RowValid must be DYNAMIC or 0 <= RowValid <= Rows [spec 20 §1]");
+                "Tile: RowValid must be DYNAMIC or 0 <= RowValid <= Rows [docs/pto.md#tile-constraints]");
   static_assert(ColValid == DYNAMIC || (ColValid >= 0 && ColValid <= Cols_),
-                "Tile: ColValid must be DYNAMIC or 0 <= ColValid <= Cols [spec 20 §1]");
+                "Tile: ColValid must be DYNAMIC or 0 <= ColValid <= Cols [docs/pto.md#tile-constraints]");
   static_assert(SL != SLayout::NoneBox || !isRowMajor || (Cols_ * sizeof(T)) % 32 == 0,
-                "Tile: RowMajor NoneBox needs Cols*sizeof(T) % 32 == 0 [spec 20 §1]");
+                "Tile: RowMajor NoneBox needs Cols*sizeof(T) % 32 == 0 [docs/pto.md#tile-constraints]");
   static_assert(SL != SLayout::NoneBox || isRowMajor || (Rows_ * sizeof(T)) % 32 == 0,
-                "Tile: ColMajor NoneBox needs Rows*sizeof(T) % 32 == 0 [spec 20 §1]");
+                "Tile: ColMajor NoneBox needs Rows*sizeof(T) % 32 == 0 [docs/pto.md#tile-constraints]");
   static_assert(SFractalSize_ == 512 || SFractalSize_ == 1024 || SFractalSize_ == 32,
                 "Tile: SFractalSize must be 512, 1024 or 32 [docs/pto-kernels.md#tile-layouts]");
   static_assert(SL == SLayout::NoneBox || Cols_ % InnerCols == 0,
@@ -305,14 +305,14 @@ void TASSIGN(TileT& tile, uint64_t addr) {
 
 // Compile-time rules of the family (spec 20 §1: RowMajor dst, one dtype, dtype in the union).
 #define TILESIM_PTO_STATIC_CHECKS(NAME)                                                        \
-  static_assert(TileDataDst::isRowMajor, NAME ": dst must be RowMajor [spec 20 §3 rule 1]");   \
+  static_assert(TileDataDst::isRowMajor, NAME ": dst must be RowMajor [docs/pto.md#trowexpand-constraints]");   \
   static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc0::DType> &&   \
                     std::is_same_v<typename TileDataDst::DType, typename TileDataSrc1::DType>, \
-                NAME ": dst, src0 and src1 must have the same DType [spec 20 §3 rule 1]");     \
+                NAME ": dst, src0 and src1 must have the same DType [docs/pto.md#trowexpand-constraints]");     \
   static_assert(                                                                               \
       detail::kIsPtoDType<typename TileDataDst::DType>, NAME                                   \
       ": DType must be one of half float int16 int32 uint16 uint32 bfloat16_t int8 uint8 "     \
-      "[spec 20 §2]")
+      "[docs/pto.md#targets-and-dtypes]")
 
 #define TILESIM_PTO_ROWEXPAND(NAME, OP, PREFIX)                                            \
   template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,     \

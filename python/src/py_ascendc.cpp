@@ -30,7 +30,7 @@ ts::Elem elem_of(const py::array& a, const char* instr, const char* what) {
                  std::string(what) +
                      ": T must be half or float (numpy float16 / float32), got dtype " +
                      py::str(static_cast<py::object>(dt)).cast<std::string>(),
-                 "40 §3");
+                 "docs/ascendc.md#checks");
 }
 
 int64_t as_int(const py::handle& h, const char* instr, const char* what) {
@@ -39,7 +39,7 @@ int64_t as_int(const py::handle& h, const char* instr, const char* what) {
     tilesim::raise(ErrorCode::Constraint, instr,
                    std::string(what) + " must be an integer, got a bool (" +
                        py::repr(h).cast<std::string>() + ")",
-                   "60 §4");
+                   "docs/ascendc.md#python");
   try {
     return py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr())).cast<int64_t>();
   } catch (const std::exception&) {
@@ -47,7 +47,7 @@ int64_t as_int(const py::handle& h, const char* instr, const char* what) {
     tilesim::raise(
         ErrorCode::Constraint, instr,
         std::string(what) + " must be an integer in range, got " + py::repr(h).cast<std::string>(),
-        "40 §3");
+        "docs/ascendc.md#checks");
   }
 }
 
@@ -56,19 +56,19 @@ uint64_t as_word(const py::handle& h, const char* instr) {
     tilesim::raise(ErrorCode::Constraint, instr,
                    "bit-mode mask words must be integers, got a bool (" +
                        py::repr(h).cast<std::string>() + ")",
-                   "60 §4");
+                   "docs/ascendc.md#python");
   py::object idx = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
   if (!idx) {
     PyErr_Clear();
     tilesim::raise(ErrorCode::Constraint, instr,
-                   "mask word must be an integer, got " + py::repr(h).cast<std::string>(), "40 §1");
+                   "mask word must be an integer, got " + py::repr(h).cast<std::string>(), "docs/ascendc.md#the-mask-register");
   }
   const py::int_ v(idx);
   if (v < py::int_(0) ||
       v > py::int_(py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ull))))
     tilesim::raise(ErrorCode::Constraint, instr,
                    "mask words must be in [0, 2^64-1], got " + py::repr(h).cast<std::string>(),
-                   "40 §1");
+                   "docs/ascendc.md#the-mask-register");
   return v.cast<uint64_t>();
 }
 
@@ -82,7 +82,7 @@ py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::objec
   if (src_in.ndim() != 1)
     tilesim::raise(ErrorCode::Constraint, instr,
                    "src must be a 1-D array, got " + std::to_string(src_in.ndim()) + " dims",
-                   "60 §4");
+                   "docs/ascendc.md#python");
   const ts::Elem t = elem_of(src_in, instr, "src");
   ts::ReduceCall call;
   call.op = op;
@@ -98,7 +98,7 @@ py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::objec
       tilesim::raise(
           ErrorCode::Constraint, instr,
           "bit-mode mask must be a list of 1 or 2 words, got " + std::to_string(seq.size()),
-          "60 §4");
+          "docs/ascendc.md#python");
     call.mask.kind = ts::MaskArg::Kind::Bits;
     call.mask.words = static_cast<unsigned>(seq.size());
     for (size_t i = 0; i < seq.size(); ++i) call.mask.bits[i] = as_word(seq[i], instr);
@@ -121,16 +121,16 @@ py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::objec
     std::memset(dst.mutable_data(), 0, n * sz);
   } else {
     py::array given = py::array::ensure(dst_o);
-    if (!given) tilesim::raise(ErrorCode::Constraint, instr, "dst must be an array", "60 §4");
+    if (!given) tilesim::raise(ErrorCode::Constraint, instr, "dst must be an array", "docs/ascendc.md#python");
     if (given.ndim() != 1)
       tilesim::raise(ErrorCode::Constraint, instr,
                      "dst must be a 1-D array, got " + std::to_string(given.ndim()) + " dims",
-                     "60 §4");
+                     "docs/ascendc.md#python");
     if (elem_of(given, instr, "dst") != t)
       tilesim::raise(ErrorCode::Constraint, instr,
                      std::string("dst and src must have the same T, got src ") + ts::name(t) +
                          " and dst " + ts::name(elem_of(given, instr, "dst")),
-                     "40 §3");
+                     "docs/ascendc.md#checks");
     dst = py::array(given.dtype(), std::vector<py::ssize_t>{given.shape(0)});
     if (given.shape(0)) {
       py::array c = py::array::ensure(given, py::array::c_style);
@@ -143,7 +143,7 @@ py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::objec
     if (!py::isinstance<py::bool_>(saturation) && tn != "bool_")
       tilesim::raise(ErrorCode::Constraint, instr,
                      "saturation must be None, True or False, got " + py::repr(saturation).cast<std::string>(),
-                     "60 §4");
+                     "docs/ascendc.md#python");
     sat = saturation.cast<bool>();
   }
   ts::MaskRegister reg;  // a fresh core per call: reset state, normal mode
@@ -172,15 +172,15 @@ formats::DType dtype_of(const py::array& a, const char* instr, const char* what)
   tilesim::raise(ErrorCode::Unsupported, instr,
                  std::string(what) + ": no Ascend C element type for NumPy dtype " +
                      py::str(static_cast<py::object>(dt)).cast<std::string>(),
-                 "60 §4");
+                 "docs/ascendc.md#python");
 }
 
 py::array one_d(const py::object& o, const char* instr, const char* what) {
   py::array a = py::array::ensure(o, py::array::c_style);
-  if (!a) tilesim::raise(ErrorCode::Constraint, instr, std::string(what) + " must be an array", "60 §4");
+  if (!a) tilesim::raise(ErrorCode::Constraint, instr, std::string(what) + " must be an array", "docs/ascendc.md#python");
   if (a.ndim() != 1)
     tilesim::raise(ErrorCode::Constraint, instr,
-                   std::string(what) + " must be a 1-D array, got " + std::to_string(a.ndim()) + " dims", "60 §4");
+                   std::string(what) + " must be a 1-D array, got " + std::to_string(a.ndim()) + " dims", "docs/ascendc.md#python");
   return a;
 }
 
@@ -196,7 +196,7 @@ class FreshCore {
       if (!py::isinstance<py::bool_>(saturation) && tn != "bool_")
         tilesim::raise(ErrorCode::Constraint, instr,
                        "saturation must be None, True or False, got " + py::repr(saturation).cast<std::string>(),
-                       "60 §4");
+                       "docs/ascendc.md#python");
       c_.saturation = saturation.cast<bool>();
     }
   }
@@ -238,11 +238,11 @@ uint64_t scalar_code(const py::object& s, const py::dtype& dt, const char* instr
     tilesim::raise(ErrorCode::Constraint, instr,
                    "scalar " + py::repr(s).cast<std::string>() + " cannot be read as " +
                        py::str(static_cast<py::object>(dt)).cast<std::string>(),
-                   "60 §4");
+                   "docs/ascendc.md#python");
   }
   if (v.ndim() != 0)
     tilesim::raise(ErrorCode::Constraint, instr, "scalar must be a number, got " + py::repr(s).cast<std::string>(),
-                   "60 §4");
+                   "docs/ascendc.md#python");
   uint64_t code = 0;
   std::memcpy(&code, v.data(), size_t(dt.itemsize()));
   return code;
@@ -255,7 +255,7 @@ ts::MaskArg mask_arg(const py::object& mask, const char* instr) {
     const py::sequence seq = py::reinterpret_borrow<py::sequence>(mask);
     if (seq.size() < 1 || seq.size() > 2)
       tilesim::raise(ErrorCode::Constraint, instr,
-                     "bit-mode mask must be a list of 1 or 2 words, got " + std::to_string(seq.size()), "60 §4");
+                     "bit-mode mask must be a list of 1 or 2 words, got " + std::to_string(seq.size()), "docs/ascendc.md#python");
     m.kind = ts::MaskArg::Kind::Bits;
     m.words = static_cast<unsigned>(seq.size());
     for (size_t i = 0; i < seq.size(); ++i) m.bits[i] = as_word(seq[i], instr);
@@ -273,7 +273,7 @@ std::vector<int64_t> params_of(const py::object& params, std::initializer_list<c
   if (params.is_none()) return out;
   if (!py::isinstance<py::dict>(params))
     tilesim::raise(ErrorCode::Constraint, instr, "params must be None or a dict, got " + py::repr(params).cast<std::string>(),
-                   "60 §4");
+                   "docs/ascendc.md#python");
   const py::dict d = params.cast<py::dict>();
   std::string want;
   for (const char* k : keys) want += std::string(want.empty() ? "" : ", ") + k;
@@ -283,13 +283,13 @@ std::vector<int64_t> params_of(const py::object& params, std::initializer_list<c
     for (const char* kk : keys) known |= k == kk;
     if (!known)
       tilesim::raise(ErrorCode::Constraint, instr, "params: unknown key '" + k + "' (the keys are " + want + ")",
-                     "60 §4");
+                     "docs/ascendc.md#python");
   }
   size_t i = 0;
   for (const char* k : keys) {
     if (!d.contains(k))
       tilesim::raise(ErrorCode::Constraint, instr, std::string("params: missing key '") + k + "' (the keys are " + want + ")",
-                     "60 §4");
+                     "docs/ascendc.md#python");
     out[i++] = as_int(d[k], instr, k);
   }
   return out;
@@ -328,16 +328,16 @@ py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::o
   if (arity == Arity::Binary) {
     b = one_d(b_o, instr, "src1");
     if (dtype_of(b, instr, "src1") != t)
-      tilesim::raise(ErrorCode::Constraint, instr, "src0 and src1 must have the same dtype", "60 §4");
+      tilesim::raise(ErrorCode::Constraint, instr, "src0 and src1 must have the same dtype", "docs/ascendc.md#python");
   } else if (arity == Arity::Scalar) {
     scalar = scalar_code(b_o, a.dtype(), instr);
   }
   const bool count_form = !count_o.is_none();
   if (count_form && !(mask_o.is_none() && repeat_o.is_none() && params_o.is_none()))
-    tilesim::raise(ErrorCode::Constraint, instr, "count form: mask, repeat and params must be None", "60 §4");
+    tilesim::raise(ErrorCode::Constraint, instr, "count form: mask, repeat and params must be None", "docs/ascendc.md#python");
   if (!count_form && (mask_o.is_none() || repeat_o.is_none()))
     tilesim::raise(ErrorCode::Constraint, instr, "give count (count form) or mask and repeat (mask/repeat form)",
-                   "60 §4");
+                   "docs/ascendc.md#python");
   int64_t count = 0, repeat = 0;
   ts::MaskArg m;
   ts::RepeatStrides st;
@@ -354,30 +354,32 @@ py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::o
                                 "src0_rep_stride", "src1_rep_stride"},
                                {1, 1, 1, 8, 8, 8}, instr);
       for (int64_t v : p)
-        if (v < 0) tilesim::raise(ErrorCode::Constraint, instr, "params: strides must be >= 0", "60 §4");
+        if (v < 0) tilesim::raise(ErrorCode::Constraint, instr, "params: strides must be >= 0", "docs/ascendc.md#python");
       st = {uint64_t(p[0]), uint64_t(p[1]), uint64_t(p[2]), uint64_t(p[3]), uint64_t(p[4]), uint64_t(p[5])};
     } else {
       const auto p = params_of(params_o, {"dst_blk_stride", "src_blk_stride", "dst_rep_stride", "src_rep_stride"},
                                {1, 1, 8, 8}, instr);
       for (int64_t v : p)
-        if (v < 0) tilesim::raise(ErrorCode::Constraint, instr, "params: strides must be >= 0", "60 §4");
+        if (v < 0) tilesim::raise(ErrorCode::Constraint, instr, "params: strides must be >= 0", "docs/ascendc.md#python");
       st = {uint64_t(p[0]), uint64_t(p[1]), 1, uint64_t(p[2]), uint64_t(p[3]), 8};
     }
     dst_default = mask_form_extent(m, repeat, es, int64_t(st.dst_blk), int64_t(st.dst_rep));
   }
+  // py::array() is a 0-length array, not a null handle: track "dst given" explicitly.
+  const bool have_dst = !dst_o.is_none();
   py::array dst_init;
-  if (!dst_o.is_none()) {
+  if (have_dst) {
     dst_init = one_d(dst_o, instr, "dst");
     if (dtype_of(dst_init, instr, "dst") != t)
-      tilesim::raise(ErrorCode::Constraint, instr, "dst must have the dtype of src", "60 §4");
+      tilesim::raise(ErrorCode::Constraint, instr, "dst must have the dtype of src", "docs/ascendc.md#python");
   }
   const ts::UbRef ra = fc.reserve(uint64_t(a.shape(0)), es);
   const ts::UbRef rb = arity == Arity::Binary ? fc.reserve(uint64_t(b.shape(0)), es) : ts::UbRef{};
-  const ts::UbRef rd = fc.reserve(dst_init ? uint64_t(dst_init.shape(0)) : dst_default, es);
+  const ts::UbRef rd = fc.reserve(have_dst ? uint64_t(dst_init.shape(0)) : dst_default, es);
   fc.bind();
   fc.put(ra, a);
   if (arity == Arity::Binary) fc.put(rb, b);
-  if (dst_init) fc.put(rd, dst_init);
+  if (have_dst) fc.put(rd, dst_init);
   const ts::UbRef* pb = arity == Arity::Binary ? &rb : nullptr;
   if (count_form) ts::vector_count(api, t, rd, ra, pb, scalar, count);
   else ts::vector_repeat(api, t, rd, ra, pb, scalar, m, repeat, st);
@@ -392,7 +394,7 @@ ts::ReduceOrderKind order_of(const std::string& s, const char* instr) {
   tilesim::raise(ErrorCode::Constraint, instr,
                  "order must be 'ORDER_VALUE_INDEX', 'ORDER_INDEX_VALUE', 'ORDER_ONLY_VALUE' or 'ORDER_ONLY_INDEX', got '" +
                      s + "'",
-                 "60 §4");
+                 "docs/ascendc.md#python");
 }
 
 py::array whole_reduce_api(ts::ReduceOp op, const char* instr, const py::object& src_o, const py::object& count_o,
@@ -406,10 +408,10 @@ py::array whole_reduce_api(ts::ReduceOp op, const char* instr, const py::object&
   const ts::ReduceOrderKind order = op == ts::ReduceOp::Sum ? ts::ReduceOrderKind::ONLY_VALUE : order_of(order_s, instr);
   const bool count_form = !count_o.is_none();
   if (count_form && !(mask_o.is_none() && repeat_o.is_none() && params_o.is_none()))
-    tilesim::raise(ErrorCode::Constraint, instr, "count form: mask, repeat and params must be None", "60 §4");
+    tilesim::raise(ErrorCode::Constraint, instr, "count form: mask, repeat and params must be None", "docs/ascendc.md#python");
   if (!count_form && (mask_o.is_none() || repeat_o.is_none()))
     tilesim::raise(ErrorCode::Constraint, instr, "give count (count form) or mask and repeat (mask/repeat form)",
-                   "60 §4");
+                   "docs/ascendc.md#python");
   const auto p = params_of(params_o, {"dst_rep_stride", "src_blk_stride", "src_rep_stride"}, {1, 1, 8}, instr);
   ts::MaskArg m;
   int64_t repeat = 1, count = 0, R = 0;
@@ -418,7 +420,7 @@ py::array whole_reduce_api(ts::ReduceOp op, const char* instr, const py::object&
     if (count < 1 || count > int64_t(src.shape(0)))
       tilesim::raise(ErrorCode::Constraint, instr,
                      "count " + std::to_string(count) + " must be in [1, len(src) = " + std::to_string(src.shape(0)) + "]",
-                     "41 §3");
+                     "docs/ascendc.md#reductions");
     m.set_mask = false;  // counter mode: the register holds the count
     R = (count + lanes - 1) / lanes;
   } else {
@@ -432,17 +434,19 @@ py::array whole_reduce_api(ts::ReduceOp op, const char* instr, const py::object&
     u = order == ts::ReduceOrderKind::ONLY_INDEX ? (es == 2 ? 2 : 1) : 2;
   uint64_t dst_default = u;
   if (R >= 1 && R <= 255 && p[0] >= 0) dst_default = uint64_t(R - 1) * uint64_t(p[0]) * u + u;
+  // py::array() is a 0-length array, not a null handle: track "dst given" explicitly.
+  const bool have_dst = !dst_o.is_none();
   py::array dst_init;
-  if (!dst_o.is_none()) {
+  if (have_dst) {
     dst_init = one_d(dst_o, instr, "dst");
     if (dtype_of(dst_init, instr, "dst") != t)
-      tilesim::raise(ErrorCode::Constraint, instr, "dst must have the dtype of src", "60 §4");
+      tilesim::raise(ErrorCode::Constraint, instr, "dst must have the dtype of src", "docs/ascendc.md#python");
   }
   const ts::UbRef rs = fc.reserve(uint64_t(src.shape(0)), es);
-  const ts::UbRef rd = fc.reserve(dst_init ? uint64_t(dst_init.shape(0)) : dst_default, es);
+  const ts::UbRef rd = fc.reserve(have_dst ? uint64_t(dst_init.shape(0)) : dst_default, es);
   fc.bind();
   fc.put(rs, src);
-  if (dst_init) fc.put(rd, dst_init);
+  if (have_dst) fc.put(rd, dst_init);
   if (count_form) {
     ts::set_mask_count(fc.core().mask);
     ts::set_vector_mask_count(fc.core().mask, 0, count);
@@ -462,7 +466,7 @@ ts::CastRound round_of(const std::string& s, const char* instr) {
   tilesim::raise(ErrorCode::Constraint, instr,
                  "round_mode must be one of CAST_NONE CAST_RINT CAST_FLOOR CAST_CEIL CAST_ROUND CAST_TRUNC CAST_ODD, got '" +
                      s + "'",
-                 "60 §4");
+                 "docs/ascendc.md#python");
 }
 
 py::dtype carrier_of(formats::DType t) {
@@ -495,27 +499,29 @@ py::array cast_api(const py::object& src_o, const std::string& dtype, const std:
     tilesim::raise(ErrorCode::Constraint, instr,
                    "src: a " + std::string(formats::name(from)) + " array must use its carrier " +
                        py::str(static_cast<py::object>(carrier_of(from))).cast<std::string>(),
-                   "60 §2");
+                   "docs/formats.md#dtype-names");
   const ts::CastRound mode = round_of(round_mode, instr);
   if (count_o.is_none() || !mask_o.is_none() || !repeat_o.is_none() || !params_o.is_none())
     tilesim::raise(ErrorCode::Unsupported, instr,
                    "only the count form (count given; mask, repeat, params None) is bound so far: the engine has "
                    "no Cast mask/repeat form yet",
-                   "60 §4");
+                   "docs/ascendc.md#python");
   const int64_t count = as_int(count_o, instr, "count");
   const py::dtype dt = carrier_of(to);
+  // py::array() is a 0-length array, not a null handle: track "dst given" explicitly.
+  const bool have_dst = !dst_o.is_none();
   py::array dst_init;
-  if (!dst_o.is_none()) {
+  if (have_dst) {
     dst_init = one_d(dst_o, instr, "dst");
     if (dst_init.itemsize() != dt.itemsize())
-      tilesim::raise(ErrorCode::Constraint, instr, "dst must use the carrier of dtype " + dtype, "60 §4");
+      tilesim::raise(ErrorCode::Constraint, instr, "dst must use the carrier of dtype " + dtype, "docs/ascendc.md#python");
   }
   const ts::UbRef rs = fc.reserve(uint64_t(src.shape(0)), unsigned(src.itemsize()));
   const ts::UbRef rd =
-      fc.reserve(dst_init ? uint64_t(dst_init.shape(0)) : uint64_t(std::max<int64_t>(count, 0)), unsigned(dt.itemsize()));
+      fc.reserve(have_dst ? uint64_t(dst_init.shape(0)) : uint64_t(std::max<int64_t>(count, 0)), unsigned(dt.itemsize()));
   fc.bind();
   fc.put(rs, src);
-  if (dst_init) fc.put(rd, dst_init);
+  if (have_dst) fc.put(rd, dst_init);
   ts::cast_count(to, from, rd, rs, mode, count);
   return fc.take(rd, dt);
 }

@@ -18,7 +18,7 @@ using tilesim::ErrorCode;
 
 namespace {
 
-constexpr char kSpec[] = "60 §4";
+constexpr char kSpec[] = "docs/formats.md#python";
 
 std::vector<py::ssize_t> shape_of(const py::array& a) {
   return {a.shape(), a.shape() + a.ndim()};
@@ -186,7 +186,7 @@ std::vector<uint8_t> nibbles(const py::array& a) {
       tilesim::raise(ErrorCode::Constraint, "formats.pack_x2",
                      "code " + std::to_string(p[i]) + " at index " + std::to_string(i) +
                          " is not a 4-bit code (0..15, or -8..-1 in a signed array)",
-                     "10 §2");
+                     "docs/formats.md#bulk-and-packed-helpers");
     out[i] = static_cast<uint8_t>(p[i] & 0xF);
   }
   return out;
@@ -196,7 +196,7 @@ py::array pack_x2(const py::object& codes_obj) {
   const py::array a = contiguous(codes_obj);
   if (a.ndim() != 1 && a.ndim() != 2)
     tilesim::raise(ErrorCode::Constraint, "formats.pack_x2",
-                   "codes must be 1-D or 2-D (got " + std::to_string(a.ndim()) + "-D)", "10 §2");
+                   "codes must be 1-D or 2-D (got " + std::to_string(a.ndim()) + "-D)", "docs/formats.md#bulk-and-packed-helpers");
   const size_t rows = a.ndim() == 2 ? static_cast<size_t>(a.shape(0)) : 1;
   const size_t cols = static_cast<size_t>(a.shape(a.ndim() - 1));
   const std::vector<uint8_t> packed = fm::pack_x2(nibbles(a), rows, cols);
@@ -213,7 +213,7 @@ py::array unpack_x2(const py::object& packed_obj, const py::object& count_or_sha
     tilesim::raise(
         ErrorCode::Constraint, "formats.unpack_x2",
         "packed must be a uint8 array (got dtype " + py::str(a.dtype()).cast<std::string>() + ")",
-        "10 §2");
+        "docs/formats.md#bulk-and-packed-helpers");
   std::vector<py::ssize_t> shape;
   try {
     const bool is_array = py::isinstance<py::array>(count_or_shape);
@@ -232,7 +232,7 @@ py::array unpack_x2(const py::object& packed_obj, const py::object& count_or_sha
   if (shape.empty() || shape.size() > 2 || shape[0] < 0 || shape.back() < 0)
     tilesim::raise(ErrorCode::Constraint, "formats.unpack_x2",
                    "count_or_shape must be a count or a (rows, cols) shape with non-negative sizes",
-                   "10 §2");
+                   "docs/formats.md#bulk-and-packed-helpers");
   const size_t rows = shape.size() == 2 ? static_cast<size_t>(shape[0]) : 1;
   const size_t cols = static_cast<size_t>(shape.back());
   const size_t row_bytes = (cols + 1) / 2;
@@ -242,7 +242,7 @@ py::array unpack_x2(const py::object& packed_obj, const py::object& count_or_sha
                    "packed has " + std::to_string(have) + " bytes; " + std::to_string(rows) +
                        " rows x " + std::to_string(cols) + " elements need " +
                        std::to_string(rows) + " x " + std::to_string(row_bytes),
-                   "10 §2");
+                   "docs/formats.md#bulk-and-packed-helpers");
   const auto* p = static_cast<const uint8_t*>(a.data());
   const std::vector<uint8_t> codes = fm::unpack_x2(std::span<const uint8_t>(p, have), rows, cols);
   py::array_t<uint8_t> out(shape);

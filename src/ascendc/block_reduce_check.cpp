@@ -63,34 +63,34 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
   if (!product.block_reduce)
     c.fail(ErrorCode::Unsupported,
            std::string("not supported on product ") + product.name + " (" + product.title + ")",
-           "40 §5");
+           "docs/ascendc.md#products");
   if ((t == Elem::f16 && !product.f16) || (t == Elem::f32 && !product.f32))
     c.fail(ErrorCode::Unsupported,
            std::string("T = ") + name(t) + " is not supported on product " + product.name + " (" +
                product.title + ")",
-           "40 §5");
+           "docs/ascendc.md#products");
 
   // repeatTime and strides (§3 rule 2). In counter mode (isSetMask = false) repeatTime is
   // ignored (§1: the count decides the repeats), so any value is accepted there.
-  if (!(reg.counter && !call.mask.set_mask)) c.range("repeatTime", call.repeat, 0, 255, "40 §3");
-  c.range("dstRepStride", call.dst_rep_stride, 0, 65535, "40 §3");
-  c.range("srcBlkStride", call.src_blk_stride, 0, 65535, "40 §3");
-  c.range("srcRepStride", call.src_rep_stride, 0, 65535, "40 §3");
+  if (!(reg.counter && !call.mask.set_mask)) c.range("repeatTime", call.repeat, 0, 255, "docs/ascendc.md#checks");
+  c.range("dstRepStride", call.dst_rep_stride, 0, 65535, "docs/ascendc.md#checks");
+  c.range("srcBlkStride", call.src_blk_stride, 0, 65535, "docs/ascendc.md#checks");
+  c.range("srcRepStride", call.src_rep_stride, 0, 65535, "docs/ascendc.md#checks");
   if (call.dst_rep_stride == 0 && !product.dst_rep_stride0)
     c.fail(ErrorCode::Constraint,
-           std::string("dstRepStride = 0 is not allowed on product ") + product.name, "40 §3");
+           std::string("dstRepStride = 0 is not allowed on product ") + product.name, "docs/ascendc.md#checks");
 
   // Alignment (§3 rule 3).
   if (src.addr % 32 != 0)
     c.fail(ErrorCode::Constraint,
            "src start address must be 32-byte aligned, got UB address " + to_string(src.addr),
-           "40 §3");
+           "docs/ascendc.md#checks");
   const unsigned dst_align = t == Elem::f16 ? 16 : 32;
   if (dst.addr % dst_align != 0)
     c.fail(ErrorCode::Constraint,
            "dst start address must be " + to_string(dst_align) + "-byte aligned for " + name(t) +
                ", got UB address " + to_string(dst.addr),
-           "40 §3");
+           "docs/ascendc.md#checks");
 
   // The mask (§1): validate the argument, or read the register.
   Plan p{};
@@ -109,29 +109,29 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
   if (m.set_mask) {
     if (reg.counter)
       c.fail(ErrorCode::Constraint,
-             "isSetMask = true is not allowed in counter mode (call SetMaskNorm() first)", "40 §1");
+             "isSetMask = true is not allowed in counter mode (call SetMaskNorm() first)", "docs/ascendc.md#the-mask-register");
     RepeatMask rm;
     if (m.kind == MaskArg::Kind::Continuous) {
       c.range(t == Elem::f16 ? "continuous mask (half)" : "continuous mask (float)", m.len, 1, per,
-              "40 §1");
+              "docs/ascendc.md#the-mask-register");
       rm = first_n(static_cast<unsigned>(m.len));
     } else if (t == Elem::f16) {
       if (m.words == 1)
         c.fail(ErrorCode::Constraint, "bit mode for half needs two words mask[0], mask[1], got one",
-               "40 §1");
+               "docs/ascendc.md#the-mask-register");
       if (m.bits[0] == 0 && m.bits[1] == 0)
         c.fail(ErrorCode::Constraint, "bit mode for half: mask[0] and mask[1] must not both be 0",
-               "40 §1");
+               "docs/ascendc.md#the-mask-register");
       rm = {m.bits[0], m.bits[1]};
     } else {
       if (m.words >= 2 && m.bits[1] != 0)
         c.fail(ErrorCode::Constraint,
                "bit mode for float uses mask[0] alone; a second word must be 0, got " +
                    to_string(m.bits[1]),
-               "40 §3");
+               "docs/ascendc.md#checks");
       if (m.bits[0] == 0)
         c.fail(ErrorCode::Constraint, "bit mode for float: mask[0] must be in (0, 2^64-1], got 0",
-               "40 §1");
+               "docs/ascendc.md#the-mask-register");
       rm = {m.bits[0], 0};
     }
     new_reg.lo = rm.lo;
@@ -149,7 +149,7 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
              "counter mode: the mask register holds no valid element count (high " +
                  to_string(reg.hi) + ", low " + to_string(reg.lo) +
                  "); set it with SetVectorMask<T, MaskMode::COUNTER>(len)",
-             "40 §1");
+             "docs/ascendc.md#the-mask-register");
     const uint64_t count = reg.lo;
     p.repeats = (count + per - 1) / per;
     p.body = first_n(per);
@@ -188,7 +188,7 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
              "src: repeat " + to_string(wr) + " datablock " + to_string(wb) + " reads elements [" +
                  to_string(worst - E) + ", " + to_string(worst) + ") beyond src's " +
                  to_string(src.size) + " elements",
-             "40 §3");
+             "docs/ascendc.md#checks");
   }
   {
     uint64_t worst = 0, wr = 0;
@@ -212,7 +212,7 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
       c.fail(ErrorCode::Bounds,
              "dst: repeat " + to_string(wr) + " datablock " + to_string(wb) + " writes element " +
                  to_string(worst) + " beyond dst's " + to_string(dst.size) + " elements",
-             "40 §3");
+             "docs/ascendc.md#checks");
   }
 
   // Overlap (§3 rule 5): no write of repeat r may land on a datablock a later repeat reads.
@@ -246,7 +246,7 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
                        to_string(last_read[q] - 1) +
                        " reads later (the destination must not overwrite source elements not yet "
                        "used)",
-                   "40 §3");
+                   "docs/ascendc.md#checks");
       }
     }
   }

@@ -9,7 +9,7 @@ namespace tilesim::ascendc {
 namespace {
 
 [[noreturn]] void bad(const std::string& detail) {
-  raise(ErrorCode::Constraint, "SetVectorMask", detail, "40 §1");
+  raise(ErrorCode::Constraint, "SetVectorMask", detail, "docs/ascendc.md#the-mask-register");
 }
 
 }  // namespace

@@ -16,7 +16,7 @@
 namespace tilesim::npy {
 namespace {
 
-constexpr char kSpec[] = "60 §5";
+constexpr char kSpec[] = "docs/formats.md#npy-files";
 constexpr uint8_t kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
 [[noreturn]] void fail(const std::string& what, const std::string& detail) {

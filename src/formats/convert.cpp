@@ -194,7 +194,7 @@ simd::MiniDecodeParams mini_decode_params(const FormatInfo& f) {
         std::string(what) + ": got " + std::to_string(have) + " for " + std::to_string(rows) +
             " rows x " + std::to_string(cols) +
             " elements (rows padded to whole bytes when packed)",
-        "10 §2");
+        "docs/formats.md#bulk-and-packed-helpers");
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ DType parse_dtype(std::string_view s, std::string_view what) {
   for (const auto& f : kFormats) valid.append(valid.empty() ? "" : ", ").append(f.name);
   raise(ErrorCode::Unsupported, what,
         "unknown dtype '" + std::string(s) + "'; valid names: " + valid + " (and their aliases)",
-        "60 §2");
+        "docs/formats.md#dtype-names");
 }
 
 Rounding parse_rounding(std::string_view s) {

@@ -51,21 +51,21 @@ void check_tile(const TileDesc& t, std::string_view instr, std::string_view who)
   if (t.rows <= 0 || t.cols <= 0 || t.rows > (1 << 24) || t.cols > (1 << 24))
     fail(ErrorCode::Bounds, instr,
          fmt::format("{} shape must be positive (at most 2^24), got {}x{}", who, t.rows, t.cols),
-         "20 §1");
+         "docs/pto.md#tile-constraints");
   if (t.valid_row < 0 || t.valid_row > t.rows || t.valid_col < 0 || t.valid_col > t.cols)
     fail(ErrorCode::Bounds, instr,
          fmt::format(
              "{} valid shape must satisfy 0 <= valid <= static, got valid {}x{} for a {}x{} tile",
              who, t.valid_row, t.valid_col, t.rows, t.cols),
-         "20 §1");
+         "docs/pto.md#tile-constraints");
   if (t.data == nullptr || t.capacity < t.bytes())
     fail(ErrorCode::Bounds, instr,
          fmt::format("{} storage holds {} bytes, the {}x{} {} tile needs {}", who,
                      t.data ? t.capacity : 0, t.rows, t.cols, elem_name(t.dtype), t.bytes()),
-         "20 §1");
+         "docs/pto.md#tile-constraints");
   if (t.ub_addr >= 0 && t.ub == nullptr)
     fail(ErrorCode::Bounds, instr,
-         fmt::format("{} is bound to UB address {} but to no UB", who, t.ub_addr), "20 §1");
+         fmt::format("{} is bound to UB address {} but to no UB", who, t.ub_addr), "docs/pto.md#tile-constraints");
   if (t.slayout == kSLayoutNoneBox) {
     const size_t sz = elem_size(t.dtype);
     const size_t line = t.row_major ? size_t(t.cols) * sz : size_t(t.rows) * sz;
@@ -77,7 +77,7 @@ void check_tile(const TileDesc& t, std::string_view instr, std::string_view who)
                        : fmt::format("{} (ColMajor) needs Rows*sizeof(T) % 32 == 0, got Rows={} "
                                      "sizeof={} ({} bytes)",
                                      who, t.rows, sz, line),
-           "20 §1");
+           "docs/pto.md#tile-constraints");
   }
 }
 
@@ -87,12 +87,12 @@ uint8_t* ub_bind(const Ub& ub, const Target& t, int64_t addr, size_t bytes, std:
     fail(ErrorCode::Constraint, "TASSIGN",
          fmt::format("{} address in the {} must be 32-byte aligned and non-negative, got {:#x}",
                      who, buffer, addr),
-         "20 §1");
+         "docs/pto.md#tile-constraints");
   if (uint64_t(addr) > ub.size || bytes > ub.size - uint64_t(addr))
     fail(ErrorCode::Bounds, "TASSIGN",
          fmt::format("{} at {:#x} + {} bytes exceeds the {} {} of {} bytes", who, addr, bytes,
                      t.name, buffer, ub.size),
-         "20 §1");
+         "docs/pto.md#tile-constraints");
   return ub.base + addr;
 }
 
@@ -116,20 +116,20 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
     if (t && t->loc != kLocVec)
       fail(ErrorCode::Constraint, I,
            fmt::format("{} must be a TileType::Vec tile, got {}", name, loc_name(t->loc)),
-           "20 §3 rule 1");
+           "docs/pto.md#trowexpand-constraints");
   if (src0.dtype != dst.dtype || src1.dtype != dst.dtype)
     fail(ErrorCode::Constraint, I,
          fmt::format("dst, src0 and src1 must have the same dtype, got {}, {}, {}",
                      elem_name(dst.dtype), elem_name(src0.dtype), elem_name(src1.dtype)),
-         "20 §3 rule 1");
+         "docs/pto.md#trowexpand-constraints");
   const uint16_t mask = allowed_mask(op, tg);
   if (!(mask & (1u << unsigned(dst.dtype))))
     fail(ErrorCode::Unsupported, I,
          fmt::format("dtype {} is not supported on target {} (supported: {})", elem_name(dst.dtype),
                      tg.name, dtype_list(mask)),
-         "20 §2");
+         "docs/pto.md#targets-and-dtypes");
   if (!dst.row_major)
-    fail(ErrorCode::Constraint, I, "dst must be RowMajor, got ColMajor", "20 §3 rule 1");
+    fail(ErrorCode::Constraint, I, "dst must be RowMajor, got ColMajor", "docs/pto.md#trowexpand-constraints");
   // Rule 4: boxed layouts, Pad and Compact are not modelled by these instructions.
   for (const auto& [t, name] : ops) {
     if (!t || t == tmp) continue;
@@ -137,12 +137,12 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
       fail(ErrorCode::Unsupported, I,
            fmt::format("{} must have SLayout::NoneBox, got a boxed layout (SLayout {})", name,
                        t->slayout),
-           "20 §3 rule 4");
+           "docs/pto.md#trowexpand-constraints");
     if (t->pad != 0 || t->compact != 0)
       fail(ErrorCode::Unsupported, I,
            fmt::format("{} must have PadValue::Null and CompactMode::Null, got pad {} compact {}",
                        name, t->pad, t->compact),
-           "20 §3 rule 4");
+           "docs/pto.md#trowexpand-constraints");
   }
   for (const auto& [t, name] : ops)
     if (t && t->ub_addr >= 0 && t->ub != ub.base)
@@ -150,7 +150,7 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
           ErrorCode::Constraint, I,
           fmt::format("{} is bound (TASSIGN) to the UB of another target, the current target is {}",
                       name, tg.name),
-          "20 §1");
+          "docs/pto.md#tile-constraints");
 
   Plan p;
   p.op = op;
@@ -176,13 +176,13 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
                      "{}x{}); one must be the "
                      "full operand",
                      p.R, p.C, src0.valid_row, src0.valid_col, src1.valid_row, src1.valid_col),
-         "20 §3 rule 2");
+         "docs/pto.md#trowexpand-constraints");
   }
   const char* fname = p.full_is_src0 ? "src0" : "src1";
   const char* xname = p.full_is_src0 ? "src1" : "src0";
   if (!p.full->row_major)
     fail(ErrorCode::Constraint, I,
-         fmt::format("{} (full operand) must be RowMajor, got ColMajor", fname), "20 §3 rule 2");
+         fmt::format("{} (full operand) must be RowMajor, got ColMajor", fname), "docs/pto.md#trowexpand-constraints");
 
   // Rule 3: the expanded operand's layout picks the mode.
   const TileDesc& x = *p.expanded;
@@ -194,12 +194,12 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
                      layout_name(x.row_major),
                      p.mode == 1 ? std::string("1") : fmt::format("32/sizeof(T) = {}", p.E),
                      x.valid_col),
-         "20 §3 rule 3");
+         "docs/pto.md#trowexpand-constraints");
   if (x.valid_row != p.R)
     fail(ErrorCode::Constraint, I,
          fmt::format("{} (expanded operand, {}) must have validRow == dst validRow {}, got {}",
                      xname, layout_name(x.row_major), p.R, x.valid_row),
-         "20 §3 rule 3");
+         "docs/pto.md#trowexpand-constraints");
 
   // §5: tmp form is mode 1 only; a2a3 broadcasts through a buffer, a5 ignores it.
   if (tmp && p.mode == 2 && tg.kind != TargetKind::cpu)  // spec 21 §5: cpu accepts any tmp
@@ -208,7 +208,7 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
         fmt::format(
             "the tmp overload supports mode 1 only, but {} (expanded operand) is RowMajor (mode 2)",
             xname),
-        "20 §5");
+        "docs/pto.md#the-tmp-buffer");
   const std::string buf_what = tmp ? "tmp buffer" : "internal 8 KB buffer (TMP_UB_OFFSET)";
   if (tg.broadcast_buffer && p.mode == 1) {
     const size_t need = broadcast_bytes(p.R);
@@ -218,14 +218,14 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
              fmt::format("tmp buffer [{:#x}, {:#x}) ({} bytes for R = {}) lies outside the {} UB "
                          "of {} bytes",
                          tmp->ub_addr, tmp->ub_addr + int64_t(need), need, p.R, tg.name, ub.size),
-             "20 §5");
+             "docs/pto.md#the-tmp-buffer");
       p.buffer = ub.base + tmp->ub_addr;
     } else if (tmp) {
       if (tmp->bytes() < need)
         fail(ErrorCode::Constraint, I,
              fmt::format("tmp holds {} bytes ({}x{} {}), R = {} needs {}", tmp->bytes(), tmp->rows,
                          tmp->cols, elem_name(tmp->dtype), p.R, need),
-             "20 §5");
+             "docs/pto.md#the-tmp-buffer");
       p.buffer = tmp->data;
     } else {
       // 3-argument form: the internal area is written only in manual mode (an operand in the UB).
@@ -241,7 +241,7 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
                              "of target {}",
                              name, t->ub_addr, t->ub_addr + int64_t(t->bytes()), tg.tmp_ub_offset,
                              tg.tmp_ub_offset + tg.tmp_ub_bytes, tg.name),
-                 "20 §5");
+                 "docs/pto.md#the-tmp-buffer");
         p.buffer = ub.base + tg.tmp_ub_offset;
       }
     }
@@ -256,7 +256,7 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
           fail(ErrorCode::Constraint, I,
                fmt::format("{} ({} bytes for R = {}) overlaps {}{}", buf_what, need, p.R, name,
                            t == p.expanded ? " (expanded operand; allowed only when R < 256)" : ""),
-               "20 §5");
+               "docs/pto.md#the-tmp-buffer");
       }
     }
   }
@@ -272,7 +272,7 @@ Plan make_plan(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc&
           fail(ErrorCode::Constraint, I,
                fmt::format("integer division by zero: src1 ({}) element ({}, {}) is 0",
                            p.full_is_src0 ? "expanded operand" : "full operand", i, j),
-               "20 §4");
+               "docs/pto.md#trowexpand-semantics");
   }
   return p;
 }

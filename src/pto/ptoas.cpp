@@ -152,11 +152,11 @@ class Parser {
   [[noreturn]] void error(const Token& t, const std::string& what) {
     const std::string tok = t.t == Token::End ? "end of line" : "'" + t.s + "'";
     raise(ErrorCode::Parse, fmt::format("{}:{}:{}", file_, line_, t.col), what + ", at " + tok,
-          "20 §6");
+          "docs/pto.md#pto-as");
   }
   [[noreturn]] void error_at(int col, const std::string& tok, const std::string& what) {
     raise(ErrorCode::Parse, fmt::format("{}:{}:{}", file_, line_, col), what + ", at '" + tok + "'",
-          "20 §6");
+          "docs/pto.md#pto-as");
   }
 
   // A number starts with a digit, or a sign followed by a digit, '.', "inf" or "nan".
@@ -839,7 +839,7 @@ class Machine {
   [[noreturn]] void fail(const Pos& p, const std::string& tok, const std::string& what,
                          ErrorCode code = ErrorCode::Parse) {
     raise(code, fmt::format("{}:{}:{}", file_, p.line, p.col), what + ", at '" + tok + "'",
-          "20 §6");
+          "docs/pto.md#pto-as");
   }
 
   VTile* find(const Operand& o) {
@@ -922,7 +922,7 @@ class Machine {
     const char* want = carrier_of(v.d.dtype);
     if (a.descr != want)
       fail(st.result.pos, "%" + v.name,
-           fmt::format("input array has dtype '{}', the {} tile's carrier is '{}' (spec 60 §2)",
+           fmt::format("input array has dtype '{}', the {} tile's carrier is '{}' (docs/formats.md#dtype-names)",
                        a.descr, elem_name(v.d.dtype), want),
            ErrorCode::Constraint);
     if (a.shape.size() != 2 || a.shape[0] != size_t(v.d.rows) || a.shape[1] != size_t(v.d.cols)) {
@@ -1301,11 +1301,11 @@ std::vector<Output> run(std::string_view text, std::string_view filename,
   for (const auto& [name, arr] : options.inputs)
     if (!declared(name))
       raise(ErrorCode::Constraint, std::string(filename),
-            "input '" + name + "' is not an .arg of the program", "20 §6");
+            "input '" + name + "' is not an .arg of the program", "docs/pto.md#pto-as");
   for (const auto& [name, shape] : options.valid)
     if (!declared(name))
       raise(ErrorCode::Constraint, std::string(filename),
-            "valid shape given for '" + name + "', which is not an .arg of the program", "20 §6");
+            "valid shape given for '" + name + "', which is not an .arg of the program", "docs/pto.md#pto-as");
   // Every .arg bound (docs/pto.md#running-a-program): a missing input is an error listing them all, not
   // a zero-filled tile.
   std::string unbound;

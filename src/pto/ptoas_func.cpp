@@ -2089,8 +2089,8 @@ std::vector<Output> run_func(std::string_view text, std::string_view file, const
       const std::string want = carrier_of(q.type.elem);
       if (in->second.descr != want)
         raise(ErrorCode::Constraint, who,
-              fmt::format("argument '%{}' ({}) needs an array of dtype '{}', got '{}' (spec 60 §2 "
-                          "carriers)",
+              fmt::format("argument '%{}' ({}) needs an array of dtype '{}', got '{}' (the carriers of "
+                          "docs/formats.md#dtype-names)",
                           q.name, q.type.text, want, in->second.descr),
               kDoc);
       ptrs.push_back({q.slot, int(gm.size())});

@@ -124,7 +124,7 @@ Elem parse_elem(std::string_view name, std::string_view what) {
   raise(ErrorCode::Unsupported, what,
         "dtype '" + std::string(name) +
             "' is not a PTO tile dtype (fp16 bf16 fp32 s8 s16 s32 u8 u16 u32 s64 u64)",
-        "20 §2");
+        "docs/pto.md#targets-and-dtypes");
 }
 
 const Target& find_target(std::string_view name) {
@@ -147,7 +147,7 @@ const char* buffer_name(uint8_t loc) noexcept {
 Ub global_buffer(const Target& t, uint8_t loc) {
   const size_t ti = size_t(&t - kTargets);
   if (ti >= kNumTargets)
-    raise(ErrorCode::Unsupported, "pto", "target is not in the profile table", "20 §2");
+    raise(ErrorCode::Unsupported, "pto", "target is not in the profile table", "docs/pto.md#targets-and-dtypes");
   const size_t size = buffer_bytes(t, loc);
   if (size == 0)
     raise(ErrorCode::Unsupported, "TASSIGN",

@@ -237,14 +237,14 @@ int check_expectations(const Options& o, const Expectations& e,
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    raise(ErrorCode::Parse, option, "expected NAME=VALUE, got '" + text + "'", "60 §5");
+    raise(ErrorCode::Parse, option, "expected NAME=VALUE, got '" + text + "'", "docs/cli.md#run");
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
 uint64_t parse_integer(const std::string& text, const char* option, bool negative_ok,
                        uint64_t max) {
   auto bad = [&](const std::string& why) {
-    raise(ErrorCode::Parse, option, "'" + text + "' is not a valid number: " + why, "60 §5");
+    raise(ErrorCode::Parse, option, "'" + text + "' is not a valid number: " + why, "docs/cli.md#run");
   };
   size_t i = 0;
   const bool negative = !text.empty() && text[0] == '-';
@@ -285,7 +285,7 @@ TileArg parse_tile_arg(const std::string& text) {
       c2 == std::string::npos || c2 == 0 ? std::string::npos : rest.rfind(':', c2 - 1);
   if (q.size() != 1 || c1 == std::string::npos || c1 == 0)
     raise(ErrorCode::Parse, "--tile", "expected Q=FILE.npy:DTYPE:LAYOUT, got '" + text + "'",
-          "60 §5");
+          "docs/cli.md#run");
   TileArg t;
   t.queue = q[0];
   t.path = rest.substr(0, c1);

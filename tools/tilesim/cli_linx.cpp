@@ -32,7 +32,7 @@ std::vector<uint32_t> words_from_bin(const std::string& path) {
     raise(ErrorCode::Io, "tilesim",
           "'" + path + "' holds " + std::to_string(b.size()) +
               " bytes, not a whole number of 32-bit words",
-          "60 §5");
+          "docs/cli.md#run");
   std::vector<uint32_t> w(b.size() / 4);
   for (size_t i = 0; i < w.size(); ++i)  // little-endian (spec 30 §6)
     w[i] = static_cast<uint32_t>(static_cast<uint8_t>(b[4 * i])) |
@@ -65,7 +65,7 @@ int asm_cmd(const tilesim::cli::Options& o) {
   const auto words = lx::assemble(read_file(o.file), o.file);
   if (!o.out.empty()) {
     std::ofstream f(o.out, std::ios::binary);
-    if (!f) raise(ErrorCode::Io, "tilesim asm", "cannot write '" + o.out + "'", "60 §5");
+    if (!f) raise(ErrorCode::Io, "tilesim asm", "cannot write '" + o.out + "'", "docs/cli.md#run");
     for (uint32_t w : words) {
       const char b[4] = {static_cast<char>(w & 0xFF), static_cast<char>((w >> 8) & 0xFF),
                          static_cast<char>((w >> 16) & 0xFF), static_cast<char>(w >> 24)};
@@ -135,7 +135,7 @@ void push_tile_arg(lx::Machine& m, const std::string& arg, const std::string& ba
     raise(ErrorCode::Constraint, "--tile",
           "'" + path + "' holds " + a.descr + " elements; " + std::string(fm::name(t)) +
               " tiles are read from " + descr_of(t) + " arrays",
-          "60 §2");
+          "docs/cli.md#input-files");
   size_t rows = 1, cols = 0;
   if (a.shape.size() == 1)
     cols = a.shape[0];
@@ -143,7 +143,7 @@ void push_tile_arg(lx::Machine& m, const std::string& arg, const std::string& ba
     rows = a.shape[0];
     cols = a.shape[1];
   } else
-    raise(ErrorCode::Constraint, "--tile", "'" + path + "' must be 1-D or 2-D", "60 §5");
+    raise(ErrorCode::Constraint, "--tile", "'" + path + "' must be 1-D or 2-D", "docs/cli.md#run");
   m.push_tile(ta.queue, a.data.data(), rows, cols, t, l);
 }
 
@@ -230,7 +230,7 @@ int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
     f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
   }
   if (!o.acc_out.empty()) {
-    if (!m.acc().valid) raise(ErrorCode::Constraint, "--acc-out", "ACC holds no result", "60 §5");
+    if (!m.acc().valid) raise(ErrorCode::Constraint, "--acc-out", "ACC holds no result", "docs/cli.md#run");
     tilesim::npy::save(o.acc_out, acc_array(m.acc()));
   }
   // --expect acc=FILE.npy (docs/cli.md#expect): ACC is the LinxISA run's result.

@@ -43,7 +43,7 @@ std::vector<as::Output> run_file(const std::string& file, const std::string& tar
     for (const auto& s : cli->args) {
       const auto [name, value] = tilesim::cli::split_assignment(s, "--arg");
       if (!o.scalar_text.emplace(bare(name), value).second)
-        tilesim::raise(ErrorCode::Parse, "tilesim run --arg", "'" + name + "' given twice", "60 §5");
+        tilesim::raise(ErrorCode::Parse, "tilesim run --arg", "'" + name + "' given twice", "docs/cli.md#run");
     }
     o.entry = cli->entry;
     if (!cli->max_mem.empty()) {
@@ -57,7 +57,7 @@ std::vector<as::Output> run_file(const std::string& file, const std::string& tar
       }
       if (used != m.size() || m.empty() || !std::isdigit(static_cast<unsigned char>(m[0])))
         tilesim::raise(ErrorCode::Parse, "tilesim run --max-mem",
-                       "expected a byte count (decimal), got '" + m + "'", "60 §5");
+                       "expected a byte count (decimal), got '" + m + "'", "docs/cli.md#run");
       o.max_mem = size_t(v);
     }
   }

@@ -37,7 +37,7 @@ enum class MaskedBlock : uint8_t {
   Identity200I,  // SUM +0; MAX -65504 (half) / -Inf (float); MIN +65504 (half) / +Inf (float)
 };
 
-// One row per product (spec 40 §5). A data table, never #ifdef (spec 00 "Target profiles").
+// One row per product (docs/ascendc.md#products). A data table, never #ifdef (spec 00 "Target profiles").
 struct Product {
   const char* name;   // profile name: atlas_a2, ...
   const char* title;  // the vendor's product name

@@ -37,7 +37,7 @@ constexpr Elem elem_of_value() {
   else if constexpr (std::is_same_v<T, uint64_t>)
     return Elem::u64;
   else {
-    static_assert(std::is_same_v<T, uint32_t>, "not a PTO element type [spec 20 §2]");
+    static_assert(std::is_same_v<T, uint32_t>, "not a PTO element type [docs/pto.md#targets-and-dtypes]");
     return Elem::u32;
   }
 }
