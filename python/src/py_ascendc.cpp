@@ -203,11 +203,14 @@ class FreshCore {
   ~FreshCore() { ts::bind_core(nullptr); }
   FreshCore(const FreshCore&) = delete;
   FreshCore& operator=(const FreshCore&) = delete;
-  // Reserves room for `elems` elements of `bytes` each; returns the operand's UB reference.
+  // Reserves room for `elems` elements of `bytes` each, as a LocalTensor whose buffer is rounded up
+  // to whole 32-byte datablocks like every UB allocation (InitBuffer, docs/ascendc.md#ub): the
+  // walker may read the rest of a source's last datablock (zeros here), never past it.
   ts::UbRef reserve(uint64_t elems, unsigned bytes) {
     const uint64_t addr = (top_ + 31) / 32 * 32;
-    top_ = addr + elems * bytes;
-    return ts::UbRef{addr, elems};
+    const uint64_t padded = (elems * bytes + 31) / 32 * 32;
+    top_ = addr + padded;
+    return ts::UbRef{addr, padded / bytes};
   }
   // Allocates the UB, binds the core, and copies the sources in.
   void bind() {
@@ -215,11 +218,12 @@ class FreshCore {
     ts::bind_core(&c_);
   }
   void put(const ts::UbRef& r, const py::array& a) {
-    if (r.elems) std::memcpy(c_.ub.data() + r.addr, a.data(), r.elems * size_t(a.itemsize()));
+    if (a.shape(0)) std::memcpy(c_.ub.data() + r.addr, a.data(), size_t(a.shape(0)) * size_t(a.itemsize()));
   }
-  py::array take(const ts::UbRef& r, const py::dtype& dt) {
-    py::array out(dt, std::vector<py::ssize_t>{static_cast<py::ssize_t>(r.elems)});
-    if (r.elems) std::memcpy(out.mutable_data(), c_.ub.data() + r.addr, r.elems * size_t(dt.itemsize()));
+  // The first n elements of an operand: the array the caller sees, without the datablock padding.
+  py::array take(const ts::UbRef& r, const py::dtype& dt, uint64_t n) {
+    py::array out(dt, std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
+    if (n) std::memcpy(out.mutable_data(), c_.ub.data() + r.addr, n * size_t(dt.itemsize()));
     return out;
   }
   ts::Core& core() { return c_; }
@@ -313,6 +317,16 @@ uint64_t mask_form_extent(const ts::MaskArg& m, int64_t repeat, unsigned es, int
   return best;
 }
 
+// The arrays are the tensors (docs/ascendc.md#python): a count or a destination walk beyond an
+// array's length is an error even where the 32-byte padding of its UB copy would absorb it.
+void within_array(const char* instr, const char* what, uint64_t need, uint64_t len, const char* operand) {
+  if (need > len)
+    tilesim::raise(ErrorCode::Bounds, instr,
+                   std::string(what) + " reaches element " + std::to_string(need) + " but " + operand + " has " +
+                       std::to_string(len),
+                   "docs/ascendc.md#python");
+}
+
 enum class Arity { Binary, Scalar, Unary };
 
 py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::object& a_o, const py::object& b_o,
@@ -375,7 +389,15 @@ py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::o
   }
   const ts::UbRef ra = fc.reserve(uint64_t(a.shape(0)), es);
   const ts::UbRef rb = arity == Arity::Binary ? fc.reserve(uint64_t(b.shape(0)), es) : ts::UbRef{};
-  const ts::UbRef rd = fc.reserve(have_dst ? uint64_t(dst_init.shape(0)) : dst_default, es);
+  const uint64_t dst_len = have_dst ? uint64_t(dst_init.shape(0)) : dst_default;
+  if (count_form && count > 0) {
+    within_array(instr, "count", uint64_t(count), uint64_t(a.shape(0)), arity == Arity::Binary ? "src0" : "src");
+    if (arity == Arity::Binary) within_array(instr, "count", uint64_t(count), uint64_t(b.shape(0)), "src1");
+    within_array(instr, "count", uint64_t(count), dst_len, "dst");
+  } else if (!count_form) {
+    within_array(instr, "the walk of dst", dst_default, dst_len, "dst");
+  }
+  const ts::UbRef rd = fc.reserve(dst_len, es);
   fc.bind();
   fc.put(ra, a);
   if (arity == Arity::Binary) fc.put(rb, b);
@@ -383,7 +405,7 @@ py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::o
   const ts::UbRef* pb = arity == Arity::Binary ? &rb : nullptr;
   if (count_form) ts::vector_count(api, t, rd, ra, pb, scalar, count);
   else ts::vector_repeat(api, t, rd, ra, pb, scalar, m, repeat, st);
-  return fc.take(rd, a.dtype());
+  return fc.take(rd, a.dtype(), dst_len);
 }
 
 ts::ReduceOrderKind order_of(const std::string& s, const char* instr) {
@@ -443,7 +465,9 @@ py::array whole_reduce_api(ts::ReduceOp op, const char* instr, const py::object&
       tilesim::raise(ErrorCode::Constraint, instr, "dst must have the dtype of src", "docs/ascendc.md#python");
   }
   const ts::UbRef rs = fc.reserve(uint64_t(src.shape(0)), es);
-  const ts::UbRef rd = fc.reserve(have_dst ? uint64_t(dst_init.shape(0)) : dst_default, es);
+  const uint64_t dst_len = have_dst ? uint64_t(dst_init.shape(0)) : dst_default;
+  within_array(instr, "the results", dst_default, dst_len, "dst");
+  const ts::UbRef rd = fc.reserve(dst_len, es);
   fc.bind();
   fc.put(rs, src);
   if (have_dst) fc.put(rd, dst_init);
@@ -452,7 +476,7 @@ py::array whole_reduce_api(ts::ReduceOp op, const char* instr, const py::object&
     ts::set_vector_mask_count(fc.core().mask, 0, count);
   }
   ts::whole_reduce(op, t, rd, rs, m, repeat, p[0], p[1], p[2], order, instr);
-  return fc.take(rd, src.dtype());
+  return fc.take(rd, src.dtype(), dst_len);
 }
 
 ts::CastRound round_of(const std::string& s, const char* instr) {
@@ -517,13 +541,17 @@ py::array cast_api(const py::object& src_o, const std::string& dtype, const std:
       tilesim::raise(ErrorCode::Constraint, instr, "dst must use the carrier of dtype " + dtype, "docs/ascendc.md#python");
   }
   const ts::UbRef rs = fc.reserve(uint64_t(src.shape(0)), unsigned(src.itemsize()));
-  const ts::UbRef rd =
-      fc.reserve(have_dst ? uint64_t(dst_init.shape(0)) : uint64_t(std::max<int64_t>(count, 0)), unsigned(dt.itemsize()));
+  const uint64_t dst_len = have_dst ? uint64_t(dst_init.shape(0)) : uint64_t(std::max<int64_t>(count, 0));
+  if (count > 0) {
+    within_array(instr, "count", uint64_t(count), uint64_t(src.shape(0)), "src");
+    within_array(instr, "count", uint64_t(count), dst_len, "dst");
+  }
+  const ts::UbRef rd = fc.reserve(dst_len, unsigned(dt.itemsize()));
   fc.bind();
   fc.put(rs, src);
   if (have_dst) fc.put(rd, dst_init);
   ts::cast_count(to, from, rd, rs, mode, count);
-  return fc.take(rd, dt);
+  return fc.take(rd, dt, dst_len);
 }
 
 void init_vector_apis(py::module_& m) {

@@ -56,7 +56,7 @@ TEST_F(Rejections, VectorCoreUnsupported) {
   auto t = b.Get<half>();
   expect_reject([&] { BlockReduceSum<half>(t[128], t, 1, 128, 1, 1, 8); }, ErrorCode::Unsupported,
                 "BlockReduceSum: not supported on product atlas_inference_vectorcore (Atlas "
-                "inference series, Vector Core) [spec 40 §5]");
+                "inference series, Vector Core) [docs/ascendc.md#products]");
 }
 
 TEST_F(Rejections, FloatOnTrainingUnsupported) {
@@ -71,14 +71,14 @@ TEST_F(Rejections, FloatOnTrainingUnsupported) {
 
 TEST_F(Rejections, RepeatTimeRange) {
   expect_reject([&] { BlockReduceSum<half>(h[512], h, 256, 128, 1, 1, 8); }, ErrorCode::Constraint,
-                "BlockReduceSum: repeatTime must be in [0, 255], got 256 [spec 40 §3]");
+                "BlockReduceSum: repeatTime must be in [0, 255], got 256 [docs/ascendc.md#checks]");
   expect_reject([&] { BlockReduceSum<half>(h[512], h, -1, 128, 1, 1, 8); }, ErrorCode::Constraint,
                 "repeatTime must be in [0, 255], got -1");
 }
 
 TEST_F(Rejections, StrideRanges) {
   expect_reject([&] { BlockReduceMin<half>(h[512], h, 1, 128, -1, 1, 8); }, ErrorCode::Constraint,
-                "BlockReduceMin: dstRepStride must be in [0, 65535], got -1 [spec 40 §3]");
+                "BlockReduceMin: dstRepStride must be in [0, 65535], got -1 [docs/ascendc.md#checks]");
   expect_reject([&] { BlockReduceMin<half>(h[512], h, 1, 128, 1, 65536, 8); },
                 ErrorCode::Constraint, "srcBlkStride must be in [0, 65535], got 65536");
   expect_reject([&] { BlockReduceMin<half>(h[512], h, 1, 128, 1, 1, -8); }, ErrorCode::Constraint,
@@ -93,13 +93,13 @@ TEST_F(Rejections, DstRepStrideZeroOnTraining) {
   auto t = b.Get<half>();
   expect_reject(
       [&] { BlockReduceSum<half>(t[128], t, 2, 128, 0, 1, 0); }, ErrorCode::Constraint,
-      "BlockReduceSum: dstRepStride = 0 is not allowed on product atlas_training [spec 40 §3]");
+      "BlockReduceSum: dstRepStride = 0 is not allowed on product atlas_training [docs/ascendc.md#checks]");
 }
 
 TEST_F(Rejections, SrcAlignment) {
   expect_reject(
       [&] { BlockReduceSum<half>(h[512], h[8], 1, 128, 1, 1, 8); }, ErrorCode::Constraint,
-      "BlockReduceSum: src start address must be 32-byte aligned, got UB address 16 [spec 40 §3]");
+      "BlockReduceSum: src start address must be 32-byte aligned, got UB address 16 [docs/ascendc.md#checks]");
 }
 
 TEST_F(Rejections, DstAlignment) {
@@ -115,7 +115,7 @@ TEST_F(Rejections, DstAlignment) {
 
 TEST_F(Rejections, ContinuousMaskRange) {
   expect_reject([&] { BlockReduceSum<half>(h[512], h, 1, 0, 1, 1, 8); }, ErrorCode::Constraint,
-                "BlockReduceSum: continuous mask (half) must be in [1, 128], got 0 [spec 40 §1]");
+                "BlockReduceSum: continuous mask (half) must be in [1, 128], got 0 [docs/ascendc.md#the-mask-register]");
   expect_reject([&] { BlockReduceSum<half>(h[512], h, 1, 129, 1, 1, 8); }, ErrorCode::Constraint,
                 "continuous mask (half) must be in [1, 128], got 129");
   expect_reject([&] { BlockReduceSum<float>(f[256], f, 1, 65, 1, 1, 8); }, ErrorCode::Constraint,
@@ -126,7 +126,7 @@ TEST_F(Rejections, BitMaskHalfBothZero) {
   uint64_t m[2] = {0, 0};
   expect_reject(
       [&] { BlockReduceMax<half>(h[512], h, 1, m, 1, 1, 8); }, ErrorCode::Constraint,
-      "BlockReduceMax: bit mode for half: mask[0] and mask[1] must not both be 0 [spec 40 §1]");
+      "BlockReduceMax: bit mode for half: mask[0] and mask[1] must not both be 0 [docs/ascendc.md#the-mask-register]");
 }
 
 TEST_F(Rejections, BitMaskFloatZero) {
@@ -147,7 +147,7 @@ TEST_F(Rejections, BitMaskFloatSecondWordAndHalfOneWord) {
   call.mask.bits[1] = 5;
   expect_reject(
       [&] { ts::block_reduce(*c.product, true, c.mask, d, s, call); }, ErrorCode::Constraint,
-      "bit mode for float uses mask[0] alone; a second word must be 0, got 5 [spec 40 §3]");
+      "bit mode for float uses mask[0] alone; a second word must be 0, got 5 [docs/ascendc.md#checks]");
   call.elem = ts::Elem::f16;
   call.mask.words = 1;
   expect_reject([&] { ts::block_reduce(*c.product, true, c.mask, d, s, call); },
@@ -159,7 +159,7 @@ TEST_F(Rejections, SetMaskInCounterMode) {
   SetVectorMask<half, MaskMode::COUNTER>(100);
   expect_reject([&] { BlockReduceSum<half>(h[512], h, 1, 128, 1, 1, 8); }, ErrorCode::Constraint,
                 "BlockReduceSum: isSetMask = true is not allowed in counter mode (call "
-                "SetMaskNorm() first) [spec 40 §1]");
+                "SetMaskNorm() first) [docs/ascendc.md#the-mask-register]");
   SetMaskNorm();
 }
 
@@ -188,7 +188,7 @@ TEST_F(Rejections, SrcOutOfBounds) {
   small.SetSize(100);
   expect_reject([&] { BlockReduceSum<half>(h[512], small, 1, 128, 1, 1, 8); }, ErrorCode::Bounds,
                 "BlockReduceSum: src: repeat 0 datablock 7 reads elements [112, 128) beyond src's "
-                "100 elements [spec 40 §3]");
+                "100 elements [docs/ascendc.md#checks]");
   // A datablock with no active element reads nothing: mask 96 leaves block 6..7 inactive.
   BlockReduceSum<half>(h[512], small, 1, 96, 1, 1, 8);
 }
@@ -198,7 +198,7 @@ TEST_F(Rejections, DstOutOfBounds) {
   d.SetSize(15);
   expect_reject([&] { BlockReduceSum<half>(d, h, 2, 128, 1, 1, 8); }, ErrorCode::Bounds,
                 "BlockReduceSum: dst: repeat 1 datablock 7 writes element 15 beyond dst's 15 "
-                "elements [spec 40 §3]");
+                "elements [docs/ascendc.md#checks]");
   // Not written on atlas_a2 when fully masked: legal; written on ascend950: rejected.
   d.SetSize(14);
   BlockReduceSum<half>(d, h, 2, 96, 1, 1, 8);
@@ -225,7 +225,7 @@ TEST_F(Rejections, OverlapWritesSourceNotYetRead) {
 TEST_F(Rejections, SetVectorMaskRanges) {
   expect_reject(
       [] { SetVectorMask<half>(0, 0); }, ErrorCode::Constraint,
-      "SetVectorMask: bit mode for half: maskHigh and maskLow must not both be 0 [spec 40 §1]");
+      "SetVectorMask: bit mode for half: maskHigh and maskLow must not both be 0 [docs/ascendc.md#the-mask-register]");
   expect_reject([] { SetVectorMask<float>(1, 1); }, ErrorCode::Constraint,
                 "bit mode for float: maskHigh must be 0, got 1");
   expect_reject([] { SetVectorMask<float>(0, 0); }, ErrorCode::Constraint,

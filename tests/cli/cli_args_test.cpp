@@ -75,7 +75,7 @@ TEST(CliArgs, RegValuesRejected) {
     const std::string msg = parse_error([&] { cli::parse_reg_arg(r.text); });
     EXPECT_NE(msg.find(r.why), std::string::npos) << r.text << ": " << msg;
     EXPECT_NE(msg.find("--reg"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("[spec 60 §5]"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("[docs/cli.md#run]"), std::string::npos) << msg;
   }
 }
 

@@ -46,7 +46,7 @@ void expect_reject(const std::vector<uint8_t>& file, const std::string& needle) 
     const std::string msg = e.what();
     EXPECT_NE(msg.find(needle), std::string::npos) << msg;
     EXPECT_NE(msg.find("npy t.npy"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("[spec 60 §5]"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("[docs/formats.md#npy-files]"), std::string::npos) << msg;
   }
 }
 

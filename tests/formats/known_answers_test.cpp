@@ -56,6 +56,6 @@ TEST(FormatsNames, AliasesResolveAndUnknownListsValid) {
     EXPECT_EQ(e.code(), tilesim::ErrorCode::Unsupported);
     EXPECT_NE(std::string(e.what()).find("unknown dtype 'fp7'"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("e2m1"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("[spec 60 §2]"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("[docs/formats.md#dtype-names]"), std::string::npos);
   }
 }

@@ -47,21 +47,21 @@ TEST(PtoCompileFail, StaticChecks) {
        "TROWEXPANDSUB(d, a, s);",
        nullptr},
       {"align_row", "Tile<TileType::Vec, float, 16, 12> t;",
-       "Tile: RowMajor NoneBox needs Cols*sizeof(T) % 32 == 0 [spec 20 §1]"},
+       "Tile: RowMajor NoneBox needs Cols*sizeof(T) % 32 == 0 [docs/pto.md#tile-constraints]"},
       {"align_col", "Tile<TileType::Vec, half, 8, 1, BLayout::ColMajor> t;",
-       "Tile: ColMajor NoneBox needs Rows*sizeof(T) % 32 == 0 [spec 20 §1]"},
+       "Tile: ColMajor NoneBox needs Rows*sizeof(T) % 32 == 0 [docs/pto.md#tile-constraints]"},
       {"valid_gt_static", "Tile<TileType::Vec, float, 16, 8, BLayout::RowMajor, 17, 8> t;",
-       "RowValid must be DYNAMIC or 0 <= RowValid <= Rows [spec 20 §1]"},
+       "RowValid must be DYNAMIC or 0 <= RowValid <= Rows [docs/pto.md#tile-constraints]"},
       {"dst_colmajor",
        "Tile<TileType::Vec, float, 8, 8, BLayout::ColMajor> d; Tile<TileType::Vec, float, 8, 8> "
        "a;\n"
        "Tile<TileType::Vec, float, 8, 1, BLayout::ColMajor> s; TROWEXPANDADD(d, a, s);",
-       "TROWEXPANDADD: dst must be RowMajor [spec 20 §3 rule 1]"},
+       "TROWEXPANDADD: dst must be RowMajor [docs/pto.md#trowexpand-constraints]"},
       {"dtype_mismatch",
        "Tile<TileType::Vec, float, 16, 16> d, a; Tile<TileType::Vec, half, 16, 1, "
        "BLayout::ColMajor> s;\n"
        "TROWEXPANDMAX(d, a, s);",
-       "TROWEXPANDMAX: dst, src0 and src1 must have the same DType [spec 20 §3 rule 1]"},
+       "TROWEXPANDMAX: dst, src0 and src1 must have the same DType [docs/pto.md#trowexpand-constraints]"},
       {"dtype_union",
        "Tile<TileType::Vec, double, 8, 8> d, a; Tile<TileType::Vec, double, 8, 1, "
        "BLayout::ColMajor> s;\n"

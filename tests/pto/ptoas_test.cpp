@@ -138,7 +138,7 @@ TEST(PtoAs, CallerValidShapeOnlyForDynamicArgs) {
   as::RunOptions o = lenient();
   o.valid["zz"] = {1, 1};
   EXPECT_NE(error_of(prog, o).find("valid shape given for 'zz', which is not an .arg of the "
-                                   "program [spec 20 §6]"),
+                                   "program [docs/pto.md#pto-as]"),
             std::string::npos)
       << error_of(prog, o);
   as::RunOptions p = lenient();
@@ -209,7 +209,7 @@ TEST(PtoAs, ParseErrorsCarryFileLineColumnAndToken) {
   for (const Row& r : rows) {
     const std::string e = error_of(r.text);
     EXPECT_NE(e.find(r.expect), std::string::npos) << r.text << "\n -> " << e;
-    EXPECT_NE(e.find("[spec 20 §6]"), std::string::npos) << e;
+    EXPECT_NE(e.find("[docs/pto.md#"), std::string::npos) << e;
   }
 }
 
@@ -705,7 +705,7 @@ TEST(PtoAs, InstructionParseErrors) {
   for (const Row& r : rows) {
     const std::string e = error_of(pre + r.text);
     EXPECT_NE(e.find(r.expect), std::string::npos) << r.text << "\n -> " << e;
-    EXPECT_NE(e.find("[spec 20 §6]"), std::string::npos) << e;
+    EXPECT_NE(e.find("[docs/pto.md#"), std::string::npos) << e;
   }
 }
 

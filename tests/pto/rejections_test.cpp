@@ -23,7 +23,7 @@ void expect_reject(const std::function<void()>& call, const std::string& substr,
     ADD_FAILURE() << "no error; expected: " << substr;
   } catch (const tilesim::Error& e) {
     EXPECT_NE(std::string(e.what()).find(substr), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("[spec 20 §"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("[docs/pto.md#"), std::string::npos) << e.what();
   }
   for (size_t i = 0; i < mems.size(); ++i)
     EXPECT_TRUE(*mems[i] == before[i]) << "memory " << i << " changed";
@@ -98,7 +98,7 @@ TEST(PtoReject, Mode1ValidColNotOne) {
   HostTile s2(Elem::f32, 16, 4, false, 16, 4);
   expect_reject([&] { row_expand(Op::SUB, k.dst.d, k.full.d, s2.d, nullptr, A2, Ub{}); },
                 "TROWEXPANDSUB: src1 (expanded operand, ColMajor) must have validCol == 1, got 4 "
-                "[spec 20 §3 rule 3]",
+                "[docs/pto.md#trowexpand-constraints]",
                 k.mems());
 }
 
