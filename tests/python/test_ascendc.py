@@ -83,7 +83,7 @@ def test_float_bit_mask_second_word_zero_accepted():
     "kwargs, code, text",
     [
         (dict(repeat=256), "Constraint", "repeatTime must be in [0, 255], got 256 [docs/ascendc.md#checks]"),
-        (dict(mask=0), "Constraint", "continuous mask (half) must be in [1, 128], got 0"),
+        (dict(mask=0), "Constraint", "continuous mask must be in [1, 128] (lanes per repeat), got 0"),
         (dict(mask=[0, 0]), "Constraint", "must not both be 0"),
         (dict(mask=[1]), "Constraint", "bit mode for half needs two words"),
         (dict(mask=[-1, 0]), "Constraint", "mask words must be in [0, 2^64-1]"),
