@@ -97,6 +97,15 @@ struct BdcCall {
 
 // The chip rows' names, for messages and Python.
 std::vector<std::string> bdc_function_names();
+// Each function's vendor prototype: parameter names in order ("dst_addr", "src0_addr", ...,
+// "shape", "dst_stride", ..., "dtype"), and the parameter whose dtype the scalar C is read in
+// (empty when there is no C). The Python methods are generated from this list.
+struct BdcSignature {
+  std::string name;
+  std::vector<std::string> params;
+  std::string c_dtype;
+};
+std::vector<BdcSignature> bdc_signatures();
 
 class Device {
  public:

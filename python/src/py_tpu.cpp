@@ -4,12 +4,15 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "registry.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/tpu.hpp"
 #include "tpu/arrays.hpp"
+#include "tpu/dtype.hpp"
 
 namespace py = pybind11;
 namespace tp = tilesim::tpu;
@@ -88,6 +91,61 @@ variable_t to_variable(const py::tuple& t) {
                  "bad operand kind " + std::to_string(kind), "docs/tpu.md#python");
 }
 
+std::optional<dim4> opt_dim4(const py::object& o, const char* what) {
+  if (o.is_none()) return std::nullopt;
+  return to_dim4(o.cast<std::vector<int>>(), what);
+}
+
+// One BDC call from the vendor parameters the Python method was given (tilesim/tpu.py converts
+// and checks each value; this only moves them into BdcCall's fields, whatever the prototype).
+void run_bdc(tp::Device& d, const std::string& fn, const py::dict& a) {
+  tp::BdcCall k;
+  k.fn = fn.c_str();
+  dim4 shape{};
+  std::optional<dim4> st[3];
+  std::optional<int> c_dtype;
+  for (const auto& item : a) {
+    const std::string key = item.first.cast<std::string>();
+    const py::handle v = item.second;
+    if (key == "dst_addr") k.dst = v.cast<uint32_t>();
+    else if (key == "src0_addr" || key == "src_addr") k.src0 = v.cast<uint32_t>();
+    else if (key == "src1_addr") k.src1 = v.cast<uint32_t>();
+    else if (key == "shape") shape = to_dim4(v.cast<std::vector<int>>(), "shape");
+    else if (key == "dst_stride") st[0] = opt_dim4(py::reinterpret_borrow<py::object>(v), "dst_stride");
+    else if (key == "src0_stride" || key == "src_stride")
+      st[1] = opt_dim4(py::reinterpret_borrow<py::object>(v), "src_stride");
+    else if (key == "src1_stride") st[2] = opt_dim4(py::reinterpret_borrow<py::object>(v), "src1_stride");
+    else if (key == "dtype") k.dst_dtype = k.src0_dtype = k.src1_dtype = v.cast<int>();
+    else if (key == "dst_dtype") k.dst_dtype = v.cast<int>();
+    else if (key == "src_dtype") k.src0_dtype = k.src1_dtype = v.cast<int>();
+    else if (key == "src0_dtype") k.src0_dtype = v.cast<int>();
+    else if (key == "src1_dtype") k.src1_dtype = v.cast<int>();
+    else if (key == "C_dtype") c_dtype = v.cast<int>();
+    else if (key == "C") k.c_bits = v.cast<uint32_t>();
+    else if (key == "true_val") k.true_bits = v.cast<uint32_t>();
+    else if (key == "shift") k.shift = v.cast<int>();
+    else if (key == "rounding_mode" || key == "mode") k.rounding = v.cast<int>();
+    else if (key == "saturation") k.saturation = v.cast<bool>();
+    // work0_addr, work1_addr, coeff_addr: fp_exp's buffers, unused (docs/tpu.md#bdc-arithmetic)
+  }
+  if (c_dtype) k.src1_dtype = *c_dtype;  // the integer _C forms read C as C_dtype
+  k.shape = &shape;
+  if (st[0]) k.dst_stride = &*st[0];
+  if (st[1]) k.src0_stride = &*st[1];
+  if (st[2]) k.src1_stride = &*st[2];
+  d.bdc(k);
+}
+
+size_t nbytes_of(const std::vector<int64_t>& shape, int dt, const char* fn) {
+  const int e = tp::data_type_bytes(to_dt(dt));
+  if (!e)
+    tilesim::raise(tilesim::ErrorCode::Unsupported, fn,
+                   "dtype " + tp::dtype_label(dt) + " has no whole-byte element size", "docs/tpu.md#python");
+  size_t n = static_cast<size_t>(e);
+  for (int64_t x : shape) n *= static_cast<size_t>(x);
+  return n;
+}
+
 void init_tpu(py::module_&, py::module_& m) {
   m.doc() = "Sophgo TPU-Kernel compare-select on a simulated NPU local memory (spec 50)";
   m.def("parse_dtype",
@@ -158,11 +216,40 @@ void init_tpu(py::module_&, py::module_& m) {
           return py::make_tuple(out0, out1);
         });
 
+  m.def("bdc_signatures", [] {
+    py::list out;
+    for (const auto& sig : tp::bdc_signatures())
+      out.append(py::make_tuple(sig.name, sig.params, sig.c_dtype));
+    return out;
+  });
+  m.def("scalar_cast", [](const std::string& fn, uint32_t bits, int dst, int src, int rm, int kind) {
+    return tp::cast_scalar(fn.c_str(), bits, dst, src, rm, kind);
+  });
+  // Global memory (process-wide, spec 51 §1).
+  m.def("global_alloc", [](size_t n) { return tp::global_alloc(n); });
+  m.def("global_free", [](uint64_t g) { tp::global_free(g); });
+  m.def("global_write", [](uint64_t g, py::array arr) {
+    py::array c = py::array::ensure(arr, py::array::c_style);
+    const size_t n = static_cast<size_t>(c.nbytes());
+    uint8_t* p = tp::global_span(g, n, "tilesim.tpu.Device.global_write", "addr");
+    if (n) std::memcpy(p, c.data(), n);
+  });
+  m.def("global_read", [](uint64_t g, const std::vector<int64_t>& shape, int dt) {
+    const size_t n = nbytes_of(shape, dt, "tilesim.tpu.Device.global_read");
+    const uint8_t* p = tp::global_span(g, n, "tilesim.tpu.Device.global_read", "addr");
+    std::vector<py::ssize_t> sh(shape.begin(), shape.end());
+    py::array out(py::dtype(carrier(dt)), sh);
+    if (n) std::memcpy(out.mutable_data(), p, n);
+    return out;
+  });
+
   py::class_<tp::Device>(m, "Device")
       .def(py::init<std::string>(), py::arg("chip") = std::string(tp::kDefaultChip))
       .def_property_readonly("npu_num", &tp::Device::npu_num)
       .def_property_readonly("local_mem_size", &tp::Device::local_mem_size)
       .def_property_readonly("align_bytes", &tp::Device::align_bytes)
+      .def_property_readonly("bank_num", [](const tp::Device& d) { return d.profile().banks; })
+      .def_property_readonly("core_num", [](const tp::Device& d) { return d.profile().cores; })
       .def_property_readonly("chip",
                              [](const tp::Device& d) { return std::string(d.profile().name); })
       .def("memory",
@@ -198,6 +285,28 @@ void init_tpu(py::module_&, py::module_& m) {
              d.gdma_cpy_L2S(out.mutable_data(), addr, &shape, nullptr, stride ? &st : nullptr,
                             to_dt(dt));
              return out;
+           })
+      .def("_bdc", &run_bdc)
+      // GDMA with system (global) addresses (spec 51 §2): kind names the vendor function.
+      .def("_gdma",
+           [](tp::Device& d, const std::string& kind, uint64_t dst, uint64_t src, const std::vector<int>& shape_v,
+              const py::object& dst_stride, const py::object& src_stride, int dt, uint32_t c_bits,
+              uint64_t count) {
+             const dim4 shape = kind == "system_cpy" ? dim4{} : to_dim4(shape_v, "shape");
+             const auto ds = opt_dim4(dst_stride, "dst_stride"), ss = opt_dim4(src_stride, "src_stride");
+             const dim4* dp = ds ? &*ds : nullptr;
+             const dim4* sp = ss ? &*ss : nullptr;
+             const auto l = [](uint64_t a) { return static_cast<local_addr_t>(a); };
+             if (kind == "cpy_S2L") d.gdma_S2L(l(dst), src, &shape, dp, sp, dt);
+             else if (kind == "cpy_L2S") d.gdma_L2S(dst, l(src), &shape, dp, sp, dt);
+             else if (kind == "cpy_L2L") d.gdma_L2L(l(dst), l(src), &shape, dp, sp, dt);
+             else if (kind == "cpy_S2S") d.gdma_S2S(dst, src, &shape, dp, sp, dt);
+             else if (kind == "set_C_system") d.gdma_set_C_system(dst, c_bits, &shape, dp, dt);
+             else if (kind == "set_C_local") d.gdma_set_C_local(l(dst), c_bits, &shape, dp, dt);
+             else if (kind == "system_cpy") d.gdma_system_cpy(dst, src, count, dt);
+             else
+               tilesim::raise(tilesim::ErrorCode::Parse, "tilesim.tpu", "unknown GDMA function '" + kind + "'",
+                              "docs/tpu.md#python");
            })
       .def("_select",
            [](tp::Device& d, const std::string& op_name, uint32_t dst0, uint32_t dst1,

@@ -304,6 +304,8 @@ class Device:
     npu_num = property(lambda self: self._d.npu_num)
     local_mem_size = property(lambda self: self._d.local_mem_size)
     align_bytes = property(lambda self: self._d.align_bytes)
+    bank_num = property(lambda self: self._d.bank_num)
+    core_num = property(lambda self: self._d.core_num)
     chip = property(lambda self: self._d.chip)
 
     def memory(self):
@@ -378,6 +380,229 @@ class Device:
                   dst0_dtype, dst1_dtype)
 
 
+    # ---- global memory (spec 51 §1; one process-wide address space shared by every Device) ----
+
+    def global_alloc(self, nbytes):
+        """tilesim_tpu_global_alloc: a zeroed, 64-byte aligned global address (bit 62 set)."""
+        where = "tilesim.tpu.Device.global_alloc"
+        n = _integer(where, "nbytes", nbytes)
+        if n < 0:
+            _fail(where, "nbytes must be >= 1, got %d" % n, doc="docs/tpu.md#global-memory")
+        return _impl.global_alloc(n)
+
+    def global_free(self, addr):
+        """tilesim_tpu_global_free of an allocation's base address."""
+        _impl.global_free(_global_addr("tilesim.tpu.Device.global_free", "addr", addr))
+
+    def global_write(self, addr, array):
+        """The raw bytes of ``array`` (C order) to global memory at ``addr``, inside one live
+        allocation."""
+        where = "tilesim.tpu.Device.global_write"
+        g = _global_addr(where, "addr", addr)
+        arr = _np.asarray(array)
+        if arr.dtype.hasobject:
+            _fail(where, "array must hold numbers, got dtype %s" % arr.dtype)
+        _impl.global_write(g, _np.ascontiguousarray(arr))
+
+    def global_read(self, addr, shape, dtype):
+        """A new array of ``shape`` in the dtype's carrier from global memory at ``addr``."""
+        where = "tilesim.tpu.Device.global_read"
+        g = _global_addr(where, "addr", addr)
+        shp = [shape] if isinstance(shape, numbers.Integral) else list(shape)
+        dims = []
+        for k, v in enumerate(shp):
+            x = _integer(where, "shape[%d]" % k, v)
+            if x < 0:
+                _fail(where, "shape[%d] must be >= 0, got %d" % (k, x))
+            dims.append(x)
+        return _impl.global_read(g, dims, _dt(dtype))
+
+    # ---- GDMA (spec 51 §2): vendor names without 'tpu_'; strides are keywords (None = NULL) ----
+
+    def _gdma(self, kind, dst, src, shape, dtype, dst_stride=None, src_stride=None, c_bits=0,
+              count=0, sys=(False, False)):
+        where = "tilesim.tpu.Device.gdma_%s" % kind
+        d = _global_addr(where, "dst_addr", dst) if sys[0] else _address(where, "dst", dst, self)
+        s = 0
+        if src is not None:
+            s = _global_addr(where, "src_addr", src) if sys[1] else _address(where, "src", src, self)
+        shp = [1, 1, 1, 1] if shape is None else _dim4(where, "shape", shape)
+        ds = None if dst_stride is None else _dim4(where, "dst_stride", dst_stride, stride=True)
+        ss = None if src_stride is None else _dim4(where, "src_stride", src_stride, stride=True)
+        self._d._gdma(kind, d, s, shp, ds, ss, _dt(dtype), c_bits, count)
+
+    def gdma_cpy_S2L(self, dst_addr, src_addr, shape, dtype, *, dst_stride=None, src_stride=None):
+        """tpu_gdma_cpy_S2L: global memory -> local memory."""
+        self._gdma("cpy_S2L", dst_addr, src_addr, shape, dtype, dst_stride, src_stride,
+                   sys=(False, True))
+
+    def gdma_cpy_L2S(self, dst_addr, src_addr, shape, dtype, *, dst_stride=None, src_stride=None):
+        """tpu_gdma_cpy_L2S: local memory -> global memory."""
+        self._gdma("cpy_L2S", dst_addr, src_addr, shape, dtype, dst_stride, src_stride,
+                   sys=(True, False))
+
+    def gdma_cpy_L2L(self, dst_addr, src_addr, shape, dtype, *, dst_stride=None, src_stride=None):
+        """tpu_gdma_cpy_L2L: local memory -> local memory."""
+        self._gdma("cpy_L2L", dst_addr, src_addr, shape, dtype, dst_stride, src_stride)
+
+    def gdma_cpy_S2S(self, dst_addr, src_addr, shape, dtype, *, dst_stride=None, src_stride=None):
+        """tpu_gdma_cpy_S2S: global memory -> global memory."""
+        self._gdma("cpy_S2S", dst_addr, src_addr, shape, dtype, dst_stride, src_stride,
+                   sys=(True, True))
+
+    def gdma_set_C_system(self, dst_addr, C, shape, dtype, *, dst_stride=None):
+        """tpu_gdma_set_C_system: fill global memory with C (a value in dtype)."""
+        where = "tilesim.tpu.Device.gdma_set_C_system"
+        self._gdma("set_C_system", dst_addr, None, shape, dtype, dst_stride,
+                   c_bits=_scalar_bits(C, dtype, where, "C"), sys=(True, False))
+
+    def gdma_set_C_local(self, dst_addr, C, shape, dtype, *, dst_stride=None):
+        """tpu_gdma_set_C_local: fill local memory with C (a value in dtype)."""
+        where = "tilesim.tpu.Device.gdma_set_C_local"
+        self._gdma("set_C_local", dst_addr, None, shape, dtype, dst_stride,
+                   c_bits=_scalar_bits(C, dtype, where, "C"))
+
+    def gdma_system_cpy(self, dst_addr, src_addr, count, dtype):
+        """tpu_gdma_system_cpy: ``count`` contiguous elements, global -> global."""
+        where = "tilesim.tpu.Device.gdma_system_cpy"
+        n = _integer(where, "count", count)
+        if not 0 <= n < _ADDR_END:
+            _fail(where, "count must fit an unsigned int, got %d" % n)
+        self._gdma("system_cpy", dst_addr, src_addr, None, dtype, count=n, sys=(True, True))
+
+    # ---- scalar casts (spec 51 §3) on a value: returned in dst_dtype's carrier ----
+
+    def _scast(self, fn, kind, src, dst_dtype, src_dtype, mode):
+        where = "tilesim.tpu.Device.%s" % fn
+        dt_dst, dt_src = _dt(dst_dtype), _dt(src_dtype)
+        bits = _impl.scalar_cast(fn, _scalar_bits(src, src_dtype, where, "src"), dt_dst, dt_src,
+                                 _rounding(where, mode), kind)
+        carrier = _np.dtype(_impl.carrier(dt_dst))
+        width = carrier.itemsize
+        code = _np.array([bits & ((1 << (8 * width)) - 1)], dtype=_code_dtype(width))
+        return code.view(carrier)[0]
+
+    def tpu_cast(self, src, dst_dtype, src_dtype, mode):
+        """tpu_cast: ``src`` (a value in src_dtype) converted to dst_dtype with rounding ``mode``."""
+        return self._scast("tpu_cast", 0, src, dst_dtype, src_dtype, mode)
+
+    def tpu_fp_cast(self, src, dst_dtype, src_dtype, mode):
+        """tpu_fp_cast: a float ``src`` converted to dst_dtype with rounding ``mode``."""
+        return self._scast("tpu_fp_cast", 1, src, dst_dtype, src_dtype, mode)
+
+    def tpu_int_cast(self, src, dst_dtype, src_dtype):
+        """tpu_int_cast: an integer ``src`` converted to integer dst_dtype (saturating)."""
+        return self._scast("tpu_int_cast", 2, src, dst_dtype, src_dtype, 0)
+
+
+# rounding_mode_t (docs/tpu.md#bdc-arithmetic): an int or the vendor's enumerator name.
+_ROUNDING = {"RM_HALF_TO_EVEN": 0, "RM_HALF_AWAY_FROM_ZERO": 1, "RM_TOWARDS_ZERO": 2, "RM_DOWN": 3,
+             "RM_UP": 4, "RM_HALF_UP": 5, "RM_HALF_DOWN": 6}
+
+
+def _rounding(where, mode, what="rounding_mode"):
+    if isinstance(mode, str):
+        v = _ROUNDING.get(mode.upper())
+        if v is None:
+            _fail(where, "%s %r is not a rounding_mode_t (%s)" % (what, mode, ", ".join(_ROUNDING)),
+                  "Unsupported", "docs/tpu.md#bdc-arithmetic")
+        return v
+    v = _integer(where, what, mode)
+    if not _INT_MIN <= v <= _INT_MAX:
+        _fail(where, "%s %d is not a rounding_mode_t (0..6)" % (what, v), "Unsupported",
+              "docs/tpu.md#bdc-arithmetic")
+    return v
+
+
+def _global_addr(where, what, value):
+    """A global address from Device.global_alloc; Python passes no host pointers."""
+    a = _integer(where, what, value)
+    if not 0 <= a < 1 << 64 or not a >> 62 & 1:
+        _fail(where, "%s %s is not a global address (Device.global_alloc returns them, bit 62 "
+              "set); host pointers are not accepted from Python" % (what, hex(a)), "Bounds",
+              "docs/tpu.md#global-memory")
+    return a
+
+
+# ---- BDC arithmetic (spec 51 §3): one method per row of the engine's table (src/tpu/bdc.cpp),
+# generated here from its vendor prototype. Positional parameters are the prototype's in order
+# without the stride pointers; those are keyword arguments (None = NULL = 64-byte aligned layout).
+def _convert(dev, where, pname, value, args, c_dtype):
+    if pname.endswith("_addr"):
+        return _address(where, pname[:-5], value, dev)
+    if pname == "shape":
+        return _dim4(where, "shape", value)
+    if pname.endswith("_stride"):
+        return None if value is None else _dim4(where, pname, value, stride=True)
+    if pname == "dtype" or pname.endswith("_dtype"):
+        return _dt(value)
+    if pname == "C":
+        return _scalar_bits(value, args[c_dtype], where, "C")
+    if pname == "true_val":
+        return _scalar_bits(value, args["dst_dtype"], where, "true_val")
+    if pname == "shift":
+        v = _integer(where, "shift", value)
+        if not -128 <= v <= 127:
+            _fail(where, "shift %d does not fit the prototype's char" % v,
+                  doc="docs/tpu.md#bdc-arithmetic")
+        return v
+    if pname in ("rounding_mode", "mode"):
+        return _rounding(where, value, pname)
+    if pname == "saturation":
+        if not isinstance(value, (bool, _np.bool_)) and value not in (0, 1):
+            _fail(where, "saturation must be a bool, got %r" % (value,))
+        return bool(value)
+    raise AssertionError(pname)
+
+
+def _make_bdc(vendor, params, c_dtype):
+    import inspect
+    short = vendor[len("tpu_bdc_"):]
+    where = "tilesim.tpu.Device.%s" % short
+    pos = [p for p in params if not p.endswith("_stride")]
+    kw = [p for p in params if p.endswith("_stride")]
+    sig = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in pos]
+        + [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, default=None) for p in kw])
+
+    def method(self, *args, **kwargs):
+        try:
+            bound = sig.bind(self, *args, **kwargs)
+        except TypeError as e:
+            _fail(where, "%s; the call is %s%s" % (e, short, str(sig).replace("(self, ", "(")))
+        bound.apply_defaults()
+        given = bound.arguments
+        names = {p: given[p] for p in params if p == "dtype" or p.endswith("_dtype")}
+        out = {}
+        for p in params:  # prototype order: the dtypes are known before C and true_val
+            out[p] = _convert(self, where, p, given[p], names, c_dtype)
+        self._d._bdc(vendor, out)
+
+    method.__name__ = method.__qualname__ = short
+    method.__signature__ = sig
+    method.__doc__ = "%s%s: %s with its vendor prototype (docs/tpu.md#bdc-arithmetic)." % (
+        short, str(sig).replace("(self, ", "("), vendor)
+    return method
+
+
+def _install_bdc():
+    import keyword
+    names = []
+    for vendor, params, c_dtype in _impl.bdc_signatures():
+        short = vendor[len("tpu_bdc_"):]
+        m = _make_bdc(vendor, params, c_dtype)
+        setattr(Device, short, m)
+        if keyword.iskeyword(short):  # d.and(...) is a syntax error: d.and_, d.or_, d.not_ too
+            setattr(Device, short + "_", m)
+        names.append(short)
+    return names
+
+
+# The vendor names without 'tpu_bdc_', in the engine table's order (spec 51 §3).
+BDC_FUNCTIONS = _install_bdc()
+
+
 # The compiled Device is wrapped above; keep the Python class as the public one.
 __all__ = ["vector", "tensor", "vector_at", "scalar", "Device", "greater_select", "less_select",
-           "equal_select", "maximum_greater_select", "minimum_less_select", "Error"]
+           "equal_select", "maximum_greater_select", "minimum_less_select", "BDC_FUNCTIONS", "Error"]

@@ -110,6 +110,52 @@ const Row* find_row(std::string_view name) {
   return nullptr;
 }
 
+// The vendor prototype of each form (torch-tpu's tpu_kernel.h), parameter names in order; the
+// Python methods are generated from these (one binding loop, python/tilesim/tpu.py). `c_dtype`
+// names the parameter whose dtype the scalar C is read in.
+struct FormSig {
+  std::vector<const char*> params;
+  const char* c_dtype;
+};
+FormSig signature(Form f) {
+  switch (f) {
+    case Form::Binary:
+      return {{"dst_addr", "src0_addr", "src1_addr", "shape", "dst_stride", "src0_stride", "src1_stride", "dtype"},
+              nullptr};
+    case Form::BinaryC:
+    case Form::CBinary:
+      return {{"dst_addr", "src_addr", "C", "shape", "dst_stride", "src_stride", "dtype"}, "dtype"};
+    case Form::Unary:
+    case Form::Copy:
+      return {{"dst_addr", "src_addr", "shape", "dst_stride", "src_stride", "dtype"}, nullptr};
+    case Form::IntBinary:
+      return {{"dst_addr", "src0_addr", "src1_addr", "shape", "dst_stride", "src0_stride", "src1_stride", "dst_dtype",
+               "src0_dtype", "src1_dtype", "shift", "rounding_mode", "saturation"},
+              nullptr};
+    case Form::IntBinaryC:
+    case Form::IntCBinary:
+      return {{"dst_addr", "src_addr", "C", "shape", "dst_stride", "src_stride", "dst_dtype", "src_dtype", "C_dtype",
+               "shift", "rounding_mode", "saturation"},
+              "C_dtype"};
+    case Form::Compare:
+      return {{"dst_addr", "src0_addr", "src1_addr", "true_val", "shape", "dst_stride", "src0_stride", "src1_stride",
+               "dst_dtype", "src_dtype"},
+              nullptr};
+    case Form::CompareC:
+      return {{"dst_addr", "src_addr", "C", "true_val", "shape", "dst_stride", "src_stride", "dst_dtype", "src_dtype"},
+              "src_dtype"};
+    case Form::SetC:
+      return {{"dst_addr", "C", "shape", "dst_stride", "dtype"}, "dtype"};
+    case Form::Bcast:
+      return {{"dst_addr", "src_addr", "shape", "dtype"}, nullptr};
+    case Form::Cast:
+      return {{"dst_addr", "src_addr", "shape", "dst_stride", "src_stride", "dst_dtype", "src_dtype", "mode"}, nullptr};
+    case Form::Exp:
+      return {{"dst_addr", "src_addr", "work0_addr", "work1_addr", "coeff_addr", "shape", "dtype"}, nullptr};
+  }
+  return {{}, nullptr};
+}
+
 bool has_src0(Form f) { return f != Form::SetC; }
 bool has_src1(Form f) { return f == Form::Binary || f == Form::IntBinary || f == Form::Compare; }
 bool has_scalar(Form f) {
@@ -447,6 +493,19 @@ void execute(Device& dev, const Plan& p) {
 std::vector<std::string> bdc_function_names() {
   std::vector<std::string> out;
   for (const Row& r : kTable) out.emplace_back(r.name);
+  return out;
+}
+
+std::vector<BdcSignature> bdc_signatures() {
+  std::vector<BdcSignature> out;
+  for (const Row& r : kTable) {
+    const FormSig sig = signature(r.form);
+    BdcSignature b;
+    b.name = r.name;
+    for (const char* p : sig.params) b.params.emplace_back(p);
+    if (sig.c_dtype) b.c_dtype = sig.c_dtype;
+    out.push_back(std::move(b));
+  }
   return out;
 }
 
