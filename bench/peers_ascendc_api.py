@@ -117,7 +117,7 @@ def _softmax_cases():
         m = x.max(axis=1, keepdims=True)
         np.subtract(x, m, out=y)
         np.exp(y, out=y)
-        y /= y.sum(axis=1, keepdims=True)
+        np.divide(y, y.sum(axis=1, keepdims=True), out=y)
     out = []
     for threads in (1, 2):
         tx = torch.from_numpy(x) if torch is not None else None

@@ -387,6 +387,15 @@ void high_level(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const 
   bool on[128];
   uint8_t* ub = core().ub.data();
   if (op == ReduceOp::Sum) {
+    uint64_t n = 0;
+    if (count_form && !num.sat && flat_count(w, s, n)) {
+      // Plain IEEE nodes over lanes 0..n-1: the element-op core's chained tree sums (groups of P
+      // from +0, left to right) are this call's definition, computed in SIMD.
+      uint64_t code = 0;
+      ops::chained_tree_sums(t, ub + src.addr, 0, 1, n, P, &code);
+      std::memcpy(ub + dst.addr, &code, es);
+      return;
+    }
     std::vector<float> part(R);
     repeat_sums(num, w, s, part.data());
     float total;
