@@ -132,6 +132,9 @@ void check_slots(const char* api, const detail::Walk& w, const detail::WalkOpera
               " bytes (repeats " + to_string(w.repeats) + ")",
           kDoc);
   ub_bytes(dst.addr, end, api, "dst");
+  // The results' bytes beside every byte the walk can read: no repeat can write what a later one reads.
+  const uint64_t read_end = src.ref.addr + ((w.repeats - 1) * src.rep + 7 * src.blk + 1) * 32;
+  if (dst.addr + end <= src.ref.addr || dst.addr >= read_end) return;
   detail::WalkOperand ops[2] = {src, src};
   const detail::ReadStamps reads(w, ops, 2);
   for (uint64_t r = 0; r < w.repeats; ++r) {
@@ -265,6 +268,18 @@ void whole_reduce(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, cons
   if (op == ReduceOp::Sum) {
     // All sums first, then the writes: the same as repeat by repeat, as no repeat's slot holds bytes
     // a later repeat reads (check_slots).
+    uint64_t n = 0;
+    if (!num.sat && flat_count(w, s, n)) {
+      // Plain IEEE nodes over lanes 0..n-1: the element-op core's tree sums of P-lane groups (the
+      // last padded with +0 lanes) are the repeat sums, computed in SIMD.
+      thread_local std::vector<uint8_t> roots;
+      roots.resize(w.repeats * es);
+      ops::tree_sums(t, ub + src.addr, 0, 1, n, w.lanes, roots.data());
+      for (uint64_t r = 0; r < w.repeats; ++r)
+        std::memcpy(ub + dst.addr + r * static_cast<uint64_t>(dst_rep) * unit, roots.data() + r * es, es);
+      core().mask = after;
+      return;
+    }
     std::vector<float> part(w.repeats);
     repeat_sums(num, w, s, part.data());
     for (uint64_t r = 0; r < w.repeats; ++r)
