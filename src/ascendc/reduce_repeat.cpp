@@ -4,6 +4,7 @@
 // addressing come from the operand walker (walk.hpp); a sum is the adjacent-pairs tree of spec 15
 // §3 whose every node is a T result (half: fp32 add rounded to half, then the CTRL saturation).
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -208,10 +209,18 @@ bool flat_count(const detail::Walk& w, const detail::WalkOperand& s, uint64_t& c
   if (s.blk != 1 || s.rep * 32 != uint64_t(w.lanes) * s.esize) return false;
   const detail::RepeatMask full = detail::first_n(w.lanes);
   if (w.repeats > 1 && (w.body.lo != full.lo || w.body.hi != full.hi)) return false;
-  unsigned n = 0;
-  while (n < w.lanes && w.last.bit(n)) ++n;
-  for (unsigned i = n; i < w.lanes; ++i)
-    if (w.last.bit(i)) return false;
+  // The last mask, cut to the lanes, is a prefix: lo = 2^a - 1 (a < 64 and hi = 0), or lo all
+  // ones and hi = 2^b - 1.
+  const detail::RepeatMask lim = detail::first_n(w.lanes);
+  const uint64_t lo = w.last.lo & lim.lo, hi = w.last.hi & lim.hi;
+  unsigned n;
+  if (lo != ~uint64_t{0}) {
+    if (hi != 0 || (lo & (lo + 1)) != 0) return false;
+    n = static_cast<unsigned>(std::popcount(lo));
+  } else {
+    if ((hi & (hi + 1)) != 0) return false;
+    n = 64 + static_cast<unsigned>(std::popcount(hi));
+  }
   count = w.repeats == 0 ? 0 : (w.repeats - 1) * w.lanes + n;
   return true;
 }
