@@ -9,18 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "py_ascendc_support.hpp"
 #include "registry.hpp"
-#include "tilesim/ascendc/engine.hpp"
-#include "tilesim/ascendc/vector.hpp"
-#include "tilesim/formats.hpp"
-#include "tilesim/error.hpp"
-
-namespace py = pybind11;
-namespace ts = tilesim::ascendc;
-namespace formats = tilesim::formats;
-using tilesim::ErrorCode;
 
 namespace {
+
+using namespace tilesim::pyascendc;
 
 ts::Elem elem_of(const py::array& a, const char* instr, const char* what) {
   const py::dtype dt = a.dtype();
@@ -31,45 +25,6 @@ ts::Elem elem_of(const py::array& a, const char* instr, const char* what) {
                      ": T must be half or float (numpy float16 / float32), got dtype " +
                      py::str(static_cast<py::object>(dt)).cast<std::string>(),
                  "docs/ascendc.md#checks");
-}
-
-int64_t as_int(const py::handle& h, const char* instr, const char* what) {
-  // bool is an int subclass in Python; mask=True meaning "1 element" would hide a caller's mistake.
-  if (PyBool_Check(h.ptr()))
-    tilesim::raise(ErrorCode::Constraint, instr,
-                   std::string(what) + " must be an integer, got a bool (" +
-                       py::repr(h).cast<std::string>() + ")",
-                   "docs/ascendc.md#python");
-  try {
-    return py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr())).cast<int64_t>();
-  } catch (const std::exception&) {
-    PyErr_Clear();
-    tilesim::raise(
-        ErrorCode::Constraint, instr,
-        std::string(what) + " must be an integer in range, got " + py::repr(h).cast<std::string>(),
-        "docs/ascendc.md#checks");
-  }
-}
-
-uint64_t as_word(const py::handle& h, const char* instr) {
-  if (PyBool_Check(h.ptr()))
-    tilesim::raise(ErrorCode::Constraint, instr,
-                   "bit-mode mask words must be integers, got a bool (" +
-                       py::repr(h).cast<std::string>() + ")",
-                   "docs/ascendc.md#python");
-  py::object idx = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
-  if (!idx) {
-    PyErr_Clear();
-    tilesim::raise(ErrorCode::Constraint, instr,
-                   "mask word must be an integer, got " + py::repr(h).cast<std::string>(), "docs/ascendc.md#the-mask-register");
-  }
-  const py::int_ v(idx);
-  if (v < py::int_(0) ||
-      v > py::int_(py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ull))))
-    tilesim::raise(ErrorCode::Constraint, instr,
-                   "mask words must be in [0, 2^64-1], got " + py::repr(h).cast<std::string>(),
-                   "docs/ascendc.md#the-mask-register");
-  return v.cast<uint64_t>();
 }
 
 py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::object& repeat_o,
@@ -155,184 +110,12 @@ py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::objec
 
 // ---- spec 41 vector APIs (spec 60 §4): each call on a fresh simulated core ----
 
-// The §2 dtype of a NumPy array (float16/float32 and the integer types the vendor pages list);
-// the engine rejects a dtype the API lacks with its own message.
-formats::DType dtype_of(const py::array& a, const char* instr, const char* what) {
-  const py::dtype dt = a.dtype();
-  const char k = dt.kind();
-  const auto n = dt.itemsize();
-  if (k == 'f' && n == 2) return formats::DType::fp16;
-  if (k == 'f' && n == 4) return formats::DType::fp32;
-  if (k == 'i' && n == 1) return formats::DType::s8;
-  if (k == 'i' && n == 2) return formats::DType::s16;
-  if (k == 'i' && n == 4) return formats::DType::s32;
-  if (k == 'u' && n == 1) return formats::DType::u8;
-  if (k == 'u' && n == 2) return formats::DType::u16;
-  if (k == 'u' && n == 4) return formats::DType::u32;
-  tilesim::raise(ErrorCode::Unsupported, instr,
-                 std::string(what) + ": no Ascend C element type for NumPy dtype " +
-                     py::str(static_cast<py::object>(dt)).cast<std::string>(),
-                 "docs/ascendc.md#python");
-}
-
-py::array one_d(const py::object& o, const char* instr, const char* what) {
-  py::array a = py::array::ensure(o, py::array::c_style);
-  if (!a) tilesim::raise(ErrorCode::Constraint, instr, std::string(what) + " must be an array", "docs/ascendc.md#python");
-  if (a.ndim() != 1)
-    tilesim::raise(ErrorCode::Constraint, instr,
-                   std::string(what) + " must be a 1-D array, got " + std::to_string(a.ndim()) + " dims", "docs/ascendc.md#python");
-  return a;
-}
-
-// A fresh core (spec 60 §4): the product's state, a UB large enough for the operands laid out one
-// after another at 32-byte aligned addresses (at least the product's UB size), bound to this thread
-// for the call's duration.
-class FreshCore {
- public:
-  FreshCore(const std::string& product, const py::object& saturation, const char* instr) {
-    c_.product = &ts::find_product(product);
-    if (!saturation.is_none()) {
-      const std::string tn = py::str(py::type::of(saturation).attr("__name__")).cast<std::string>();
-      if (!py::isinstance<py::bool_>(saturation) && tn != "bool_")
-        tilesim::raise(ErrorCode::Constraint, instr,
-                       "saturation must be None, True or False, got " + py::repr(saturation).cast<std::string>(),
-                       "docs/ascendc.md#python");
-      c_.saturation = saturation.cast<bool>();
-    }
-  }
-  ~FreshCore() { ts::bind_core(nullptr); }
-  FreshCore(const FreshCore&) = delete;
-  FreshCore& operator=(const FreshCore&) = delete;
-  // Reserves room for `elems` elements of `bytes` each, as a LocalTensor whose buffer is rounded up
-  // to whole 32-byte datablocks like every UB allocation (InitBuffer, docs/ascendc.md#ub): the
-  // walker may read the rest of a source's last datablock (zeros here), never past it.
-  ts::UbRef reserve(uint64_t elems, unsigned bytes) {
-    const uint64_t addr = (top_ + 31) / 32 * 32;
-    const uint64_t padded = (elems * bytes + 31) / 32 * 32;
-    top_ = addr + padded;
-    return ts::UbRef{addr, padded / bytes};
-  }
-  // Allocates the UB, binds the core, and copies the sources in.
-  void bind() {
-    c_.ub.assign(std::max<uint64_t>(c_.product->ub_bytes, (top_ + 31) / 32 * 32), 0);
-    ts::bind_core(&c_);
-  }
-  void put(const ts::UbRef& r, const py::array& a) {
-    if (a.shape(0)) std::memcpy(c_.ub.data() + r.addr, a.data(), size_t(a.shape(0)) * size_t(a.itemsize()));
-  }
-  // The first n elements of an operand: the array the caller sees, without the datablock padding.
-  py::array take(const ts::UbRef& r, const py::dtype& dt, uint64_t n) {
-    py::array out(dt, std::vector<py::ssize_t>{static_cast<py::ssize_t>(n)});
-    if (n) std::memcpy(out.mutable_data(), c_.ub.data() + r.addr, n * size_t(dt.itemsize()));
-    return out;
-  }
-  ts::Core& core() { return c_; }
-
- private:
-  ts::Core c_;
-  uint64_t top_ = 0;
-};
-
-// The scalar argument read as T (spec 60 §4): NumPy's conversion to the dtype, then its code.
-uint64_t scalar_code(const py::object& s, const py::dtype& dt, const char* instr) {
-  py::array v;
-  try {
-    v = py::module_::import("numpy").attr("asarray")(s, dt);
-  } catch (const py::error_already_set&) {
-    tilesim::raise(ErrorCode::Constraint, instr,
-                   "scalar " + py::repr(s).cast<std::string>() + " cannot be read as " +
-                       py::str(static_cast<py::object>(dt)).cast<std::string>(),
-                   "docs/ascendc.md#python");
-  }
-  if (v.ndim() != 0)
-    tilesim::raise(ErrorCode::Constraint, instr, "scalar must be a number, got " + py::repr(s).cast<std::string>(),
-                   "docs/ascendc.md#python");
-  uint64_t code = 0;
-  std::memcpy(&code, v.data(), size_t(dt.itemsize()));
-  return code;
-}
-
-// The mask argument of a mask/repeat form: an int (continuous) or a list of 1-2 words (bit mode).
-ts::MaskArg mask_arg(const py::object& mask, const char* instr) {
-  ts::MaskArg m;
-  if (py::isinstance<py::list>(mask) || py::isinstance<py::tuple>(mask) || py::isinstance<py::array>(mask)) {
-    const py::sequence seq = py::reinterpret_borrow<py::sequence>(mask);
-    if (seq.size() < 1 || seq.size() > 2)
-      tilesim::raise(ErrorCode::Constraint, instr,
-                     "bit-mode mask must be a list of 1 or 2 words, got " + std::to_string(seq.size()), "docs/ascendc.md#python");
-    m.kind = ts::MaskArg::Kind::Bits;
-    m.words = static_cast<unsigned>(seq.size());
-    for (size_t i = 0; i < seq.size(); ++i) m.bits[i] = as_word(seq[i], instr);
-  } else {
-    m.kind = ts::MaskArg::Kind::Continuous;
-    m.len = as_int(mask, instr, "continuous mask");
-  }
-  return m;
-}
-
-// params: None = contiguous, else a dict with exactly `keys` (spec 60 §4).
-std::vector<int64_t> params_of(const py::object& params, std::initializer_list<const char*> keys,
-                               std::initializer_list<int64_t> defaults, const char* instr) {
-  std::vector<int64_t> out(defaults);
-  if (params.is_none()) return out;
-  if (!py::isinstance<py::dict>(params))
-    tilesim::raise(ErrorCode::Constraint, instr, "params must be None or a dict, got " + py::repr(params).cast<std::string>(),
-                   "docs/ascendc.md#python");
-  const py::dict d = params.cast<py::dict>();
-  std::string want;
-  for (const char* k : keys) want += std::string(want.empty() ? "" : ", ") + k;
-  for (auto item : d) {
-    const std::string k = py::str(item.first).cast<std::string>();
-    bool known = false;
-    for (const char* kk : keys) known |= k == kk;
-    if (!known)
-      tilesim::raise(ErrorCode::Constraint, instr, "params: unknown key '" + k + "' (the keys are " + want + ")",
-                     "docs/ascendc.md#python");
-  }
-  size_t i = 0;
-  for (const char* k : keys) {
-    if (!d.contains(k))
-      tilesim::raise(ErrorCode::Constraint, instr, std::string("params: missing key '") + k + "' (the keys are " + want + ")",
-                     "docs/ascendc.md#python");
-    out[i++] = as_int(d[k], instr, k);
-  }
-  return out;
-}
-
-// 1 + the largest destination element an active lane of the mask/repeat form writes (0 if none):
-// the default dst length of spec 60 §4. Out-of-range arguments give 0; the engine rejects them.
-uint64_t mask_form_extent(const ts::MaskArg& m, int64_t repeat, unsigned es, int64_t dst_blk, int64_t dst_rep) {
-  const unsigned lanes = 256 / es, per_blk = 32 / es;
-  if (repeat < 1 || repeat > 255 || dst_blk < 0 || dst_rep < 0) return 0;
-  uint64_t best = 0;
-  for (unsigned l = 0; l < lanes; ++l) {
-    bool on = false;
-    if (m.kind == ts::MaskArg::Kind::Continuous) on = m.len >= 0 && int64_t(l) < m.len;
-    else on = (m.bits[l / 64] >> (l % 64)) & 1;
-    if (!on) continue;
-    const uint64_t idx = (uint64_t(repeat - 1) * uint64_t(dst_rep) + (l / per_blk) * uint64_t(dst_blk)) * per_blk +
-                         l % per_blk;
-    best = std::max(best, idx + 1);
-  }
-  return best;
-}
-
-// The arrays are the tensors (docs/ascendc.md#python): a count or a destination walk beyond an
-// array's length is an error even where the 32-byte padding of its UB copy would absorb it.
-void within_array(const char* instr, const char* what, uint64_t need, uint64_t len, const char* operand) {
-  if (need > len)
-    tilesim::raise(ErrorCode::Bounds, instr,
-                   std::string(what) + " reaches element " + std::to_string(need) + " but " + operand + " has " +
-                       std::to_string(len),
-                   "docs/ascendc.md#python");
-}
-
 enum class Arity { Binary, Scalar, Unary };
 
 py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::object& a_o, const py::object& b_o,
                      const py::object& count_o, const py::object& mask_o, const py::object& repeat_o,
                      const py::object& params_o, const py::object& dst_o, const std::string& product,
-                     const py::object& saturation) {
+                     const py::object& saturation, bool round_en) {
   FreshCore fc(product, saturation, instr);
   const py::array a = one_d(a_o, instr, arity == Arity::Binary ? "src0" : "src");
   const formats::DType t = dtype_of(a, instr, "src");
@@ -346,12 +129,7 @@ py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::o
   } else if (arity == Arity::Scalar) {
     scalar = scalar_code(b_o, a.dtype(), instr);
   }
-  const bool count_form = !count_o.is_none();
-  if (count_form && !(mask_o.is_none() && repeat_o.is_none() && params_o.is_none()))
-    tilesim::raise(ErrorCode::Constraint, instr, "count form: mask, repeat and params must be None", "docs/ascendc.md#python");
-  if (!count_form && (mask_o.is_none() || repeat_o.is_none()))
-    tilesim::raise(ErrorCode::Constraint, instr, "give count (count form) or mask and repeat (mask/repeat form)",
-                   "docs/ascendc.md#python");
+  const bool count_form = form_of(count_o, mask_o, repeat_o, params_o, instr) == Form::Count;
   int64_t count = 0, repeat = 0;
   ts::MaskArg m;
   ts::RepeatStrides st;
@@ -362,21 +140,7 @@ py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::o
   } else {
     m = mask_arg(mask_o, instr);
     repeat = as_int(repeat_o, instr, "repeat");
-    if (arity == Arity::Binary) {
-      const auto p = params_of(params_o,
-                               {"dst_blk_stride", "src0_blk_stride", "src1_blk_stride", "dst_rep_stride",
-                                "src0_rep_stride", "src1_rep_stride"},
-                               {1, 1, 1, 8, 8, 8}, instr);
-      for (int64_t v : p)
-        if (v < 0) tilesim::raise(ErrorCode::Constraint, instr, "params: strides must be >= 0", "docs/ascendc.md#python");
-      st = {uint64_t(p[0]), uint64_t(p[1]), uint64_t(p[2]), uint64_t(p[3]), uint64_t(p[4]), uint64_t(p[5])};
-    } else {
-      const auto p = params_of(params_o, {"dst_blk_stride", "src_blk_stride", "dst_rep_stride", "src_rep_stride"},
-                               {1, 1, 8, 8}, instr);
-      for (int64_t v : p)
-        if (v < 0) tilesim::raise(ErrorCode::Constraint, instr, "params: strides must be >= 0", "docs/ascendc.md#python");
-      st = {uint64_t(p[0]), uint64_t(p[1]), 1, uint64_t(p[2]), uint64_t(p[3]), 8};
-    }
+    st = arity == Arity::Binary ? binary_strides(params_o, instr) : unary_strides(params_o, instr);
     dst_default = mask_form_extent(m, repeat, es, int64_t(st.dst_blk), int64_t(st.dst_rep));
   }
   // py::array() is a 0-length array, not a null handle: track "dst given" explicitly.
@@ -403,8 +167,8 @@ py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::o
   if (arity == Arity::Binary) fc.put(rb, b);
   if (have_dst) fc.put(rd, dst_init);
   const ts::UbRef* pb = arity == Arity::Binary ? &rb : nullptr;
-  if (count_form) ts::vector_count(api, t, rd, ra, pb, scalar, count);
-  else ts::vector_repeat(api, t, rd, ra, pb, scalar, m, repeat, st);
+  if (count_form) ts::vector_count(api, t, rd, ra, pb, scalar, count, round_en);
+  else ts::vector_repeat(api, t, rd, ra, pb, scalar, m, repeat, st, round_en);
   return fc.take(rd, a.dtype(), dst_len);
 }
 
@@ -493,111 +257,140 @@ ts::CastRound round_of(const std::string& s, const char* instr) {
                  "docs/ascendc.md#python");
 }
 
-py::dtype carrier_of(formats::DType t) {
-  switch (formats::info(t).carrier) {
-    case formats::Carrier::f64: return py::dtype("float64");
-    case formats::Carrier::f32: return py::dtype("float32");
-    case formats::Carrier::f16: return py::dtype("float16");
-    case formats::Carrier::u8: return py::dtype("uint8");
-    case formats::Carrier::u16: return py::dtype("uint16");
-    case formats::Carrier::u32: return py::dtype("uint32");
-    case formats::Carrier::u64: return py::dtype("uint64");
-    case formats::Carrier::i8: return py::dtype("int8");
-    case formats::Carrier::i16: return py::dtype("int16");
-    case formats::Carrier::i32: return py::dtype("int32");
-    default: return py::dtype("int64");
-  }
-}
-
-py::array cast_api(const py::object& src_o, const std::string& dtype, const std::string& round_mode,
+py::array cast_api(const py::object& src_o, const py::object& dtype, const std::string& round_mode,
                    const py::object& count_o, const py::object& mask_o, const py::object& repeat_o,
                    const py::object& params_o, const py::object& src_dtype, const py::object& dst_o,
                    const std::string& product, const py::object& saturation) {
   const char* instr = "Cast";
   FreshCore fc(product, saturation, instr);
   const py::array src = one_d(src_o, instr, "src");
-  const formats::DType to = formats::parse_dtype(dtype, "Cast dtype");
-  const formats::DType from = src_dtype.is_none() ? dtype_of(src, instr, "src")
-                                                  : formats::parse_dtype(src_dtype.cast<std::string>(), "Cast src_dtype");
+  const formats::DType to = dtype_arg(dtype, instr, "dtype");
+  const formats::DType from = src_dtype.is_none() ? dtype_of(src, instr, "src") : dtype_arg(src_dtype, instr, "src_dtype");
   if (src.itemsize() != carrier_of(from).itemsize())
     tilesim::raise(ErrorCode::Constraint, instr,
                    "src: a " + std::string(formats::name(from)) + " array must use its carrier " +
                        py::str(static_cast<py::object>(carrier_of(from))).cast<std::string>(),
                    "docs/formats.md#dtype-names");
   const ts::CastRound mode = round_of(round_mode, instr);
-  if (count_o.is_none() || !mask_o.is_none() || !repeat_o.is_none() || !params_o.is_none())
-    tilesim::raise(ErrorCode::Unsupported, instr,
-                   "only the count form (count given; mask, repeat, params None) is bound so far: the engine has "
-                   "no Cast mask/repeat form yet",
-                   "docs/ascendc.md#python");
-  const int64_t count = as_int(count_o, instr, "count");
+  const Form f = form_of(count_o, mask_o, repeat_o, params_o, instr);
   const py::dtype dt = carrier_of(to);
-  // py::array() is a 0-length array, not a null handle: track "dst given" explicitly.
+  const unsigned es_src = unsigned(src.itemsize()), es_dst = unsigned(dt.itemsize());
+  int64_t count = 0, repeat = 0;
+  ts::MaskArg m;
+  ts::RepeatStrides st;
+  uint64_t dst_default = 0;
+  if (f == Form::Count) {
+    count = as_int(count_o, instr, "count");
+    dst_default = uint64_t(std::max<int64_t>(count, 0));
+  } else {
+    m = mask_arg(mask_o, instr);
+    repeat = as_int(repeat_o, instr, "repeat");
+    st = unary_strides(params_o, instr);
+    // Lanes follow the wider type; each operand's strides count its own datablocks (spec 41 §3).
+    dst_default = mask_form_extent(m, repeat, es_dst, int64_t(st.dst_blk), int64_t(st.dst_rep),
+                                   256 / std::max(es_src, es_dst));
+  }
   const bool have_dst = !dst_o.is_none();
   py::array dst_init;
   if (have_dst) {
     dst_init = one_d(dst_o, instr, "dst");
     if (dst_init.itemsize() != dt.itemsize())
-      tilesim::raise(ErrorCode::Constraint, instr, "dst must use the carrier of dtype " + dtype, "docs/ascendc.md#python");
+      tilesim::raise(ErrorCode::Constraint, instr,
+                     "dst must use the carrier of dtype " + std::string(formats::name(to)), "docs/ascendc.md#python");
   }
-  const ts::UbRef rs = fc.reserve(uint64_t(src.shape(0)), unsigned(src.itemsize()));
-  const uint64_t dst_len = have_dst ? uint64_t(dst_init.shape(0)) : uint64_t(std::max<int64_t>(count, 0));
-  if (count > 0) {
+  const ts::UbRef rs = fc.reserve(uint64_t(src.shape(0)), es_src);
+  const uint64_t dst_len = have_dst ? uint64_t(dst_init.shape(0)) : dst_default;
+  if (f == Form::Count && count > 0) {
     within_array(instr, "count", uint64_t(count), uint64_t(src.shape(0)), "src");
     within_array(instr, "count", uint64_t(count), dst_len, "dst");
+  } else if (f == Form::Repeat) {
+    within_array(instr, "the walk of dst", dst_default, dst_len, "dst");
   }
-  const ts::UbRef rd = fc.reserve(dst_len, unsigned(dt.itemsize()));
+  const ts::UbRef rd = fc.reserve(dst_len, es_dst);
   fc.bind();
   fc.put(rs, src);
   if (have_dst) fc.put(rd, dst_init);
-  ts::cast_count(to, from, rd, rs, mode, count);
+  if (f == Form::Count) ts::cast_count(to, from, rd, rs, mode, count);
+  else ts::cast_repeat(to, from, rd, rs, mode, m, repeat, st);
   return fc.take(rd, dt, dst_len);
 }
 
+// One Python function per row of the API table (TILESIM_ASCENDC_VECTOR_APIS), named in snake case
+// ("AddRelu" -> add_relu; "And" -> and_, as Python reserves the word).
+struct PyVec {
+  const char* name;
+  ts::VecApi api;
+  Arity arity;
+};
+constexpr Arity arity_Binary = Arity::Binary, arity_BinaryRelu = Arity::Binary, arity_MulAddDst = Arity::Binary,
+                arity_FusedMulAdd = Arity::Binary, arity_Scalar = Arity::Scalar, arity_LeakyRelu = Arity::Scalar,
+                arity_Unary = Arity::Unary;
+constexpr PyVec kPyVec[] = {
+#define TILESIM_PY_VEC_ROW(NAME, KIND, OP, DTYPES, SAT) {#NAME, ts::VecApi::NAME, arity_##KIND},
+    TILESIM_ASCENDC_VECTOR_APIS(TILESIM_PY_VEC_ROW)
+#undef TILESIM_PY_VEC_ROW
+};
+
+std::string snake(const std::string& n) {
+  std::string out;
+  for (char c : n) {
+    if (c >= 'A' && c <= 'Z') {
+      if (!out.empty()) out += '_';
+      out += char(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  if (out == "and" || out == "or" || out == "not") out += '_';
+  return out;
+}
+
 void init_vector_apis(py::module_& m) {
-#define TILESIM_PY_VEC(NAME, PYNAME, ARITY)                                                                   \
-  m.def(                                                                                                      \
-      PYNAME,                                                                                                 \
-      [](const py::object& a, const py::object& b, const py::object& count, const py::object& mask,          \
-         const py::object& repeat, const py::object& params, const py::object& dst, const std::string& product, \
-         const py::object& saturation) {                                                                      \
-        return vector_api(ts::VecApi::NAME, #NAME, ARITY, a, b, count, mask, repeat, params, dst, product,    \
-                          saturation);                                                                        \
-      },                                                                                                      \
-      py::arg("a"), py::arg(ARITY == Arity::Binary ? "b" : "s"), py::arg("count") = py::none(), py::kw_only(), \
-      py::arg("mask") = py::none(), py::arg("repeat") = py::none(), py::arg("params") = py::none(),          \
-      py::arg("dst") = py::none(), py::arg("product") = "atlas_a2", py::arg("saturation") = py::none());
-#define TILESIM_PY_UNARY(NAME, PYNAME)                                                                        \
-  m.def(                                                                                                      \
-      PYNAME,                                                                                                 \
-      [](const py::object& a, const py::object& count, const py::object& mask, const py::object& repeat,     \
-         const py::object& params, const py::object& dst, const std::string& product,                        \
-         const py::object& saturation) {                                                                      \
-        return vector_api(ts::VecApi::NAME, #NAME, Arity::Unary, a, py::none(), count, mask, repeat, params,  \
-                          dst, product, saturation);                                                          \
-      },                                                                                                      \
-      py::arg("a"), py::arg("count") = py::none(), py::kw_only(), py::arg("mask") = py::none(),             \
-      py::arg("repeat") = py::none(), py::arg("params") = py::none(), py::arg("dst") = py::none(),          \
-      py::arg("product") = "atlas_a2", py::arg("saturation") = py::none());
-  TILESIM_PY_VEC(Add, "add", Arity::Binary)
-  TILESIM_PY_VEC(Sub, "sub", Arity::Binary)
-  TILESIM_PY_VEC(Mul, "mul", Arity::Binary)
-  TILESIM_PY_VEC(Div, "div", Arity::Binary)
-  TILESIM_PY_VEC(Max, "max", Arity::Binary)
-  TILESIM_PY_VEC(Min, "min", Arity::Binary)
-  TILESIM_PY_VEC(Adds, "adds", Arity::Scalar)
-  TILESIM_PY_VEC(Muls, "muls", Arity::Scalar)
-  TILESIM_PY_VEC(Maxs, "maxs", Arity::Scalar)
-  TILESIM_PY_VEC(Mins, "mins", Arity::Scalar)
-  TILESIM_PY_UNARY(Exp, "exp")
-  TILESIM_PY_UNARY(Ln, "ln")
-  TILESIM_PY_UNARY(Abs, "abs")
-  TILESIM_PY_UNARY(Sqrt, "sqrt")
-  TILESIM_PY_UNARY(Rsqrt, "rsqrt")
-  TILESIM_PY_UNARY(Reciprocal, "reciprocal")
-  TILESIM_PY_UNARY(Relu, "relu")
-#undef TILESIM_PY_VEC
-#undef TILESIM_PY_UNARY
+  for (const PyVec& v : kPyVec) {
+    const PyVec r = v;
+    const std::string py_name = snake(r.name);
+    if (r.arity == Arity::Unary) {
+      m.def(
+          py_name.c_str(),
+          [r](const py::object& a, const py::object& count, const py::object& mask, const py::object& repeat,
+              const py::object& params, const py::object& dst, const std::string& product,
+              const py::object& saturation) {
+            return vector_api(r.api, r.name, r.arity, a, py::none(), count, mask, repeat, params, dst, product,
+                              saturation, false);
+          },
+          py::arg("a"), py::arg("count") = py::none(), py::kw_only(), py::arg("mask") = py::none(),
+          py::arg("repeat") = py::none(), py::arg("params") = py::none(), py::arg("dst") = py::none(),
+          py::arg("product") = "atlas_a2", py::arg("saturation") = py::none());
+    } else if (r.api == ts::VecApi::ShiftRight) {  // the one API with roundEn
+      m.def(
+          py_name.c_str(),
+          [r](const py::object& a, const py::object& s, const py::object& count, const py::object& mask,
+              const py::object& repeat, const py::object& params, const py::object& dst, const std::string& product,
+              const py::object& saturation, const py::object& round_en) {
+            if (!py::isinstance<py::bool_>(round_en))
+              tilesim::raise(ErrorCode::Constraint, r.name,
+                             "round_en must be True or False, got " + py::repr(round_en).cast<std::string>(),
+                             "docs/ascendc.md#shiftleft-shiftright");
+            return vector_api(r.api, r.name, r.arity, a, s, count, mask, repeat, params, dst, product, saturation,
+                              round_en.cast<bool>());
+          },
+          py::arg("a"), py::arg("s"), py::arg("count") = py::none(), py::kw_only(), py::arg("mask") = py::none(),
+          py::arg("repeat") = py::none(), py::arg("params") = py::none(), py::arg("dst") = py::none(),
+          py::arg("product") = "atlas_a2", py::arg("saturation") = py::none(), py::arg("round_en") = false);
+    } else {
+      m.def(
+          py_name.c_str(),
+          [r](const py::object& a, const py::object& b, const py::object& count, const py::object& mask,
+              const py::object& repeat, const py::object& params, const py::object& dst, const std::string& product,
+              const py::object& saturation) {
+            return vector_api(r.api, r.name, r.arity, a, b, count, mask, repeat, params, dst, product, saturation,
+                              false);
+          },
+          py::arg("a"), py::arg(r.arity == Arity::Binary ? "b" : "s"), py::arg("count") = py::none(), py::kw_only(),
+          py::arg("mask") = py::none(), py::arg("repeat") = py::none(), py::arg("params") = py::none(),
+          py::arg("dst") = py::none(), py::arg("product") = "atlas_a2", py::arg("saturation") = py::none());
+    }
+  }
   m.def("cast", &cast_api, py::arg("src"), py::arg("dtype"), py::arg("round_mode") = "CAST_RINT",
         py::arg("count") = py::none(), py::kw_only(), py::arg("mask") = py::none(), py::arg("repeat") = py::none(),
         py::arg("params") = py::none(), py::arg("src_dtype") = py::none(), py::arg("dst") = py::none(),
@@ -631,6 +424,7 @@ void init_vector_apis(py::module_& m) {
 void init_ascendc(py::module_&, py::module_& m) {
   m.doc() = "Ascend C vector model: BlockReduceSum/Max/Min (spec 40) and the spec 41 vector APIs";
   init_vector_apis(m);
+  init_ascendc_api(m);
   for (auto [pyname, op] : {std::pair{"block_reduce_sum", ts::ReduceOp::Sum},
                             std::pair{"block_reduce_max", ts::ReduceOp::Max},
                             std::pair{"block_reduce_min", ts::ReduceOp::Min}}) {

@@ -378,3 +378,263 @@ def test_cast_count_form():
     assert r.tolist() == [1, 2, -2, -3]
     with pytest.raises(tilesim.Error):
         ascendc.cast(a, "fp16", "CAST_BOGUS", 5)
+
+
+# ---- the rest of the closure: every row of the API table, Cast mask form, Duplicate, Compare, Select,
+# PairReduceSum, ReduceSum/Max/Min, Brcb (docs/ascendc.md#python). Models are NumPy, written here.
+
+def _np_round(x, dtype):
+    with np.errstate(all="ignore"):
+        return np.asarray(x).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_add_relu_sub_relu_match_numpy(dtype):
+    rng = np.random.default_rng(21)
+    n = 1000
+    a, b = _rand(rng, n, dtype), _rand(rng, n, dtype)
+    want_add = np.maximum(_np_round(a + b, dtype), dtype(0))
+    want_sub = np.maximum(_np_round(a - b, dtype), dtype(0))
+    np.testing.assert_array_equal(_bits(ascendc.add_relu(a, b, n)), _bits(want_add))
+    np.testing.assert_array_equal(_bits(ascendc.sub_relu(a, b, n)), _bits(want_sub))
+    i = np.array([-30000, 20000, 5, -5], np.int16)
+    j = np.array([-10000, 20000, -7, 2], np.int16)
+    # int16 wraps (spec 15): -40000 -> 25536, 40000 -> -25536 -> relu 0
+    assert ascendc.add_relu(i, j, 4).tolist() == [25536, 0, 0, 0]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_mul_add_dst_and_fused_mul_add_round_twice(dtype):
+    rng = np.random.default_rng(22)
+    n = 640
+    a, b, d = _rand(rng, n, dtype, -10, 10), _rand(rng, n, dtype, -10, 10), _rand(rng, n, dtype, -10, 10)
+    # Two roundings to T (docs/ascendc.md#muladddst): product, then the add.
+    want = _np_round(_np_round(a * b, dtype) + d, dtype)
+    np.testing.assert_array_equal(_bits(ascendc.mul_add_dst(a, b, n, dst=d)), _bits(want))
+    want = _np_round(_np_round(a * d, dtype) + b, dtype)
+    np.testing.assert_array_equal(_bits(ascendc.fused_mul_add(a, b, n, dst=d)), _bits(want))
+    # dst is read: without it the destination is zeros, so MulAddDst is a plain product
+    np.testing.assert_array_equal(_bits(ascendc.mul_add_dst(a, b, n)), _bits(_np_round(a * b, dtype)))
+
+
+def test_bitwise_and_or_not():
+    a = np.array([0x0F0F, -1, 0x1234, 0], np.int16)
+    b = np.array([0x00FF, 0x5555, -0x1235, 7], np.int16)
+    assert ascendc.and_(a, b, 4).tolist() == (a & b).tolist()
+    assert ascendc.or_(a, b, 4).tolist() == (a | b).tolist()
+    assert ascendc.not_(a, 4).tolist() == (~a).tolist()
+    u = np.array([0xFFFF, 0x8000, 1], np.uint16)
+    assert ascendc.not_(u, 3).tolist() == [0, 0x7FFF, 0xFFFE]
+    with pytest.raises(tilesim.Error, match="Unsupported|not supported"):
+        ascendc.and_(np.ones(16, np.float32), np.ones(16, np.float32), 16)
+
+
+def test_shift_left_right_and_round():
+    a = np.array([17, -17, 1, -32768, 12345], np.int16)
+    assert ascendc.shift_left(a, 3, 5).tolist() == (a << 3).astype(np.int16).tolist()
+    assert ascendc.shift_right(a, 5, 5).tolist() == (a >> 5).tolist()  # arithmetic for signed
+    u = np.array([0x8000, 17, 0xFFFF], np.uint16)
+    assert ascendc.shift_right(u, 4, 3).tolist() == [0x0800, 1, 0x0FFF]  # logical for unsigned
+    # roundEn (mask + repeat form): (x >> n) + bit n-1 of x; the vendor example 17 >> 5 = 1
+    x = np.zeros(128, np.int16)
+    x[:3] = [17, 15, 16]
+    got = ascendc.shift_right(x, 5, mask=3, repeat=1, round_en=True)
+    assert got[:3].tolist() == [1, 0, 1]
+    with pytest.raises(tilesim.Error):
+        ascendc.shift_right(u, 4, mask=3, repeat=1, round_en=True)  # roundEn on an unsigned T
+    with pytest.raises(tilesim.Error, match="round_en"):
+        ascendc.shift_right(x, 5, mask=3, repeat=1, round_en=1)
+    with pytest.raises(tilesim.Error):
+        ascendc.shift_left(a, 17, 5)  # beyond the width
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_leaky_relu(dtype):
+    rng = np.random.default_rng(23)
+    a = _rand(rng, 300, dtype)
+    a[:3] = [0.0, -0.0, -1.0]
+    want = np.where(a >= 0, a, _np_round(a * dtype(0.1), dtype))
+    np.testing.assert_array_equal(_bits(ascendc.leaky_relu(a, 0.1, 300)), _bits(want))
+
+
+def test_every_table_row_has_a_function():
+    for name in ["add", "sub", "mul", "div", "max", "min", "and_", "or_", "add_relu", "sub_relu", "mul_add_dst",
+                 "fused_mul_add", "adds", "muls", "maxs", "mins", "shift_left", "shift_right", "leaky_relu", "exp",
+                 "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu", "not_", "cast", "duplicate", "compare",
+                 "select", "whole_reduce_sum", "whole_reduce_max", "whole_reduce_min", "pair_reduce_sum",
+                 "reduce_sum", "reduce_max", "reduce_min", "brcb"]:
+        assert callable(getattr(ascendc, name)), name
+
+
+def test_cast_mask_form_strides_and_lanes_of_wider_type():
+    # half -> float: 64 lanes per repeat (the wider type); each operand's strides count its own
+    # 32-byte datablocks: src datablocks hold 16 halves, dst datablocks 8 floats.
+    src = np.arange(512, dtype=np.float16)
+    got = ascendc.cast(src, "fp32", "CAST_NONE", mask=64, repeat=2,
+                       params=dict(dst_blk_stride=1, src_blk_stride=1, dst_rep_stride=8, src_rep_stride=4))
+    want = np.concatenate([src[0:64], src[64:128]]).astype(np.float32)
+    np.testing.assert_array_equal(got, want)
+    # float -> half, continuous mask 10, dst kept outside the active lanes
+    f = np.linspace(-3, 3, 64, dtype=np.float32)
+    dst = np.full(64, 7, np.float16)
+    got = ascendc.cast(f, np.float16, "CAST_RINT", mask=10, repeat=1, dst=dst,
+                       params=dict(dst_blk_stride=1, src_blk_stride=1, dst_rep_stride=4, src_rep_stride=8))
+    np.testing.assert_array_equal(got[:10], f[:10].astype(np.float16))
+    assert (got[10:] == 7).all()
+    # mask form equals count form on full contiguous repeats
+    g = np.random.default_rng(5).uniform(-1e4, 1e4, 128).astype(np.float32)
+    np.testing.assert_array_equal(
+        _bits(ascendc.cast(g, "fp16", "CAST_FLOOR", 128)),
+        _bits(ascendc.cast(g, "fp16", "CAST_FLOOR", mask=64, repeat=2,
+                           params=dict(dst_blk_stride=1, src_blk_stride=1, dst_rep_stride=4, src_rep_stride=8))))
+
+
+def test_duplicate_count_and_mask_forms():
+    assert ascendc.duplicate(2.5, 5, dtype="float16").tolist() == [2.5] * 5
+    assert ascendc.duplicate(-3, 4, dtype=np.int32).tolist() == [-3] * 4
+    d = ascendc.duplicate(1.0, mask=[0b101, 0], repeat=2, dst=np.zeros(256, np.float16))
+    assert d[0] == 1 and d[1] == 0 and d[2] == 1 and d[128] == 1 and d[130] == 1 and d.sum() == 4
+    with pytest.raises(tilesim.Error, match="dtype or dst"):
+        ascendc.duplicate(1.0, 4)
+    with pytest.raises(tilesim.Error, match="count"):
+        ascendc.duplicate(1.0, 9, dst=np.zeros(8, np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("mode", ["LT", "GT", "EQ", "LE", "GE", "NE"])
+def test_compare_count_form_bits(dtype, mode):
+    rng = np.random.default_rng(24)
+    n = 512
+    a = rng.integers(-3, 4, n).astype(dtype)
+    b = rng.integers(-3, 4, n).astype(dtype)
+    a[:4] = [np.nan, 1, np.nan, -0.0]
+    b[:4] = [1, np.nan, np.nan, 0.0]
+    op = {"LT": np.less, "GT": np.greater, "EQ": np.equal, "LE": np.less_equal, "GE": np.greater_equal,
+          "NE": np.not_equal}[mode]
+    with np.errstate(invalid="ignore"):
+        want = np.packbits(op(a, b), bitorder="little")
+        want_s = np.packbits(op(a, dtype(1)), bitorder="little")
+    got = ascendc.compare(a, b, mode, n)
+    assert got.dtype == np.uint8 and got.tolist() == want.tolist()
+    assert ascendc.compare(a, 1, mode, n).tolist() == want_s.tolist()  # Compares
+
+
+def test_compare_repeat_form_and_rules():
+    a = np.arange(256, dtype=np.float32)
+    b = np.full(256, 100, np.float32)
+    got = ascendc.compare(a, b, "LT", repeat=2,
+                          params=dict(dst_blk_stride=1, src0_blk_stride=1, src1_blk_stride=1, dst_rep_stride=8,
+                                      src0_rep_stride=16, src1_rep_stride=8))
+    want = np.packbits(np.concatenate([a[:64], a[128:192]]) < 100, bitorder="little")
+    assert got.tolist() == want.tolist()
+    with pytest.raises(tilesim.Error, match="reserved"):
+        ascendc.compare(a, b, "LT", mask=64, repeat=1)
+    with pytest.raises(tilesim.Error, match="256"):
+        ascendc.compare(a, b, "LT", 100)  # count * sizeof(T) must be whole repeats
+    with pytest.raises(tilesim.Error, match="cmp_mode"):
+        ascendc.compare(a, b, "lt", 64)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_select_is_where_of_compare(dtype):
+    rng = np.random.default_rng(25)
+    n = 1024
+    a, b = _rand(rng, n, dtype), _rand(rng, n, dtype)
+    bits = ascendc.compare(a, b, "GT", n)
+    got = ascendc.select(bits, a, b, "VSEL_TENSOR_TENSOR_MODE", n)
+    np.testing.assert_array_equal(_bits(got), _bits(np.maximum(a, b)))
+    got = ascendc.select(bits, a, 5.0, "VSEL_TENSOR_SCALAR_MODE", n)
+    np.testing.assert_array_equal(_bits(got), _bits(np.where(a > b, a, dtype(5))))
+    with pytest.raises(tilesim.Error):
+        ascendc.select(bits, a, 5.0, "VSEL_TENSOR_TENSOR_MODE", n)  # a scalar needs the scalar mode
+    with pytest.raises(tilesim.Error, match="uint8"):
+        ascendc.select(bits.astype(np.int16), a, b, "VSEL_TENSOR_TENSOR_MODE", n)
+
+
+def test_select_cmpmask_spr_reuses_16_bytes_every_repeat():
+    lanes = 64
+    a = np.arange(2 * lanes, dtype=np.float32)
+    b = -a
+    sel = np.zeros(16, np.uint8)
+    sel[0] = 0b1001  # lanes 0 and 3 of every repeat take a
+    got = ascendc.select(sel, a, b, "VSEL_CMPMASK_SPR", mask=lanes, repeat=2)
+    want = -a
+    for r in range(2):
+        want[r * lanes + 0] = a[r * lanes + 0]
+        want[r * lanes + 3] = a[r * lanes + 3]
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_pair_reduce_sum(dtype):
+    rng = np.random.default_rng(26)
+    lanes = 256 // np.dtype(dtype).itemsize
+    src = _rand(rng, 3 * lanes, dtype, -50, 50)
+    got = ascendc.pair_reduce_sum(src, mask=lanes, repeat=3, params=dict(dst_rep_stride=1, src_blk_stride=1,
+                                                                         src_rep_stride=8))
+    want = _np_round(src[0::2].astype(np.float64) + src[1::2], dtype)
+    # dst_rep_stride counts 128-byte units: repeat r's lanes/2 results start at element r * 128 / size
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_reduce_max_min_with_index(dtype):
+    rng = np.random.default_rng(27)
+    n = 1000
+    src = _rand(rng, n, dtype)
+    src[500] = 1000
+    src[700] = 1000  # tie: the smaller index
+    src[20] = -1000
+    idx_view = np.uint16 if dtype == np.float16 else np.uint32
+    got = ascendc.reduce_max(src, n, cal_index=True)
+    assert got[0] == 1000 and int(got[1:2].view(idx_view)[0]) == 500
+    got = ascendc.reduce_min(src, n, cal_index=True)
+    assert got[0] == -1000 and int(got[1:2].view(idx_view)[0]) == 20
+    assert ascendc.reduce_max(src, n).shape == (1,)
+    with pytest.raises(tilesim.Error, match="count"):
+        ascendc.reduce_max(src, n + 1)
+
+
+def test_reduce_sum_count_form_is_repeat_sums_in_order():
+    # docs/ascendc.md#reducesum-reducemax-reducemin: the tree of each repeat, then the repeat results
+    # added in order from +0, every node a T result. The per-repeat trees are WholeReduceSum's.
+    rng = np.random.default_rng(28)
+    n = 64 * 7 + 13
+    src = _rand(rng, n, np.float32)
+    parts = ascendc.whole_reduce_sum(src, n)  # one slot per repeat
+    acc = np.float32(0)
+    for p in parts:
+        acc = np.float32(acc + p)
+    got = ascendc.reduce_sum(src, n)
+    assert got.shape == (1,) and _bits(got)[0] == np.float32(acc).view(np.uint32)
+
+
+def test_brcb_broadcasts_each_element_to_a_datablock():
+    src = np.arange(16, dtype=np.float32)
+    got = ascendc.brcb(src, 2)
+    np.testing.assert_array_equal(got, np.repeat(src, 8))
+    h = np.arange(8, dtype=np.float16)
+    got = ascendc.brcb(h, 1, params=dict(dst_blk_stride=2, dst_rep_stride=8))
+    assert got.shape == (15 * 16,)
+    for j in range(8):
+        assert (got[2 * j * 16:(2 * j + 1) * 16] == j).all()
+    with pytest.raises(tilesim.Error, match="src"):
+        ascendc.brcb(src, 3)  # needs 8 * repeat elements
+
+
+def test_dtype_arguments_accept_numpy_dtypes_and_names():
+    f = np.array([1.25, -2.5], np.float32)
+    for d in ["fp16", "float16", "half", np.float16, np.dtype("float16")]:
+        assert ascendc.cast(f, d, "CAST_NONE", 2).dtype == np.float16
+
+
+def test_python_padding_never_extends_an_array():
+    # The UB copies are padded to whole datablocks, but a count past an array is an error.
+    a = np.ones(10, np.float16)
+    with pytest.raises(tilesim.Error, match="count reaches element 11"):
+        ascendc.add(a, a, 11)
+    with pytest.raises(tilesim.Error, match="dst"):
+        ascendc.add(np.ones(16, np.float16), np.ones(16, np.float16), 16, dst=np.zeros(12, np.float16))
+    # a mask walk reading the rest of a source's last datablock is what the hardware does: accepted
+    got = ascendc.abs(np.full(10, -2, np.float16), mask=10, repeat=1)
+    assert got.tolist() == [2.0] * 10
