@@ -20,7 +20,7 @@ namespace lx = tilesim::linx;
 namespace {
 
 [[noreturn]] void bad(const std::string& what, const std::string& msg) {
-  tilesim::raise(tilesim::ErrorCode::Constraint, what, msg, "60 §4");
+  tilesim::raise(tilesim::ErrorCode::Constraint, what, msg, "docs/linx.md#python");
 }
 
 // A Python integer argument (int or NumPy integer, not float or bool-like strings) in
@@ -95,7 +95,7 @@ Codes to_codes(const py::array& arr, fm::DType t, const char* what) {
     return c;
   }
   if (kind != 'i' && kind != 'u' && kind != 'b')
-    bad(what, std::string(fm::name(t)) + " data is given as integer codes or values (spec 60 §2), got a NumPy array of kind '" +
+    bad(what, std::string(fm::name(t)) + " data is given as integer codes or values, got a NumPy array of kind '" +
                   kind + "'");
   const bool is_signed = fi.kind == fm::Kind::Signed;
   const unsigned bits = fi.storage_bits == 4 ? 4 : fi.storage_bits;
@@ -155,7 +155,7 @@ py::array matrix_arg(const py::handle& h, const std::string& fn) {
 // from the array's NumPy dtype (spec 60 §2 "Where a dtype argument is omitted").
 // arr null: the call has no array to take it from (unpack), so the dtype is required.
 fm::DType dtype_arg(const py::handle& d, const py::array* arr, const std::string& fn) {
-  if (d.is_none() && !arr) bad(fn, "dtype must be a dtype name such as 'fp16' (spec 60 §2), got None");
+  if (d.is_none() && !arr) bad(fn, "dtype must be a dtype name such as 'fp16', got None");
   if (d.is_none()) {
     const py::dtype dt = arr->dtype();
     const char kind = dt.kind();
@@ -163,12 +163,12 @@ fm::DType dtype_arg(const py::handle& d, const py::array* arr, const std::string
     if ((kind == 'f' || kind == 'i' || kind == 'u') && fm::try_parse_dtype(dt.attr("name").cast<std::string>(), t))
       return t;
     bad(fn, "dtype omitted and the array's NumPy dtype " + py::str(py::handle(dt)).cast<std::string>() +
-                " maps to no format (float16/32/64 and [u]int8..64 do; bit-carried formats need dtype=, spec 60 §2)");
+                " maps to no format (float16/32/64 and [u]int8..64 do; bit-carried formats need dtype=)");
   }
   if (py::isinstance<py::str>(d)) return fm::parse_dtype(d.cast<std::string>(), fn + " dtype");
   if (py::isinstance(d, py::module_::import("numpy").attr("dtype")))
     return fm::parse_dtype(d.attr("name").cast<std::string>(), fn + " dtype");
-  bad(fn, "dtype must be a dtype name such as 'fp16' (spec 60 §2) or None, got " + shown(d));
+  bad(fn, "dtype must be a dtype name such as 'fp16' or None, got " + shown(d));
 }
 
 lx::Layout layout_arg(const py::handle& h, const std::string& fn) {
@@ -415,8 +415,8 @@ void init_linx(py::module_&, py::module_& m) {
              const lx::AccView& a = self.acc();
              if (!a.valid && a.released_at >= 0)
                tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.linx.Machine.acc",
-                              "ACC released by ACCCVT at block " + std::to_string(a.released_at), "31 §2");
-             if (!a.valid) tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.linx.Machine.acc", "ACC holds no result", "30 §1");
+                              "ACC released by ACCCVT at block " + std::to_string(a.released_at), "docs/linx.md#acccvt");
+             if (!a.valid) tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.linx.Machine.acc", "ACC holds no result", "docs/linx.md#machine");
              py::array out(carrier_dtype(a.type),
                            std::vector<py::ssize_t>{static_cast<py::ssize_t>(a.m), static_cast<py::ssize_t>(a.n)});
              std::memcpy(out.mutable_data(), a.data.data(), a.data.size() * 4);

@@ -23,7 +23,7 @@ tp::SelectOp parse_op(const std::string& s) {
   if (s == "maximum_greater") return tp::SelectOp::MaximumGreater;
   if (s == "minimum_less") return tp::SelectOp::MinimumLess;
   tilesim::raise(tilesim::ErrorCode::Parse, "tilesim.tpu", "unknown select function '" + s + "'",
-                 "60 §4");
+                 "docs/tpu.md#python");
 }
 
 data_type_t to_dt(int v) {
@@ -68,7 +68,7 @@ dim4 to_dim4(const std::vector<int>& v, const char* what) {
     tilesim::raise(
         tilesim::ErrorCode::Constraint, "tilesim.tpu",
         std::string(what) + " must have 4 entries (n, c, h, w), got " + std::to_string(v.size()),
-        "60 §4");
+        "docs/tpu.md#python");
   return dim4{v[0], v[1], v[2], v[3]};
 }
 
@@ -85,7 +85,7 @@ variable_t to_variable(const py::tuple& t) {
   if (kind == VECTOR) return tp::vector(x);
   if (kind == SCALAR) return tp::scalar_bits(x);
   tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.tpu",
-                 "bad operand kind " + std::to_string(kind), "50 §2");
+                 "bad operand kind " + std::to_string(kind), "docs/tpu.md#python");
 }
 
 void init_tpu(py::module_&, py::module_& m) {
@@ -135,7 +135,7 @@ void init_tpu(py::module_&, py::module_& m) {
               if (!arr || !arr.dtype().is(py::dtype(carrier(dt))))
                 tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.tpu",
                                "src" + std::to_string(i) + " must be a " + carrier(dt) + " array",
-                               "60 §4");
+                               "docs/tpu.md#python");
               src[i].data = arr.data();
               src[i].count = static_cast<size_t>(arr.size());
               keep.push_back(arr);
@@ -178,7 +178,7 @@ void init_tpu(py::module_&, py::module_& m) {
              py::array c = py::array::ensure(arr, py::array::c_style);
              if (!c.dtype().is(py::dtype(carrier(dt))))
                tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.tpu.Device.s2l",
-                              "array must be " + carrier(dt), "60 §4");
+                              "array must be " + carrier(dt), "docs/tpu.md#python");
              dim4 st{};
              if (stride) st = to_dim4(*stride, "stride");
              d.gdma_cpy_S2L(addr, c.data(), &shape, stride ? &st : nullptr, nullptr, to_dt(dt));
@@ -191,7 +191,7 @@ void init_tpu(py::module_&, py::module_& m) {
                if (x < 1 || x > 65535)
                  tilesim::raise(tilesim::ErrorCode::Constraint, "tpu_gdma_cpy_L2S",
                                 "shape entries must be in [1, 65535], got " + std::to_string(x),
-                                "50 §4");
+                                "docs/tpu.md#python");
              py::array out = new_array(shape_v, dt);
              dim4 st{};
              if (stride) st = to_dim4(*stride, "stride");
@@ -205,7 +205,7 @@ void init_tpu(py::module_&, py::module_& m) {
              const dim4 shape = to_dim4(shape_v, "shape");
              if (ops.size() != 4)
                tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.tpu", "four operands needed",
-                              "60 §4");
+                              "docs/tpu.md#python");
              const variable_t v[4] = {to_variable(ops[0]), to_variable(ops[1]), to_variable(ops[2]),
                                       to_variable(ops[3])};
              d.select(parse_op(op_name), dst0, dst1, &v[0], &v[1], &v[2], &v[3], &shape, to_dt(a),

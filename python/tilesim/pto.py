@@ -103,7 +103,7 @@ class Tile:
 
 def _impl_error(msg):
     from ._errors import Error
-    return Error(msg + " [spec 60 §4]", "Constraint")
+    return Error(msg + " [docs/pto.md#python]", "Constraint")
 
 
 def _as_tile(x):

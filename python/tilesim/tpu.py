@@ -72,8 +72,8 @@ def scalar(value):
     return _AddrOperand(_SCALAR, value=value)
 
 
-def _fail(where, msg, code="Constraint", spec="60 §4"):
-    raise Error("%s: %s [spec %s]" % (where, msg, spec), code)
+def _fail(where, msg, code="Constraint", doc="docs/tpu.md#python"):
+    raise Error("%s: %s [%s]" % (where, msg, doc), code)
 
 
 # The engine takes C types: local_addr_t is a 32-bit unsigned, dim4 holds ints. A Python integer
@@ -94,7 +94,7 @@ def _address(where, what, value, dev):
     if not 0 <= a < _ADDR_END:
         total = dev.npu_num * dev.local_mem_size
         _fail(where, "%s address %d is outside local memory (NPU_NUM %d x LOCAL_MEM_SIZE %d = %d "
-              "bytes)" % (what, a, dev.npu_num, dev.local_mem_size, total), "Bounds", "50 §1")
+              "bytes)" % (what, a, dev.npu_num, dev.local_mem_size, total), "Bounds", "docs/tpu.md#checks")
     return a
 
 
@@ -112,8 +112,8 @@ def _dim4(where, what, values, stride=False):
         if not _INT_MIN <= x <= _INT_MAX:
             if stride:
                 _fail(where, "%s->%s must be a non-negative int (dim4 holds C ints), got %d"
-                      % (what, field, x), spec="50 §5")
-            _fail(where, "%s->%s must be in [1, 65535], got %d" % (what, field, x), spec="50 §4")
+                      % (what, field, x), doc="docs/tpu.md#python")
+            _fail(where, "%s->%s must be in [1, 65535], got %d" % (what, field, x), doc="docs/tpu.md#checks")
         out.append(x)
     return out
 

@@ -260,7 +260,7 @@ Array parse(const uint8_t* bytes, size_t n, const std::string& what) {
     fail(what,
          "unsupported descr '" + h.descr + "'; supported: " + valid_descrs() +
              " ('>' big-endian forms are byteswapped; bool, complex and structured dtypes are "
-             "not carriers of spec 60 §2)");
+             "not carriers, docs/formats.md#npy-files)");
   Array a;
   a.descr = c->descr;
   a.shape = h.shape;

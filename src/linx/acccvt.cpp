@@ -16,21 +16,21 @@ Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long w
   unused_zero(c, d.attr, "layout rmode sat");
   const AccView& acc = s.acc;
   if (!acc.valid && acc.released_at >= 0)
-    c.fail("ACC released", "ACC released by ACCCVT at block " + num(static_cast<uint64_t>(acc.released_at)), "31 §2");
-  if (!acc.valid) c.fail("ACC mismatch", "ACC holds no result to convert", "31 §2");
+    c.fail("ACC released", "ACC released by ACCCVT at block " + num(static_cast<uint64_t>(acc.released_at)), "docs/linx.md#acccvt");
+  if (!acc.valid) c.fail("ACC mismatch", "ACC holds no result to convert", "docs/linx.md#acccvt");
   const TypeCode& src = type_code(b[0][F::dt]);
   if (!src.known || src.dtype != acc.type || (src.code != 1 && src.code != 17 && src.code != 25))
     c.fail("ACC mismatch", std::string("SrcType ") + src.name + " is not ACC's type " + std::string(formats::name(acc.type)),
-           "31 §2");
+           "docs/linx.md#acccvt");
   if (d.lb[0] != acc.m || d.lb[1] != acc.n)
     c.fail("ACC mismatch", "LB0 x LB1 = " + num(d.lb[0]) + "x" + num(d.lb[1]) + " differs from ACC's M x N = " +
                                num(acc.m) + "x" + num(acc.n),
-           "31 §2");
+           "docs/linx.md#acccvt");
   const unsigned dtc = d.attr.datatype == 31 ? src.code : d.attr.datatype;
   const TypeCode& dst = type_code(dtc);
   if (!dst.known || dtc == 6 || dtc == 14 || dtc == 20 || dtc == 28 || dtc == 11 || dtc == 12)
-    c.fail("unsupported", std::string("ACCCVT to DstType ") + dst.name + " is not supported", "31 §2");
-  if (d.attr.rmode == 7) c.fail("unsupported", "RMode 7 (RHB) is not supported", "31 §1");
+    c.fail("unsupported", std::string("ACCCVT to DstType ") + dst.name + " is not supported", "docs/linx.md#acccvt");
+  if (d.attr.rmode == 7) c.fail("unsupported", "RMode 7 (RHB) is not supported", "docs/linx.md#block-words");
   static const formats::Rounding kRound[7] = {formats::Rounding::rne, formats::Rounding::rne, formats::Rounding::rtz,
                                               formats::Rounding::rdn, formats::Rounding::rup, formats::Rounding::rna,
                                               formats::Rounding::rto};
@@ -39,7 +39,7 @@ Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long w
     const char* n = enc::layout_name(lay);
     c.fail("unsupported", std::string("ACCCVT layout ") + (n ? n : "reserved") + " (" + num(lay) +
                               ") is not supported (NORM, NZ2ND, NZ2DN)",
-           "31 §2");
+           "docs/linx.md#acccvt");
   }
   const DType to = dst.dtype;
   const size_t es = formats::info(to).storage_bits / 8;
@@ -51,7 +51,7 @@ Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long w
     c.fail("tile too small", "destination ->" + std::string(enc::dst_name(io[F::dst])) + "<" + enc::size_text(io[F::size]) +
                                  "> holds " + num(size) + " bytes, " + num(M) + "x" + num(N) + " " +
                                  std::string(formats::name(to)) + (lay == 0 ? " in NZ (padded)" : "") + " needs " + num(need),
-           "31 §2");
+           "docs/linx.md#acccvt");
   Commit out;
   destination(s, c, out, io[F::dst], size);
   // Scale: RegSrc0's low 32 bits read as SrcType, one multiply in SrcType (fp32 RNE / 32-bit wrap).

@@ -27,7 +27,7 @@ struct Line {
   size_t end_col;
   [[noreturn]] void fail(size_t col, const std::string& mn, const std::string& msg) const {
     throw Error(ErrorCode::Parse, file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
-                                      (mn.empty() ? "" : mn + ": ") + msg + " [spec 30 §5]");
+                                      (mn.empty() ? "" : mn + ": ") + msg + " [docs/linx.md#assembly]");
   }
 };
 
@@ -160,7 +160,7 @@ struct Parser {
     if (llvm_type(t.up, c)) return c;
     if (t.up == "FP8" || t.up == "FPL8" || t.up == "FP4" || t.up == "FPL4")
       fail(t.col, "type '" + t.text + "' is an LLVM spelling whose code names another v0.56 type; write E4M3, E5M2, "
-                  "E2M1x2 ... (spec 31 §3)");
+                  "E2M1x2 ...");
     if (!parse_type_name(t.text, c))
       fail(t.col, "bad type '" + t.text + "' (valid: FP64 FP32 TF32 HF32 FP16 BF16 HiF8 E4M3 E5M2 E3M2 E2M3 "
                   "E2M1x2 E1M2x2 E8M0 HiF4x2 S64 S32 S16 S8 S4x2 U64 U32 U16 U8 U4x2)");
@@ -215,7 +215,7 @@ struct Parser {
       for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       unsigned r;
       if (enc::parse_reg(lower, r))
-        fail(g[3].col, "Size '" + g[3].text + "' is a register: v0.56 tile sizes are immediates (spec 31 §3)");
+        fail(g[3].col, "Size '" + g[3].text + "' is a register: v0.56 tile sizes are immediates");
       fail(g[3].col, "Size '" + g[3].text + "' is not a legal value (0B 32B 64B ... 512KB, powers of two, or imm4 0..15)");
     }
     no_trailing(g, 5);
@@ -389,7 +389,7 @@ void raw(Parser& p, std::vector<uint32_t>& out) {
     }
     w[F::fn] = fn;
   } else if (mn == "BSTART.PAR") {
-    p.fail(col, "BSTART.PAR is the legacy TEPL spelling; write BSTART.TEPL OP, DT (spec 31 §3)");
+    p.fail(col, "BSTART.PAR is the legacy TEPL spelling; write BSTART.TEPL OP, DT");
   } else if (unsigned topc; mn == "BSTART.TEPL" || (mn.rfind("BSTART.", 0) == 0 && enc::parse_tepl(mn.substr(7), topc))) {
     w.op = Op::bstart_tepl;
     if (mn == "BSTART.TEPL") {
@@ -398,7 +398,7 @@ void raw(Parser& p, std::vector<uint32_t>& out) {
       if (Parser::is_number(f)) {
         topc = p.number(f, 1023, "TileOpcode");
         if (!enc::tepl_name(topc))
-          p.fail(f.col, "TileOpcode " + f.text + " is reserved (0..31 mode 0, 32..42 mode 1; spec 31 §2)");
+          p.fail(f.col, "TileOpcode " + f.text + " is reserved (0..31 mode 0, 32..42 mode 1)");
       } else if (!enc::parse_tepl(f.up, topc)) {
         p.fail(f.col, "unknown TEPL function '" + f.text + "' (TADD ... TROWEXPAND, TADDS ... TSHRS)");
       }

@@ -24,7 +24,7 @@ Desc describe(const Machine::State& s, const Ctx& c) {
       case Op::b_datr: case Op::b_arg: case Op::b_arg_lit:
         if (d.attr.present)
           c.fail("malformed block", "a second B.DATR / B.ARG at word " + num(c.word + static_cast<long>(i)) +
-                                        " (at most one a block)", "31 §1");
+                                        " (at most one a block)", "docs/linx.md#block-words");
         d.attr.present = true;
         if (w.op == Op::b_arg || w[F::canon]) {
           d.attr.arg_unsupported = true;
@@ -45,7 +45,7 @@ Desc describe(const Machine::State& s, const Ctx& c) {
         if (w[F::rd] != 0)
           c.fail("malformed block", "B.IOR at word " + num(c.word + static_cast<long>(i)) + " has RegDst " +
                                         enc::reg_name(w[F::rd]) + "; it must be zero in this block",
-                 "31 §1");
+                 "docs/linx.md#block-words");
         d.has_ior = true;
         d.regs.push_back(w[F::rs0]);
         d.regs.push_back(w[F::rs1]);
@@ -55,40 +55,40 @@ Desc describe(const Machine::State& s, const Ctx& c) {
         d.iots.push_back(&w);
         break;
       default:
-        c.fail("malformed block", text::raw_line(w) + " has no place in a " + c.instr + " block", "31 §1");
+        c.fail("malformed block", text::raw_line(w) + " has no place in a " + c.instr + " block", "docs/linx.md#block-words");
     }
   }
   if (d.attr.arg_unsupported) {
     for (size_t i = 1; i < b.size(); ++i)
       if (b[i].op == Op::b_arg || b[i].op == Op::b_arg_lit)
         c.fail("unsupported", text::raw_line(b[i]) + " decodes but has no v0.56 semantics tilesim implements",
-               "31 §1");
+               "docs/linx.md#block-words");
   }
   for (size_t i = 0; i < d.iots.size(); ++i) {
     const bool final = i + 1 == d.iots.size();
     if ((*d.iots[i])[F::last] != (final ? 1u : 0u))
       c.fail("malformed block", final ? "the final B.IOT lacks 'last'" : "'last' on a B.IOT before the final one",
-             "30 §1");
+             "docs/linx.md#block-words");
   }
   return d;
 }
 
 void need_iot(const Ctx& c, const Desc& d, unsigned sources, bool destination) {
   const char* forms[3] = {"B.IOT last, ->DST<Size>", "B.IOT SRC, last[, ->DST<Size>]", "B.IOT SRC0, SRC1, last, ->DST<Size>"};
-  if (d.iots.empty()) c.fail("malformed block", c.instr + " needs " + forms[sources] + "; the block has no B.IOT", "31 §1");
+  if (d.iots.empty()) c.fail("malformed block", c.instr + " needs " + forms[sources] + "; the block has no B.IOT", "docs/linx.md#block-words");
   if (d.iots.size() > 1)
     c.fail("unsupported", c.instr + " with " + num(d.iots.size()) +
                               " B.IOT words (a second destination or more sources) is not supported",
-           "31 §1");
+           "docs/linx.md#block-words");
   const enc::Word& w = *d.iots[0];
   const unsigned have = w.op == Op::b_iot2 ? 2 : w.op == Op::b_iot1 ? 1 : 0;
   if (have != sources)
-    c.fail("malformed block", c.instr + " needs " + forms[sources] + "; its B.IOT has " + num(have) + " source(s)", "31 §1");
+    c.fail("malformed block", c.instr + " needs " + forms[sources] + "; its B.IOT has " + num(have) + " source(s)", "docs/linx.md#block-words");
   const bool has_dst = w[F::dst] != enc::kDstNone;
   if (has_dst != destination)
     c.fail("malformed block", c.instr + (destination ? " needs a destination (->DST<Size>)" : " takes no destination") +
                                   ", its B.IOT has Dst " + (has_dst ? enc::dst_name(w[F::dst]) : "none"),
-           "31 §1");
+           "docs/linx.md#block-words");
 }
 
 void unused_zero(const Ctx& c, const Attr& a, const char* used) {
@@ -100,18 +100,18 @@ void unused_zero(const Ctx& c, const Attr& a, const char* used) {
     if (!is_used(n) && v != 0)
       c.fail("malformed block", std::string("B.DATR ") + n + " = " + num(v) + " is not used by " + c.instr +
                                     " and must be 0",
-             "31 §1");
+             "docs/linx.md#block-words");
 }
 
 size_t elem_bytes(const Ctx& c, unsigned dt, const char* role) {
   const TypeCode& t = type_code(dt);
   if (!t.known || dt == 6 || dt == 14)
-    c.fail("unsupported", std::string(role) + " DataType " + t.name + " is not supported by " + c.instr, "31 §2");
+    c.fail("unsupported", std::string(role) + " DataType " + t.name + " is not supported by " + c.instr, "docs/linx.md#block-words");
   const unsigned bits = formats::info(t.dtype).storage_bits;
   if (bits < 8)
     c.fail("unsupported", std::string(role) + " DataType " + t.name + " (4-bit) is not supported by " + c.instr +
                               " in tilesim yet",
-           "31 §1");
+           "docs/linx.md#block-words");
   return bits / 8;
 }
 
@@ -124,14 +124,14 @@ Geom geometry(const Ctx& c, const Desc& d, size_t size, size_t esize, const std:
   if (!g.vc || !g.vr || !g.col)
     c.fail("dimension zero", "ValidCol=LB0=" + num(g.vc) + ", ValidRow=LB1=" + num(g.vr) + ", Col=LB2=" + num(g.col) +
                                  "; a dimension of 0 faults",
-           "31 §1");
+           "docs/linx.md#block-words");
   g.row = size / (g.col * esize);
   if (g.vc > g.col)
-    c.fail("tile geometry", role + ": ValidCol " + num(g.vc) + " > Col " + num(g.col), "31 §1");
+    c.fail("tile geometry", role + ": ValidCol " + num(g.vc) + " > Col " + num(g.col), "docs/linx.md#block-words");
   if (g.vr > g.row)
     c.fail("tile geometry", role + ": ValidRow " + num(g.vr) + " > Row " + num(g.row) + " (Size " + num(size) +
                                 " / (Col " + num(g.col) + " * " + num(esize) + " bytes))",
-           "31 §1");
+           "docs/linx.md#block-words");
   return g;
 }
 
@@ -143,9 +143,9 @@ Source fetch(const Machine::State& s, const Ctx& c, unsigned code, bool reuse, c
   if (pos >= queue.size())
     c.fail("tile never written", std::string(role) + " " + name + ": queue " + queue_name(q) + " holds only " +
                                      num(queue.size()) + " tile(s)",
-           "30 §1");
+           "docs/linx.md#machine");
   const TileSlot& t = queue[pos];
-  if (!t.live) c.fail("tile released", std::string(role) + " " + name + " was released and cannot be read", "30 §1");
+  if (!t.live) c.fail("tile released", std::string(role) + " " + name + " was released and cannot be read", "docs/linx.md#machine");
   return {&t, q, pos, reuse, code};
 }
 
@@ -154,11 +154,11 @@ int destination(const Machine::State& s, const Ctx& c, const Commit& commit, uns
   if (dst > 3)
     c.fail("unsupported", std::string("destination ") + enc::dst_name(dst) + " is not supported by " + c.instr +
                               " (T, U, M, N)",
-           "31 §2");
+           "docs/linx.md#block-words");
   if (size < p.min_tile || size > p.max_tile)
     c.fail("tile size", "destination size " + num(size) + " B is outside " + num(p.min_tile) + " B .. " +
                             num(p.max_tile) + " B (profile " + p.name + ")",
-           "30 §1");
+           "docs/linx.md#machine");
   // Live bytes after this block's releases and pushes (the 17th-oldest of a full queue leaves).
   size_t live = 0;
   for (size_t q = 0; q < 4; ++q)
@@ -172,7 +172,7 @@ int destination(const Machine::State& s, const Ctx& c, const Commit& commit, uns
   if (live + size > p.live_capacity)
     c.fail("capacity", "live tiles would hold " + num(live + size) + " bytes, more than the " + num(p.live_capacity) +
                            "-byte capacity",
-           "30 §1");
+           "docs/linx.md#machine");
   return static_cast<int>(dst);
 }
 
@@ -189,7 +189,7 @@ uint64_t pad_code(const Ctx& c, DType t, unsigned pad) {
       return max ? (all >> 1) : (uint64_t{1} << (bits - 1));
     }
     default:
-      c.fail("unsupported", "PadValue " + num(pad) + " is reserved (0 Zero, 1 Max, 2 Min, 3 Null)", "31 §1");
+      c.fail("unsupported", "PadValue " + num(pad) + " is reserved (0 Zero, 1 Max, 2 Min, 3 Null)", "docs/linx.md#block-words");
   }
 }
 
@@ -197,7 +197,7 @@ void mem_ok(const Machine::State& s, const Ctx& c, u128 addr, u128 n, const std:
   if (addr + n > s.mem.size())
     c.fail("memory bounds", what + ": bytes [" + num(static_cast<uint64_t>(addr)) + ", +" + num(static_cast<uint64_t>(n)) +
                                 ") lie outside the " + num(s.mem.size()) + "-byte memory",
-           "31 §1");
+           "docs/linx.md#block-words");
 }
 
 void release(Commit& out, std::initializer_list<const Source*> srcs) {

@@ -229,7 +229,7 @@ uint32_t encode(const Word& w, const std::string& what) {
     for (unsigned i = 0; i < row(w.op).nlits; ++i)
       vals += std::string(vals.empty() ? "" : ", ") + field_name(row(w.op).lits[i].id) + " = " +
               std::to_string(w[row(w.op).lits[i].id]);
-    raise(ErrorCode::Parse, what.empty() ? row(w.op).mnemonic : what, "no encoding for " + vals, "30 §6");
+    raise(ErrorCode::Parse, what.empty() ? row(w.op).mnemonic : what, "no encoding for " + vals, "docs/linx.md#encodings");
   }
   const Row& r = *rp;
   uint32_t out = r.match;
@@ -241,10 +241,10 @@ uint32_t encode(const Word& w, const std::string& what) {
       raise(ErrorCode::Parse, what.empty() ? r.mnemonic : what,
             std::string(field_name(d.id)) + " = " + std::to_string(v) + " does not fit " +
                 std::to_string(width) + " bits",
-            "30 §6");
+            "docs/linx.md#encodings");
     if (const char* why = reserved_reason(d.kind, v))
       raise(ErrorCode::Parse, what.empty() ? r.mnemonic : what,
-            std::string(field_name(d.id)) + " = " + std::to_string(v) + ": " + why, "30 §6");
+            std::string(field_name(d.id)) + " = " + std::to_string(v) + ": " + why, "docs/linx.md#encodings");
     for (unsigned s = 0; s < d.nslices; ++s) {
       const Slice& sl = d.slices[s];
       const unsigned sw = sl.hi - sl.lo + 1u;
@@ -252,7 +252,7 @@ uint32_t encode(const Word& w, const std::string& what) {
     }
   }
   if (const char* why = cross_rule(r, w))
-    raise(ErrorCode::Parse, what.empty() ? r.mnemonic : what, why, "30 §6");
+    raise(ErrorCode::Parse, what.empty() ? r.mnemonic : what, why, "docs/linx.md#encodings");
   return out;
 }
 
@@ -292,7 +292,7 @@ Word decode_at(uint32_t word, size_t index) {
   auto w = decode(word, &why);
   if (!w)
     raise(ErrorCode::Parse, "linx decode", "word " + hex(word) + " at index " + std::to_string(index) + ": " + why,
-          "30 §6");
+          "docs/linx.md#encodings");
   return *w;
 }
 

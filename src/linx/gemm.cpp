@@ -31,18 +31,18 @@ void gemm(const Matrix& a, const Matrix& b, const void* bias, void* acc, const G
   for (const auto& [ty, role] : {std::pair{t.a, "A"}, std::pair{t.b, "B"}})
     if (!matmul_operand(ty))
       raise(ErrorCode::Constraint, "linx gemm",
-            std::string(role) + " type " + std::string(formats::name(ty)) + " is not a TMATMUL operand type", "30 §2");
+            std::string(role) + " type " + std::string(formats::name(ty)) + " is not a TMATMUL operand type", "docs/linx.md#data-types");
   if (acc_type(t.a) != acc_type(t.b))
     raise(ErrorCode::Constraint, "linx gemm",
           "A type " + std::string(formats::name(t.a)) + " and B type " + std::string(formats::name(t.b)) +
               " are in different classes",
-          "30 §3");
+          "docs/linx.md#data-types");
   if (a.cols != b.rows || !a.rows || !a.cols || !b.cols)
     raise(ErrorCode::Constraint, "linx gemm",
           "shapes must be M x K and K x N with M, N, K >= 1, got " + std::to_string(a.rows) + "x" +
               std::to_string(a.cols) + " and " + std::to_string(b.rows) + "x" + std::to_string(b.cols),
-          "30 §4");
-  if (!a.data || !b.data || !acc) raise(ErrorCode::Constraint, "linx gemm", "null matrix pointer", "30 §4");
+          "docs/linx.md#gemm-on-logical-matrices");
+  if (!a.data || !b.data || !acc) raise(ErrorCode::Constraint, "linx gemm", "null matrix pointer", "docs/linx.md#gemm-on-logical-matrices");
   // fp32 / s32 / u32 are already the core's domain: no decode copy.
   const auto identity = [](DType x) { return x == DType::fp32 || x == DType::s32 || x == DType::u32; };
   const void* A = identity(t.a) ? a.data : decode_matrix(a, t.a, 0);

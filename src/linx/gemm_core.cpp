@@ -147,19 +147,19 @@ std::string unsupported(const Rules& r, Domain d) {
       case FloatOrder::sequential_fma: return {};
     }
     return "floating accumulation order " + std::to_string(static_cast<unsigned>(r.float_order)) +
-           " is not implemented (the GEMM core has 0 = sequential fma, spec 30 §3)";
+           " is not implemented (the GEMM core has 0 = sequential fma)";
   }
   switch (r.int_overflow) {
     case IntOverflow::wrap32: return {};
   }
   return "integer overflow rule " + std::to_string(static_cast<unsigned>(r.int_overflow)) +
-         " is not implemented (the GEMM core has 0 = 32-bit wrap, spec 30 §3)";
+         " is not implemented (the GEMM core has 0 = 32-bit wrap)";
 }
 
 void run(Domain d, const void* A, const void* B, const void* bias, const void* start, void* out, size_t M,
          size_t N, size_t K, Engine e, bool b_col_major, const Rules& rules) {
   if (const std::string why = unsupported(rules, d); !why.empty())
-    raise(ErrorCode::Unsupported, "linx GEMM core", why, "30 §1");
+    raise(ErrorCode::Unsupported, "linx GEMM core", why, "docs/linx.md#semantics");
   const size_t mn = M * N;
   const BStride bs = b_col_major ? BStride{1, K} : BStride{N, 1};
   // The fast engine starts the chain from +0 itself (no separate zeroing pass).

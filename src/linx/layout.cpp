@@ -17,7 +17,7 @@ Layout parse_layout(std::string_view s) {
   if (l == "zn") return Layout::zn;
   if (l == "nd") return Layout::nd;
   raise(ErrorCode::Constraint, "linx layout", "unknown layout '" + std::string(s) + "' (valid: nz, zn, nd)",
-        "30 §4");
+        "docs/linx.md#tile-layouts");
 }
 
 std::string_view name(Layout l) noexcept {
@@ -62,7 +62,7 @@ void check_shape(size_t rows, size_t cols, const char* what) {
     raise(ErrorCode::Constraint, what,
           "matrix shape must be 1..2^20 per side and at most 2^28 elements, got " + std::to_string(rows) + "x" +
               std::to_string(cols),
-          "30 §4");
+          "docs/linx.md#tile-layouts");
 }
 uint64_t load_carrier(const uint8_t* p, size_t cb) {
   uint64_t v = 0;
@@ -107,7 +107,7 @@ std::vector<uint8_t> unpack(std::span<const uint8_t> raw, size_t rows, size_t co
           "raw tile of " + std::to_string(raw.size()) + " bytes is smaller than the " + std::to_string(m.bytes) +
               " bytes of a " + std::to_string(rows) + "x" + std::to_string(cols) + " " +
               std::string(formats::name(t)) + " matrix in layout " + std::string(name(l)),
-          "30 §4");
+          "docs/linx.md#tile-layouts");
   const size_t cb = carrier_bytes(t);
   const bool s4 = t == DType::s4;
   std::vector<uint8_t> out(rows * cols * cb);

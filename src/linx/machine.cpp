@@ -54,7 +54,7 @@ void fault(const std::string& instr, const std::string& kind, long word, const s
   if (word >= 0) msg += " at word " + std::to_string(word);
   msg += ": " + detail;
   if (!block.empty()) msg += " in block `" + block + "`";
-  msg += " [spec " + spec + "]";
+  msg += " [" + spec + "]";
   throw Fault(kind, word, block, msg);
 }
 
@@ -63,7 +63,7 @@ Memory::Memory(size_t bytes) : size_(bytes) {
   p_ = static_cast<uint8_t*>(std::calloc(bytes, 1));
   if (!p_)
     raise(ErrorCode::Constraint, "linx Machine", "cannot allocate a memory of " + std::to_string(bytes) + " bytes",
-          "31 §1");
+          "docs/linx.md#memory");
 }
 Memory::Memory(const Memory& o) : Memory(o.size_) {
   used_ = o.used_;
@@ -84,7 +84,7 @@ Machine::Machine(std::string_view profile, size_t mem_bytes) : s_(std::make_uniq
   s_->profile = &linx_profile(profile);
   if (mem_bytes == 0 || mem_bytes > (size_t{1} << 40))
     raise(ErrorCode::Constraint, "linx Machine",
-          "mem_bytes = " + std::to_string(mem_bytes) + " is outside 1 .. 2^40", "31 §1");
+          "mem_bytes = " + std::to_string(mem_bytes) + " is outside 1 .. 2^40", "docs/linx.md#memory");
   s_->mem = Memory(mem_bytes);
 }
 
@@ -95,7 +95,7 @@ static void mem_range(const Memory& m, const char* what, uint64_t addr, uint64_t
     raise(ErrorCode::Bounds, what,
           "bytes [" + std::to_string(addr) + ", " + std::to_string(addr) + " + " + std::to_string(n) +
               ") lie outside the " + std::to_string(m.size()) + "-byte memory",
-          "31 §1");
+          "docs/linx.md#memory");
 }
 
 void Machine::write_mem(uint64_t addr, std::span<const uint8_t> data) {
@@ -126,15 +126,15 @@ unsigned Machine::parse_reg(std::string_view name) {
   unsigned r;
   if (!enc::parse_reg(lower, r))
     raise(ErrorCode::Constraint, "linx set_reg", "unknown register '" + std::string(name) + "' (R0..R23 or an ABI name)",
-          "30 §1");
+          "docs/linx.md#machine");
   if (r >= 24)
-    raise(ErrorCode::Constraint, "linx set_reg", "register '" + std::string(name) + "' is reserved (codes 24..31)", "30 §1");
+    raise(ErrorCode::Constraint, "linx set_reg", "register '" + std::string(name) + "' is reserved (codes 24..31)", "docs/linx.md#machine");
   return r;
 }
 
 void Machine::set_reg(std::string_view name, uint64_t value) {
   const unsigned r = parse_reg(name);
-  if (r == 0) raise(ErrorCode::Constraint, "linx set_reg", "R0 (zero) reads 0 and cannot be set", "30 §1");
+  if (r == 0) raise(ErrorCode::Constraint, "linx set_reg", "R0 (zero) reads 0 and cannot be set", "docs/linx.md#machine");
   s_->regs[r] = value;
 }
 uint64_t Machine::reg(unsigned i) const { return i < 24 ? s_->regs[i] : 0; }
@@ -144,12 +144,12 @@ size_t Machine::live_bytes() const { return live_of(*s_); }
 void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_t size) {
   const int q = queue_index(queue);
   const LinxProfile& p = *s.profile;
-  if (q < 0) raise(ErrorCode::Constraint, "linx push", std::string("unknown tile queue '") + queue + "' (T, U, M, N)", "30 §1");
+  if (q < 0) raise(ErrorCode::Constraint, "linx push", std::string("unknown tile queue '") + queue + "' (T, U, M, N)", "docs/linx.md#machine");
   if (raw.size() > p.max_tile)
     raise(ErrorCode::Constraint, "linx push",
           "tile data of " + std::to_string(raw.size()) + " bytes exceeds the largest tile (" + size_text(p.max_tile) +
               ") of profile " + p.name,
-          "30 §1");
+          "docs/linx.md#machine");
   if (size == 0) {
     size = p.min_tile;
     while (size < raw.size()) size *= 2;
@@ -159,11 +159,11 @@ void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_
     raise(ErrorCode::Constraint, "linx push",
           "tile size " + std::to_string(size) + " is not " + size_text(p.min_tile) + " x 2^k in " +
               size_text(p.min_tile) + ".." + size_text(p.max_tile) + " (profile " + p.name + ")",
-          "30 §1");
+          "docs/linx.md#machine");
   if (size < raw.size())
     raise(ErrorCode::Constraint, "linx push",
           "tile size " + std::to_string(size) + " is smaller than its " + std::to_string(raw.size()) + " bytes of data",
-          "30 §1");
+          "docs/linx.md#machine");
   auto& dq = s.queues[static_cast<size_t>(q)];
   // The 17th-oldest leaves the window (released) as this one enters (spec 30 §1).
   size_t live = live_of(s);
@@ -172,7 +172,7 @@ void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_
     fault(std::string("push ") + queue_name(q), "capacity", -1, "",
           "live tiles would hold " + std::to_string(live + size) + " bytes, more than the " +
               std::to_string(p.live_capacity) + "-byte capacity",
-          "30 §1");
+          "docs/linx.md#machine");
   auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
   std::copy(raw.begin(), raw.end(), bytes->begin());
   if (dq.size() == p.queue_depth) dq.pop_back();
@@ -190,7 +190,7 @@ const AccView& Machine::acc() const { return s_->acc; }
 
 std::vector<TileInfo> Machine::tiles(char queue) const {
   const int q = queue_index(queue);
-  if (q < 0) raise(ErrorCode::Constraint, "linx tiles", std::string("unknown tile queue '") + queue + "'", "30 §1");
+  if (q < 0) raise(ErrorCode::Constraint, "linx tiles", std::string("unknown tile queue '") + queue + "'", "docs/linx.md#machine");
   std::vector<TileInfo> out;
   const auto& dq = s_->queues[static_cast<size_t>(q)];
   for (size_t i = 0; i < dq.size(); ++i) out.push_back({static_cast<int>(i + 1), dq[i].size, dq[i].live});
@@ -200,7 +200,7 @@ std::vector<TileInfo> Machine::tiles(char queue) const {
 std::vector<uint8_t> Machine::tile_bytes(char queue, int n) const {
   const int q = queue_index(queue);
   if (q < 0 || n < 1 || static_cast<size_t>(n) > s_->queues[static_cast<size_t>(q)].size())
-    raise(ErrorCode::Bounds, "linx tile_bytes", std::string("no tile ") + queue + "#" + std::to_string(n), "30 §1");
+    raise(ErrorCode::Bounds, "linx tile_bytes", std::string("no tile ") + queue + "#" + std::to_string(n), "docs/linx.md#machine");
   return *s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)].bytes;
 }
 
@@ -257,7 +257,7 @@ void Machine::run(std::span<const uint32_t> words) {
   while (i < ws.size()) {
     if (!text::is_commit(ws[i].op))
       fault(enc::row(ws[i].op).mnemonic, "malformed block", static_cast<long>(i), text::raw_line(ws[i]),
-            "header word before the first BSTART", "30 §1");
+            "header word before the first BSTART", "docs/linx.md#machine");
     size_t j = i + 1;
     while (j < ws.size() && !text::is_commit(ws[j].op)) ++j;
     const std::span<const enc::Word> block(ws.data() + i, j - i);
@@ -271,7 +271,7 @@ void Machine::run(std::span<const uint32_t> words) {
       case enc::Op::bstart_tepl: apply(*s_, exec_tepl(*s_, block, at)); break;
       default:
         fault(enc::row(ws[i].op).mnemonic, "unsupported", at, text::block_text(block),
-              "block class is not executed by tilesim (only CUBE, TMA, TEPL blocks and BSTOP)", "31 §2");
+              "block class is not executed by tilesim (only CUBE, TMA, TEPL blocks and BSTOP)", "docs/linx.md#machine");
     }
     if (trace_) {
       trace::Sink sink{trace_, trace_values_, trace_step_};

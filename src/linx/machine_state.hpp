@@ -75,7 +75,8 @@ struct Machine::State {
 int queue_index(char q);  // 'T' 'U' 'M' 'N' -> 0..3, else -1
 const char* queue_name(int q);
 
-// Raises tilesim::linx::Fault "<INSTR>: fault (<kind>) at word <i>: <detail> in block `<text>` [spec S]".
+// Raises tilesim::linx::Fault "<INSTR>: fault (<kind>) at word <i>: <detail> in block `<text>` [DOC]",
+// DOC a citation of a rule heading of docs/linx.md.
 [[noreturn]] void fault(const std::string& instr, const std::string& kind, long word, const std::string& block,
                         const std::string& detail, const std::string& spec);
 

@@ -54,7 +54,7 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
   if (!info)
     c.fail("unsupported", std::string("TEPL function ") + c.instr + " (TileOpcode " + num(topc) +
                               ") decodes but is not implemented by tilesim",
-           "31 §2");
+           "docs/linx.md#tepl");
   const Desc d = describe(s, c);
   const int nsrc = sources_of(info->kind);
   need_iot(c, d, static_cast<unsigned>(nsrc), true);
@@ -63,18 +63,18 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
   if (d.attr.datatype != 31 && d.attr.datatype != dtc)
     c.fail("malformed block", std::string("B.DATR DataType ") + type_code(d.attr.datatype).name +
                                   " differs from the BSTART type " + type_code(dtc).name,
-           "31 §1");
+           "docs/linx.md#block-words");
   const TypeCode& tc = type_code(dtc);
   pto::Elem e;
   if (!tc.known || dtc == 6 || dtc == 14 || !pto_elem(tc.dtype, e))
     c.fail("type legality", std::string("DataType ") + tc.name + " is not a type of the PTO instruction " + c.instr,
-           "31 §2");
+           "docs/linx.md#tepl");
   const size_t es = pto::elem_size(e);
   const enc::Word& io = *d.iots[0];
   const size_t size = enc::size_bytes(io[F::size]);
   const bool mode1 = topc >= 32;
   if (mode1 && !d.has_ior)  // RegSrc0 `zero` is the scalar 0
-    c.fail("malformed block", c.instr + " (mode 1) needs its scalar in B.IOR RegSrc0", "31 §1");
+    c.fail("malformed block", c.instr + " (mode 1) needs its scalar in B.IOR RegSrc0", "docs/linx.md#tepl");
   // Sources (liveness first), then geometry of every tile.
   Source src[2]{};
   src[0] = fetch(s, c, io[F::s0], io[F::s0r], "src0");
@@ -89,7 +89,7 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
     if (gs[i].row != gd.row)
       c.fail("tile geometry", "src" + num(static_cast<uint64_t>(i)) + " has Row " + num(gs[i].row) +
                                   ", the destination Row " + num(gd.row) + "; element-wise functions need them equal",
-             "31 §2");
+             "docs/linx.md#tepl");
   }
   const uint64_t pad = pad_code(c, tc.dtype, d.attr.pad);
   auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
@@ -133,7 +133,7 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
     throw;
   } catch (const Error& err) {
     c.fail(err.code() == ErrorCode::Unsupported ? "unsupported" : "illegal operand",
-           std::string("the PTO instruction ") + c.instr + " (target a5) rejects the operands: " + err.what(), "31 §2");
+           std::string("the PTO instruction ") + c.instr + " (target a5) rejects the operands: " + err.what(), "docs/linx.md#tepl");
   }
   out.push.push_back({static_cast<int>(io[F::dst]), std::move(bytes)});
   return out;

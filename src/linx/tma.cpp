@@ -31,11 +31,11 @@ TileOrder order(const Ctx& c, Layout l, const Geom& g, const char* code_name) {
   if (l == Layout::nz && (g.row % 16 || g.col % k0))
     c.fail("tile geometry", std::string(code_name) + " needs Row a multiple of 16 and Col of K0 = " + num(k0) +
                                 ", got Row " + num(g.row) + ", Col " + num(g.col),
-           "31 §2");
+           "docs/linx.md#tload-tstore-tmov");
   if (l == Layout::zn && (g.row % k0 || g.col % 16))
     c.fail("tile geometry", std::string(code_name) + " needs Row a multiple of K0 = " + num(k0) +
                                 " and Col of 16, got Row " + num(g.row) + ", Col " + num(g.col),
-           "31 §2");
+           "docs/linx.md#tload-tstore-tmov");
   return {l, g.row, g.col, k0};
 }
 
@@ -48,7 +48,7 @@ struct Mem {
 Mem memory(const Machine::State& s, const Ctx& c, const Desc& d, const Geom& g, bool dn) {
   // The base is required: without B.IOR the block is malformed; RegSrc0 `zero` reads R0 = 0
   // (README decision: "absent" applies to the optional stride and scale).
-  if (!d.has_ior) c.fail("malformed block", c.instr + " needs B.IOR with the base address in RegSrc0", "31 §1");
+  if (!d.has_ior) c.fail("malformed block", c.instr + " needs B.IOR with the base address in RegSrc0", "docs/linx.md#block-words");
   Mem m{s.regs[d.reg_code(0)], 0, dn};
   // Absent stride: one packed line (ValidCol elements; a DN source's line holds ValidRow).
   m.stride = d.reg_code(1) ? s.regs[d.reg_code(1)] : (dn ? g.vr : g.vc) * g.esize;
@@ -68,7 +68,7 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
   if (d.attr.datatype != 31 && d.attr.datatype != dtc)
     c.fail("malformed block", std::string("B.DATR DataType ") + type_code(d.attr.datatype).name +
                                   " differs from the BSTART type " + type_code(dtc).name,
-           "31 §1");
+           "docs/linx.md#block-words");
   const size_t es = elem_bytes(c, dtc, "TLOAD");
   const DType t = type_code(dtc).dtype;
   const size_t size = enc::size_bytes(io[F::size]);
@@ -85,7 +85,7 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
       const char* n = enc::layout_name(lay);
       c.fail("unsupported", std::string("TLOAD layout ") + (n ? n : "reserved") + " (" + num(lay) +
                                 ") is not supported (NORM, ND2NZ, DN2NZ, ND2ZN, DN2ZN)",
-             "31 §2");
+             "docs/linx.md#tload-tstore-tmov");
     }
   }
   Commit out;
@@ -131,7 +131,7 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
   if (d.attr.datatype != 31 && d.attr.datatype != dtc)
     c.fail("malformed block", std::string("B.DATR DataType ") + type_code(d.attr.datatype).name +
                                   " differs from the BSTART type " + type_code(dtc).name,
-           "31 §1");
+           "docs/linx.md#block-words");
   const size_t es = elem_bytes(c, dtc, "TSTORE");
   const unsigned lay = d.attr.layout;
   Layout l;
@@ -143,7 +143,7 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
       const char* n = enc::layout_name(lay);
       c.fail("unsupported", std::string("TSTORE layout ") + (n ? n : "reserved") + " (" + num(lay) +
                                 ") is not supported (NORM, NZ2ND, ZN2ND)",
-             "31 §2");
+             "docs/linx.md#tload-tstore-tmov");
     }
   }
   const Source src = fetch(s, c, io[F::s0], io[F::s0r], "source");
@@ -174,7 +174,7 @@ Commit tmov(const Machine::State& s, const Ctx& c, const Desc& d) {
   if (size != src.slot->size)
     c.fail("tile size", "TMOV destination size " + num(size) + " B differs from source " + enc::tile_text(src.code) +
                             "'s " + num(src.slot->size) + " B",
-           "31 §2");
+           "docs/linx.md#tload-tstore-tmov");
   Commit out;
   release(out, {&src});
   destination(s, c, out, io[F::dst], size);

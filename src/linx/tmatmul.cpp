@@ -43,9 +43,9 @@ Source fetch(const Machine::State& s, const Ctx& c, unsigned code, bool reuse, c
   if (pos >= queue.size())
     c.fail("tile never written", std::string(role) + " " + name + ": queue " + queue_name(q) + " holds only " +
                                      std::to_string(queue.size()) + " tile(s)",
-           "30 §1");
+           "docs/linx.md#machine");
   const TileSlot& t = queue[pos];
-  if (!t.live) c.fail("tile released", std::string(role) + " " + name + " was released and cannot be read", "30 §1");
+  if (!t.live) c.fail("tile released", std::string(role) + " " + name + " was released and cannot be read", "docs/linx.md#machine");
   return {&t, q, pos, reuse};
 }
 
@@ -53,7 +53,7 @@ void need_size(const Ctx& c, const Source& src, const char* role, unsigned code,
   if (src.slot->size < bytes)
     c.fail("tile too small", std::string(role) + " " + enc::tile_text(code) + " holds " + std::to_string(src.slot->size) +
                                  " bytes, " + what + " needs " + std::to_string(bytes),
-           "30 §4");
+           "docs/linx.md#tile-layouts");
 }
 
 // Decodes a tile into the core's domain: A (NZ) as a row-major M x K matrix, B (ZN) as a
@@ -88,7 +88,7 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
   if (fn > 2)
     c.fail("unsupported", std::string("CUBE function ") + c.instr + " (Fn " + std::to_string(fn) +
                               ") is not implemented; only TMATMUL, TMATMUL.BIAS, TMATMUL.ACC (Fn 0, 1, 2) execute",
-           "30 §1");
+           "docs/linx.md#cube-blocks");
   // ---- block structure (spec 30 §1 "malformed block") ----
   const enc::Word* datr = nullptr;
   std::array<uint32_t, 3> lb = {1, 1, 1};  // reset to 1 at each block start
@@ -97,13 +97,13 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
     const enc::Word& w = b[i];
     switch (w.op) {
       case Op::b_datr:
-        if (datr) c.fail("malformed block", "two B.DATR words in one block", "30 §1");
+        if (datr) c.fail("malformed block", "two B.DATR words in one block", "docs/linx.md#cube-blocks");
         if (w[F::sat] || w[F::rmode] || w[F::cmode] || w[F::pad] || w[F::layout])
           c.fail("malformed block",
                  "B.DATR fields other than DataType must be 0 for " + c.instr + ", got sat=" + std::to_string(w[F::sat]) +
                      " rmode=" + std::to_string(w[F::rmode]) + " cmode=" + std::to_string(w[F::cmode]) +
                      " pad=" + std::to_string(w[F::pad]) + " layout=" + std::to_string(w[F::layout]),
-                 "30 §1");
+                 "docs/linx.md#cube-blocks");
         datr = &w;
         break;
       case Op::b_dim:
@@ -113,28 +113,28 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
         iots.push_back(&w);
         break;
       default:
-        c.fail("malformed block", text::raw_line(w) + " has no place in a CUBE template block", "30 §1");
+        c.fail("malformed block", text::raw_line(w) + " has no place in a CUBE template block", "docs/linx.md#cube-blocks");
     }
   }
   const bool bias = fn == 1;
   const std::string need = bias ? "B.IOT A, B then B.IOT Bias, last, ->ACC<Size>" : "B.IOT A, B, last, ->ACC<Size>";
   const size_t want = bias ? 2 : 1;
   if (iots.size() != want)
-    c.fail("malformed block", c.instr + " needs " + need + "; got " + std::to_string(iots.size()) + " B.IOT word(s)", "30 §1");
+    c.fail("malformed block", c.instr + " needs " + need + "; got " + std::to_string(iots.size()) + " B.IOT word(s)", "docs/linx.md#cube-blocks");
   if (iots[0]->op != Op::b_iot2 || (bias && iots[1]->op != Op::b_iot1))
-    c.fail("malformed block", c.instr + " needs " + need + "; the B.IOT words have the wrong number of sources", "30 §1");
+    c.fail("malformed block", c.instr + " needs " + need + "; the B.IOT words have the wrong number of sources", "docs/linx.md#cube-blocks");
   for (size_t i = 0; i < iots.size(); ++i) {
     const bool final = i + 1 == iots.size();
     if ((*iots[i])[F::last] != (final ? 1u : 0u))
-      c.fail("malformed block", final ? "the final B.IOT lacks 'last'" : "'last' on a B.IOT before the final one", "30 §1");
+      c.fail("malformed block", final ? "the final B.IOT lacks 'last'" : "'last' on a B.IOT before the final one", "docs/linx.md#cube-blocks");
     const unsigned d = (*iots[i])[F::dst];
     if (final && d != enc::kDstAcc)
       c.fail("malformed block",
              std::string("destination must be ACC (results go only to ACC), got ") +
                  (d == enc::kDstNone ? "none" : enc::dst_name(d)),
-             "30 §1");
+             "docs/linx.md#cube-blocks");
     if (!final && d != enc::kDstNone)
-      c.fail("malformed block", std::string("destination ") + enc::dst_name(d) + " on a B.IOT before the final one", "30 §1");
+      c.fail("malformed block", std::string("destination ") + enc::dst_name(d) + " on a B.IOT before the final one", "docs/linx.md#cube-blocks");
   }
   const enc::Word& io_ab = *iots[0];
   const enc::Word& io_last = *iots.back();
@@ -146,30 +146,30 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
       c.fail("type legality",
              std::string(t == &ca ? "TypeA " : "TypeB ") + t->name +
                  " is not a TMATMUL operand type (legal: the seed's b64/b32/b16/b8/b4 table; HiF8, E8M0, HiF4x2 are not)",
-             "30 §2");
+             "docs/linx.md#data-types");
   const DType ta = ca.dtype, tb = cb.dtype;
   if (acc_type(ta) != acc_type(tb))
     c.fail("type legality",
            std::string("TypeA ") + ca.name + " and TypeB " + cb.name +
                " are in different classes (floating / signed / unsigned); a mix must stay within one class",
-           "30 §3");
+           "docs/linx.md#data-types");
   const DType tacc = acc_type(ta);
   // ---- the profile's accumulation rule for this class (spec 30 §1 "Profile", §3) ----
   const LinxProfile& prof = *s.profile;
   const core::Rules rules{prof.float_order, prof.int_overflow};
   if (const std::string why = core::unsupported(rules, core::domain_of(ta)); !why.empty())
-    c.fail("unsupported", std::string("profile ") + prof.name + ": " + why, "30 §1");
+    c.fail("unsupported", std::string("profile ") + prof.name + ": " + why, "docs/linx.md#semantics");
   // ---- dimensions and ACC capacity (spec 30 §1) ----
   const size_t M = lb[0], N = lb[1], K = lb[2];
   if (!M || !N || !K)
     c.fail("dimension zero", "M=LB0=" + std::to_string(M) + ", N=LB1=" + std::to_string(N) + ", K=LB2=" + std::to_string(K) +
                                  "; a dimension of 0 faults",
-           "30 §1");
+           "docs/linx.md#cube-blocks");
   const size_t cap = enc::size_bytes(io_last[F::size]);
   if (M * N * 4 > cap)
     c.fail("capacity", "result M*N*4 = " + std::to_string(M) + "*" + std::to_string(N) + "*4 = " + std::to_string(M * N * 4) +
                            " bytes exceeds ->ACC<" + enc::size_text(io_last[F::size]) + "> = " + std::to_string(cap) + " bytes",
-           "30 §1");
+           "docs/linx.md#cube-blocks");
   // ---- sources (spec 30 §1, §4) ----
   // every source's liveness before any size (the documented fault order: liveness -> sizes)
   const Source sa = fetch(s, c, io_ab[F::s0], io_ab[F::s0r], "A");
@@ -184,13 +184,13 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
   if (fn == 2) {  // TMATMUL.ACC (spec 30 §3)
     const AccView& a = s.acc;
     if (!a.valid && a.released_at >= 0)
-      c.fail("ACC released", "ACC released by ACCCVT at block " + std::to_string(a.released_at), "31 §2");
-    if (!a.valid) c.fail("ACC mismatch", "ACC holds no result to accumulate onto", "30 §3");
+      c.fail("ACC released", "ACC released by ACCCVT at block " + std::to_string(a.released_at), "docs/linx.md#acccvt");
+    if (!a.valid) c.fail("ACC mismatch", "ACC holds no result to accumulate onto", "docs/linx.md#cube-blocks");
     if (a.m != M || a.n != N || a.type != tacc)
       c.fail("ACC mismatch",
              "ACC holds " + std::to_string(a.m) + "x" + std::to_string(a.n) + " " + type_text(a.type) + ", the block needs " +
                  std::to_string(M) + "x" + std::to_string(N) + " " + type_text(tacc),
-             "30 §3");
+             "docs/linx.md#cube-blocks");
   }
   // ---- compute (the one GEMM core) ----
   const std::vector<uint32_t> A = fetch_lines(sa, M, K, ta, Layout::nz);

@@ -56,7 +56,7 @@ data_type_t parse_data_type(std::string_view name) {
     if (dt != DT_FP20 && dtype_info(dt)->fmt == f) return dt;
   raise(ErrorCode::Unsupported, "tilesim.tpu",
         fmt::format("dtype '{}' ({}) has no TPU-Kernel data_type_t", name, formats::name(f)),
-        "50 §2");
+        "docs/tpu.md#python");
 }
 
 uint32_t scalar_code(double value, data_type_t dt, std::string_view what, std::string_view operand,
@@ -64,7 +64,7 @@ uint32_t scalar_code(double value, data_type_t dt, std::string_view what, std::s
   const DTypeInfo* d = dtype_info(raw_enum(dt));
   if (!d || !dtype_bytes(*d))
     raise(ErrorCode::Unsupported, what,
-          fmt::format("dtype {} has no scalar form", dtype_label(raw_enum(dt))), "50 §2");
+          fmt::format("dtype {} has no scalar form", dtype_label(raw_enum(dt))), "docs/tpu.md#python");
   const formats::FormatInfo& f = formats::info(d->fmt);
   // A NaN given as a number of another format has no exact image; it becomes the destination
   // format's canonical quiet NaN (spec 00 Numerics) and keeps its sign, the one NaN bit every
@@ -82,7 +82,7 @@ uint32_t scalar_code(double value, data_type_t dt, std::string_view what, std::s
           fmt::format("{} {}{} is not exactly representable in {}", operand, value,
                       index < 0 ? std::string() : fmt::format(" (element {})", index),
                       dtype_label(raw_enum(dt))),
-          "60 §4");
+          "docs/tpu.md#python");
   return static_cast<uint32_t>(code);
 }
 
@@ -108,7 +108,7 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
           fmt::format("shape [{}, {}, {}, {}] has more than 2^63 - 1 elements (N*C*H*W "
                       "overflows int64); no operand of it fits LOCAL_MEM_SIZE {} ({})",
                       N, C, H, W, dev.local_mem_size(), dev.profile().name),
-          "50 §1");
+          "docs/tpu.md#python");
   const size_t total = static_cast<size_t>(elems);
   const int A = dev.align_bytes(), NPU = dev.npu_num();
   int64_t cursor = 0;
@@ -129,7 +129,7 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
           raise(ErrorCode::Constraint, what,
                 fmt::format("src{} has {} elements, the shape [{}, {}, {}, {}] needs {}", i,
                             src[i].count, N, C, H, W, total),
-                "60 §4");
+                "docs/tpu.md#python");
         at[i] = place_tensor(e);
         v[i] = tensor(static_cast<local_addr_t>(at[i]));
         break;
@@ -138,7 +138,7 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
           raise(ErrorCode::Constraint, what,
                 fmt::format("src{} vector has {} values, needs at least min(C, NPU_NUM) = {}", i,
                             src[i].count, vec_len),
-                "60 §4");
+                "docs/tpu.md#python");
         at[i] = cursor;
         cursor = align_up(cursor + e, A);
         v[i] = vector(static_cast<local_addr_t>(at[i]));
@@ -154,7 +154,7 @@ void select_arrays(std::string_view chip, SelectOp op, const HostOperand src[4],
     raise(ErrorCode::Bounds, what,
           fmt::format("the operands need {} bytes per NPU, LOCAL_MEM_SIZE is {} ({})", cursor,
                       dev.local_mem_size(), dev.profile().name),
-          "50 §5");
+          "docs/tpu.md#python");
   for (int i = 0; i < 4; ++i) {
     const data_type_t dt = i < 2 ? dtype_a : dtype_b;
     if (src[i].kind == TENSOR)

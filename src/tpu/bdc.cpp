@@ -150,7 +150,7 @@ struct Checker {
   }
   const DTypeInfo& dtype(int dt, const char* what, uint8_t classes) const {
     const DTypeInfo* d = dtype_info(dt);
-    if (!d) fail(ErrorCode::Unsupported, fmt::format("{} {} is not a data_type_t value", what, dt), "50 §2");
+    if (!d) fail(ErrorCode::Unsupported, fmt::format("{} {} is not a data_type_t value", what, dt), "docs/tpu.md#bdc-arithmetic");
     const bool whole = dtype_bytes(*d) != 0 && d->bits != 20;
     const bool core = whole && ops::is_core_dtype(d->fmt);
     const bool f = core && d->kind == CmpKind::Float;
@@ -176,7 +176,7 @@ struct Checker {
       fail(ErrorCode::Bounds,
            fmt::format("{} address 0x{:x} is outside local memory (NPU_NUM {} x LOCAL_MEM_SIZE {} = {} bytes)", what,
                        addr, dev.npu_num(), dev.local_mem_size(), total),
-           "50 §1");
+           "docs/tpu.md#bdc-arithmetic");
     o.q = addr / dev.local_mem_size();
     o.r = addr % dev.local_mem_size();
     if (stride) {
@@ -201,7 +201,7 @@ struct Checker {
            fmt::format("{} touches in-NPU bytes [0x{:x}, 0x{:x}) for shape [{}, {}, {}, {}] starting on NPU {}, beyond "
                        "LOCAL_MEM_SIZE 0x{:x} ({})",
                        what, o.r, hi, p.N, C, p.H, p.W, o.q, dev.local_mem_size(), dev.profile().name),
-           "50 §1");
+           "docs/tpu.md#bdc-arithmetic");
     return o;
   }
 };
@@ -224,7 +224,7 @@ Plan plan(const Device& dev, const BdcCall& k) {
   if (!k.fn) raise(ErrorCode::Constraint, "tpu_bdc", "function name is NULL", kDoc);
   const Row* row = find_row(k.fn);
   if (!row)
-    raise(ErrorCode::Unsupported, k.fn, "not a BDC arithmetic function of spec 51 §3 (see tilesim::tpu::bdc_function_names)",
+    raise(ErrorCode::Unsupported, k.fn, "not a BDC arithmetic function (see tilesim::tpu::bdc_function_names)",
           kDoc);
   const Checker ck{dev, *row};
   const Form f = row->form;
@@ -232,7 +232,7 @@ Plan plan(const Device& dev, const BdcCall& k) {
   const int dims[4] = {k.shape->n, k.shape->c, k.shape->h, k.shape->w};
   for (int i = 0; i < 4; ++i)
     if (dims[i] < 1 || dims[i] > 65535)
-      ck.fail(ErrorCode::Constraint, fmt::format("shape->{} must be in [1, 65535], got {}", "nchw"[i], dims[i]), "50 §4");
+      ck.fail(ErrorCode::Constraint, fmt::format("shape->{} must be in [1, 65535], got {}", "nchw"[i], dims[i]), "docs/tpu.md#bdc-arithmetic");
   Plan p{};
   p.row = row;
   p.N = k.shape->n, p.C = k.shape->c, p.H = k.shape->h, p.W = k.shape->w;
@@ -273,7 +273,7 @@ Plan plan(const Device& dev, const BdcCall& k) {
       ck.fail(ErrorCode::Constraint,
               fmt::format("{} starts on NPU {} but dst on NPU {} (operands must start on the same NPU)",
                           has_src1(f) ? "src0" : "src", p.a.q, p.dst.q),
-              "50 §4");
+              "docs/tpu.md#bdc-arithmetic");
   }
   if (has_src1(f)) {
     p.b = ck.tensor("src1", k.src1, k.src1_stride, *bd, p, p.C);
@@ -281,7 +281,7 @@ Plan plan(const Device& dev, const BdcCall& k) {
       ck.fail(ErrorCode::Constraint,
               fmt::format("src1 starts on NPU {} but dst on NPU {} (operands must start on the same NPU)", p.b.q,
                           p.dst.q),
-              "50 §4");
+              "docs/tpu.md#bdc-arithmetic");
   }
   if (has_scalar(f)) {
     const DTypeInfo& cd = is_int_form(f) ? *bd : (f == Form::SetC ? dd : ad);

@@ -31,16 +31,16 @@ namespace {
 void check_layout_args(const char* fn, int start_idx, const dim4& shape, int npu_num) {
   if (start_idx < 0 || start_idx >= npu_num)
     raise(ErrorCode::Constraint, fn, fmt::format("start_idx {} is outside [0, NPU_NUM = {})", start_idx, npu_num),
-          "50 §1");
+          "docs/tpu.md#layout");
   if (shape.n < 0 || shape.c < 0 || shape.h < 0 || shape.w < 0)
     raise(ErrorCode::Constraint, fn,
-          fmt::format("shape [{}, {}, {}, {}] has a negative dimension", shape.n, shape.c, shape.h, shape.w), "50 §1");
+          fmt::format("shape [{}, {}, {}, {}] has a negative dimension", shape.n, shape.c, shape.h, shape.w), "docs/tpu.md#layout");
 }
 dim4 narrow_strides(const char* fn, const Strides& s) {
   for (const int64_t v : {s.n, s.c, s.h, s.w})
     if (v > INT32_MAX || v < INT32_MIN)
       raise(ErrorCode::Bounds, fn,
-            fmt::format("strides [{}, {}, {}, {}] do not fit dim4's int fields", s.n, s.c, s.h, s.w), "50 §1");
+            fmt::format("strides [{}, {}, {}, {}] do not fit dim4's int fields", s.n, s.c, s.h, s.w), "docs/tpu.md#layout");
   return dim4{static_cast<int>(s.n), static_cast<int>(s.c), static_cast<int>(s.h), static_cast<int>(s.w)};
 }
 }  // namespace
@@ -53,10 +53,10 @@ void Device::aligned_stride_raw(dim4* stride, int start_idx, const dim4* shape, 
   const DTypeInfo* d = dtype_info(dtype);
   if (!stride || !shape)
     raise(ErrorCode::Constraint, "tpu_aligned_stride", "stride and shape must not be NULL",
-          "50 §1");
+          "docs/tpu.md#layout");
   if (!d || !dtype_bytes(*d))
     raise(ErrorCode::Unsupported, "tpu_aligned_stride",
-          fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)), "50 §2");
+          fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)), "docs/tpu.md#layout");
   check_layout_args("tpu_aligned_stride", start_idx, *shape, npu_num());
   const Strides s = aligned_strides(start_idx, shape->c, shape->h, shape->w, dtype_bytes(*d),
                                     align_bytes(), npu_num());
@@ -66,7 +66,7 @@ void Device::aligned_stride_raw(dim4* stride, int start_idx, const dim4* shape, 
 void Device::compact_stride(dim4* stride, int start_idx, const dim4* shape) const {
   if (!stride || !shape)
     raise(ErrorCode::Constraint, "tpu_compact_stride", "stride and shape must not be NULL",
-          "50 §1");
+          "docs/tpu.md#layout");
   check_layout_args("tpu_compact_stride", start_idx, *shape, npu_num());
   const Strides s = compact_strides(start_idx, shape->c, shape->h, shape->w, npu_num());
   *stride = narrow_strides("tpu_compact_stride", s);
@@ -74,7 +74,7 @@ void Device::compact_stride(dim4* stride, int start_idx, const dim4* shape) cons
 
 void Device::continuous_stride(dim4* stride, const dim4* shape) const {
   if (!stride || !shape)
-    raise(ErrorCode::Constraint, "tpu_continuous_stride", "stride and shape must not be NULL", "50 §1");
+    raise(ErrorCode::Constraint, "tpu_continuous_stride", "stride and shape must not be NULL", "docs/tpu.md#layout");
   check_layout_args("tpu_continuous_stride", 0, *shape, npu_num());
   const int64_t W = shape->w, H = shape->h, C = shape->c;
   *stride = narrow_strides("tpu_continuous_stride", Strides{C * H * W, H * W, W, 1});
@@ -84,14 +84,14 @@ int Device::aligned_feature_size(int h, int w, int dtype) const {
   const DTypeInfo* d = dtype_info(dtype);
   if (!d || !dtype_bytes(*d))
     raise(ErrorCode::Unsupported, "tpu_aligned_feature_size",
-          fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)), "50 §2");
+          fmt::format("dtype {} has no whole-byte element size", dtype_label(dtype)), "docs/tpu.md#layout");
   if (h < 0 || w < 0)
     raise(ErrorCode::Constraint, "tpu_aligned_feature_size", fmt::format("h {} and w {} must be >= 0", h, w),
-          "50 §1");
+          "docs/tpu.md#layout");
   const int64_t e = dtype_bytes(*d);
   const int64_t bytes = align_up(int64_t{h} * w, align_bytes() / e) * e;
   if (bytes > INT32_MAX)
-    raise(ErrorCode::Bounds, "tpu_aligned_feature_size", fmt::format("h {} x w {} overflows int", h, w), "50 §1");
+    raise(ErrorCode::Bounds, "tpu_aligned_feature_size", fmt::format("h {} x w {} overflows int", h, w), "docs/tpu.md#layout");
   return static_cast<int>(bytes);
 }
 

@@ -43,10 +43,10 @@ struct Planner {
 
   int elem_bytes(int dtype) const {
     const DTypeInfo* d = dtype_info(dtype);
-    if (!d) fail(ErrorCode::Unsupported, fmt::format("dtype {} is not a data_type_t value", dtype), "50 §2");
+    if (!d) fail(ErrorCode::Unsupported, fmt::format("dtype {} is not a data_type_t value", dtype), "docs/tpu.md#gdma");
     if (!dtype_bytes(*d))
       fail(ErrorCode::Unsupported,
-           fmt::format("dtype {} is not an 8-, 16- or 32-bit type", dtype_label(dtype)), "50 §2");
+           fmt::format("dtype {} is not an 8-, 16- or 32-bit type", dtype_label(dtype)), "docs/tpu.md#gdma");
     return dtype_bytes(*d);
   }
   void shape(const dim4* s) const {
@@ -55,7 +55,7 @@ struct Planner {
     for (int i = 0; i < 4; ++i)
       if (v[i] < 1 || v[i] > 65535)
         fail(ErrorCode::Constraint, fmt::format("shape->{} must be in [1, 65535], got {}", "nchw"[i], v[i]),
-             "50 §4");
+             "docs/tpu.md#gdma");
   }
   // A non-NULL stride (free layout): non-negative, and the w stride at most 128 bytes' worth of
   // elements (TPU-Kernel reference, GDMA page: "dst_stride->w and src_stride->w <= 128 /
@@ -78,7 +78,7 @@ struct Planner {
       fail(ErrorCode::Bounds,
            fmt::format("{} address 0x{:x} is outside local memory (NPU_NUM {} x LOCAL_MEM_SIZE {} = {} bytes)",
                        name, addr, dev.npu_num(), dev.local_mem_size(), total),
-           "50 §1");
+           "docs/tpu.md#gdma");
     sd.q = addr / dev.local_mem_size();
     sd.r = addr % dev.local_mem_size();
     if (sd.r % static_cast<uint32_t>(p.e))
@@ -92,7 +92,7 @@ struct Planner {
            fmt::format("{} touches in-NPU bytes [0x{:x}, 0x{:x}) for shape [{}, {}, {}, {}] starting on NPU {}, "
                        "beyond LOCAL_MEM_SIZE 0x{:x} ({})",
                        name, sd.r, hi, p.N, p.C, p.H, p.W, sd.q, dev.local_mem_size(), dev.profile().name),
-           "50 §1");
+           "docs/tpu.md#gdma");
     return sd;
   }
   Side system(const char* name, system_addr_t addr, const dim4* stride, const Plan& p) const {

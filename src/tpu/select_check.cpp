@@ -37,7 +37,7 @@ struct Checker {
     const DTypeInfo* d = dtype_info(dt);
     if (!d)
       fail(ErrorCode::Unsupported, fmt::format("{} {} is not a data_type_t value", what, dt),
-           "50 §2");
+           "docs/tpu.md#checks");
     if (dt < 0 || dt >= 64 || !(chip.select_dtypes >> dt & 1u)) {
       std::string ok;
       for (unsigned v = 0; v < 64; ++v)
@@ -48,7 +48,7 @@ struct Checker {
       fail(ErrorCode::Unsupported,
            fmt::format("{} {} is not supported by the select instructions on {} (accepted: {})",
                        what, dtype_label(dt), chip.name, ok),
-           "50 §2");
+           "docs/tpu.md#checks");
     }
     return d;
   }
@@ -56,7 +56,7 @@ struct Checker {
   void dim(const char* field, int v) const {
     if (v < 1 || v > 65535)
       fail(ErrorCode::Constraint, fmt::format("shape->{} must be in [1, 65535], got {}", field, v),
-           "50 §4");
+           "docs/tpu.md#checks");
   }
 
   // The address lies in local memory; returns its start NPU.
@@ -67,7 +67,7 @@ struct Checker {
            fmt::format("{} address 0x{:x} is outside local memory (NPU_NUM {} x LOCAL_MEM_SIZE {} "
                        "= {} bytes)",
                        what, a, chip.npu_num, chip.local_mem_size, total),
-           "50 §1");
+           "docs/tpu.md#checks");
     return a / chip.local_mem_size;
   }
 };
@@ -154,15 +154,15 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
 
   // NULL pointers and var_type_t values (spec 50 §4).
   for (int i = 0; i < 4; ++i)
-    if (!src[i]) ck.fail(ErrorCode::Constraint, fmt::format("{} is NULL", kSrcName[i]), "50 §4");
-  if (!shape) ck.fail(ErrorCode::Constraint, "shape is NULL", "50 §4");
+    if (!src[i]) ck.fail(ErrorCode::Constraint, fmt::format("{} is NULL", kSrcName[i]), "docs/tpu.md#checks");
+  if (!shape) ck.fail(ErrorCode::Constraint, "shape is NULL", "docs/tpu.md#checks");
   for (int i = 0; i < 4; ++i) {
     const int t = raw_enum(src[i]->type);
     if (t != TENSOR && t != SCALAR && t != VECTOR)
       ck.fail(ErrorCode::Constraint,
               fmt::format("{}->type must be TENSOR (0), SCALAR (1) or VECTOR (2), got {}",
                           kSrcName[i], t),
-              "50 §4");
+              "docs/tpu.md#checks");
   }
 
   // Data types supported on this chip (spec 50 §2).
@@ -193,13 +193,13 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
             fmt::format("bit width of src0_src1_dtype ({}, {}) must be <= bit width of dst_dtype "
                         "({}, {})",
                         p.cmp->bits, dtype_label(dt_a), p.val->bits, dtype_label(dt_b)),
-            "50 §4");
+            "docs/tpu.md#checks");
   if (p.extremum && p.cmp->bits != p.val->bits)
     ck.fail(ErrorCode::Constraint,
             fmt::format("bit width of dst0_dtype ({}, {}) must equal bit width of dst1_dtype "
                         "({}, {})",
                         p.cmp->bits, dtype_label(dt_a), p.val->bits, dtype_label(dt_b)),
-            "50 §4");
+            "docs/tpu.md#checks");
 
   const int ecmp = dtype_bytes(*p.cmp), eval = dtype_bytes(*p.val);
   const int ndst = p.extremum ? 2 : 1;
@@ -217,7 +217,7 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
               fmt::format("dst1 starts on NPU {}, dst0 on NPU {}; dst and every TENSOR/VECTOR "
                           "source must start on the same NPU",
                           q1, q),
-              "50 §4");
+              "docs/tpu.md#checks");
   }
   for (int i = 0; i < 4; ++i) {
     if (src[i]->type == SCALAR) continue;
@@ -228,7 +228,7 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
               fmt::format("{} ({}) starts on NPU {}, {} on NPU {}; dst and every TENSOR/VECTOR "
                           "source must start on the same NPU",
                           kSrcName[i], kind_name(src[i]->type), qi, dst_name[0], q),
-              "50 §4");
+              "docs/tpu.md#checks");
   }
   p.q = q;
 
@@ -240,7 +240,7 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
       ck.fail(ErrorCode::Constraint,
               fmt::format("{} in-NPU offset 0x{:x} must be a multiple of ALIGN_BYTES {} ({})",
                           dst_name[d], r, A, chip.name),
-              "50 §4");
+              "docs/tpu.md#checks");
     p.dst_r[d] = r;
   }
   for (int i = 0; i < 4; ++i) {
@@ -260,7 +260,7 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
               fmt::format("{} ({}) in-NPU offset 0x{:x} must be a multiple of {} {}", kSrcName[i],
                           kind_name(s.kind), s.r,
                           s.kind == TENSOR ? "ALIGN_BYTES" : "the element size", need),
-              "50 §4");
+              "docs/tpu.md#checks");
   }
 
   // Bounds: every touched byte inside its NPU's LOCAL_MEM_SIZE (spec 50 §1).
@@ -276,7 +276,7 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
               fmt::format("{} touches in-NPU bytes [0x{:x}, 0x{:x}) for shape [{}, {}, {}, {}] "
                           "starting on NPU {}, beyond LOCAL_MEM_SIZE 0x{:x} ({})",
                           what, h.lo, h.hi, p.N, p.C, p.H, p.W, q, p.lms, chip.name),
-              "50 §1");
+              "docs/tpu.md#checks");
   };
   Hull dst_hull[2];
   for (int d = 0; d < ndst; ++d) {
@@ -304,7 +304,7 @@ SelectPlan plan_select(const ChipProfile& chip, SelectOp op, local_addr_t dst0, 
                         clash.npu, clash.n[0], clash.c[0], clash.bytes[0].lo, clash.bytes[0].hi,
                         clash.n[1], clash.c[1], clash.bytes[1].lo, clash.bytes[1].hi, p.N, p.C, p.H,
                         p.W, q),
-            "50 §3");
+            "docs/tpu.md#checks");
 
   // Reads before writes (spec 50 §3): writing in place is only streamed when a destination
   // coincides element for element with a TENSOR source; any other overlap is staged.

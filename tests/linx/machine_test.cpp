@@ -138,7 +138,7 @@ TEST(LinxMachine, QueueNumberingReuseRelease17thPush) {
   EXPECT_FALSE(m.tiles('U')[0].live);
   const auto msg = expect_fault(m, "TMATMUL <M:16, N:16, K:16, BF16>, T#1, U#1, ->ACC<1KB>", "tile released", 0);
   EXPECT_HAS(msg, "TMATMUL: fault (tile released) at word 0: B U#1 was released and cannot be read in block "
-                  "`TMATMUL <LB0:16, LB1:16, LB2:16, BF16>, T#1, U#1, ->ACC<1KB>` [spec 30 §1]");
+                  "`TMATMUL <LB0:16, LB1:16, LB2:16, BF16>, T#1, U#1, ->ACC<1KB>` [docs/linx.md#machine]");
   // A new push renumbers: U#2 is the released one, U#1 the new one.
   std::vector<uint8_t> b2(1024, 0);
   m.push_raw('U', b2);

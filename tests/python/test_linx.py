@@ -103,7 +103,7 @@ def test_machine_errors():
                 lambda: linx.unpack(b"\0", (-1, 16), "fp16", "nz"), lambda: linx.unpack(b"\0", "ab", "fp16", "nz")):
         with pytest.raises(tilesim.Error) as e:
             bad()
-        assert e.value.code == "Constraint" and "[spec 60 §4]" in str(e.value)
+        assert e.value.code == "Constraint" and "[docs/linx.md#python]" in str(e.value)
     m.set_reg("a0", 2**64 - 1)
     with pytest.raises(tilesim.Error):
         m.acc()  # empty
@@ -266,7 +266,7 @@ def test_every_rejection_is_tilesim_error(call, fn, arg):
     with pytest.raises(tilesim.Error) as e:
         call(m, np.zeros((16, 16), np.float16))
     msg = str(e.value)
-    assert fn in msg and arg in msg and "[spec 60 §4]" in msg, msg
+    assert fn in msg and arg in msg and "[docs/linx.md#python]" in msg, msg
     assert e.value.code == "Constraint"
 
 

@@ -108,7 +108,7 @@ def test_errors():
     i8 = np.zeros((1, 1, 1, 4), np.int8)
     with pytest.raises(tilesim.Error) as ei:
         tpu.less_select(x, x, i8, i8, src_dtype="fp32", dst_dtype="s8")
-    assert "bit width of src0_src1_dtype (32" in str(ei.value) and "[spec 50 §4]" in str(ei.value)
+    assert "bit width of src0_src1_dtype (32" in str(ei.value) and "[docs/tpu.md#checks]" in str(ei.value)
     big = np.zeros((1, 64, 256, 128), np.float32)
     with pytest.raises(tilesim.Error) as ei:
         tpu.greater_select(big, big, big, big)
@@ -272,7 +272,7 @@ def test_out_of_range_integers_are_tilesim_errors():
     cases = [
         (lambda: d.greater_select(-64, t, t, t, t, shp, "fp32", "fp32"), "Bounds",
          ["tilesim.tpu.Device.greater_select: dst address -64 is outside local memory",
-          "[spec 50 §1]"]),
+          "[docs/tpu.md#checks]"]),
         (lambda: d.greater_select(1 << 32, t, t, t, t, shp, "fp32", "fp32"), "Bounds",
          ["dst address 4294967296 is outside local memory (NPU_NUM 64 x LOCAL_MEM_SIZE 262144"]),
         (lambda: d.maximum_greater_select(0, -1, t, t, t, t, shp, "fp32", "s32"), "Bounds",
@@ -285,12 +285,12 @@ def test_out_of_range_integers_are_tilesim_errors():
          ["tilesim.tpu.Device.l2s: src address 8589934592 is outside"]),
         (lambda: d.greater_select(0, t, t, t, t, (1, 2**31, 1, 1), "fp32", "fp32"), "Constraint",
          ["tilesim.tpu.Device.greater_select: shape->c must be in [1, 65535], got 2147483648",
-          "[spec 50 §4]"]),
+          "[docs/tpu.md#checks]"]),
         (lambda: d.l2s(0, (1, 1, -2**40, 1), "fp32"), "Constraint",
          ["tilesim.tpu.Device.l2s: shape->h must be in [1, 65535], got -1099511627776"]),
         (lambda: d.s2l(0, np.zeros(4, np.float32), "fp32", stride=(2**31, 1, 1, 1)), "Constraint",
          ["tilesim.tpu.Device.s2l: stride->n must be a non-negative int", "got 2147483648",
-          "[spec 50 §5]"]),
+          "[docs/tpu.md#python]"]),
         (lambda: tpu.greater_select(np.float32(1), np.float32(1), np.float32(1), np.float32(1),
                                     shape=(1, 2**31, 1, 1)), "Constraint",
          ["tilesim.tpu.greater_select: shape->c must be in [1, 65535], got 2147483648"]),

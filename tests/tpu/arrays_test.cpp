@@ -50,7 +50,7 @@ TEST(TpuArrays, HugeShapeElementCountIsChecked) {
   const std::string m = e.what();
   for (const char* needle :
        {"tilesim.tpu.greater_select", "shape [65535, 65535, 65535, 65535]",
-        "N*C*H*W overflows int64", "LOCAL_MEM_SIZE 262144 (bm1684x)", "[spec 50 §1]"})
+        "N*C*H*W overflows int64", "LOCAL_MEM_SIZE 262144 (bm1684x)", "[docs/tpu.md#python]"})
     EXPECT_NE(m.find(needle), std::string::npos) << m;
 }
 
@@ -75,6 +75,6 @@ TEST(TpuArrays, ScalarCodes) {
     EXPECT_EQ(e.code(), ErrorCode::Constraint);
     EXPECT_STREQ(e.what(),
                  "tilesim.tpu.less_select: src1 vector value 0.1 (element 3) is not exactly "
-                 "representable in DT_BFP16 (bf16) [spec 60 §4]");
+                 "representable in DT_BFP16 (bf16) [docs/tpu.md#python]");
   }
 }

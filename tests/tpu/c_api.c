@@ -88,7 +88,7 @@ int tilesim_tpu_c_errors(void) {
   /* a data_type_t value the vendor does not define, as C allows */
   tpu_bdc_greater_select(64, &t, &t, &t, &t, &shape, (data_type_t)99, DT_FP32);
   CHECK(tilesim_tpu_last_error_code() == 4);
-  CHECK(strstr(tilesim_tpu_last_error(), "tpu_bdc_greater_select: src0_src1_dtype 99 is not a data_type_t value [spec 50 §2]") != NULL);
+  CHECK(strstr(tilesim_tpu_last_error(), "tpu_bdc_greater_select: src0_src1_dtype 99 is not a data_type_t value [docs/tpu.md#checks]") != NULL);
   /* a var_type_t value out of range */
   bad.type = (var_type_t)7;
   bad.context.addr = 0;

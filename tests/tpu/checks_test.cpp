@@ -32,7 +32,7 @@ TEST_F(Fixture, ShapeRange) {
   for (const dim4 bad :
        {shape4(0, 1, 1, 1), shape4(1, -3, 1, 1), shape4(1, 1, 65536, 1), shape4(1, 1, 1, 0)})
     expect_rejected(d, ErrorCode::Constraint,
-                    {"tpu_bdc_greater_select: shape->", "must be in [1, 65535]", "[spec 50 §4]"},
+                    {"tpu_bdc_greater_select: shape->", "must be in [1, 65535]", "[docs/tpu.md#checks]"},
                     [&] { gs(16384, &t0, &t1, &t2, &t3, &bad); });
   const dim4 bad = shape4(1, 1, 65536, 1);
   expect_rejected(d, ErrorCode::Constraint, {"shape->h must be in [1, 65535], got 65536"},
@@ -44,7 +44,7 @@ TEST_F(Fixture, SelectWidthRule) {
                   {"tpu_bdc_less_select",
                    "bit width of src0_src1_dtype (32, DT_FP32 (fp32)) must be <= bit width of "
                    "dst_dtype (16, DT_FP16 (fp16))",
-                   "[spec 50 §4]"},
+                   "[docs/tpu.md#checks]"},
                   [&] { d.less_select(16384, &t0, &t1, &t2, &t3, &s, DT_FP32, DT_FP16); });
 }
 
@@ -61,7 +61,7 @@ TEST_F(Fixture, SameStartNpu) {
   const variable_t other = tensor(3 * d.local_mem_size() + 4096);
   expect_rejected(
       d, ErrorCode::Constraint,
-      {"src1 (TENSOR) starts on NPU 3, dst on NPU 0", "must start on the same NPU", "[spec 50 §4]"},
+      {"src1 (TENSOR) starts on NPU 3, dst on NPU 0", "must start on the same NPU", "[docs/tpu.md#checks]"},
       [&] { gs(16384, &t0, &other, &t2, &t3, &s); });
   const variable_t vec = vector(5 * d.local_mem_size());
   expect_rejected(d, ErrorCode::Constraint, {"src2 (VECTOR) starts on NPU 5"},
@@ -76,7 +76,7 @@ TEST_F(Fixture, SameStartNpu) {
 TEST_F(Fixture, DstAlignment) {
   expect_rejected(
       d, ErrorCode::Constraint,
-      {"dst in-NPU offset 0x4020 must be a multiple of ALIGN_BYTES 64 (bm1684x)", "[spec 50 §4]"},
+      {"dst in-NPU offset 0x4020 must be a multiple of ALIGN_BYTES 64 (bm1684x)", "[docs/tpu.md#checks]"},
       [&] { gs(16384 + 32, &t0, &t1, &t2, &t3, &s); });
   expect_rejected(
       d, ErrorCode::Constraint, {"dst1 in-NPU offset 0x5004 must be a multiple of ALIGN_BYTES 64"},
@@ -111,7 +111,7 @@ TEST_F(Fixture, BoundsTensor) {
   const variable_t z64 = tensor(64);
   expect_rejected(d, ErrorCode::Bounds,
                   {"src0 (TENSOR) touches in-NPU bytes [0x40, 0x40040)",
-                   "beyond LOCAL_MEM_SIZE 0x40000", "[spec 50 §1]"},
+                   "beyond LOCAL_MEM_SIZE 0x40000", "[docs/tpu.md#checks]"},
                   [&] { gs(0, &z64, &sc, &sc, &sc, &big); });
   expect_rejected(d, ErrorCode::Bounds, {"dst touches in-NPU bytes [0x40, 0x40040)"},
                   [&] { gs(64, &z, &sc, &sc, &sc, &big); });
@@ -152,12 +152,12 @@ TEST_F(Fixture, BadVarType) {
   std::memcpy(&bad.type, &three, sizeof three);  // a value C code could store
   expect_rejected(
       d, ErrorCode::Constraint,
-      {"src1->type must be TENSOR (0), SCALAR (1) or VECTOR (2), got 3", "[spec 50 §4]"},
+      {"src1->type must be TENSOR (0), SCALAR (1) or VECTOR (2), got 3", "[docs/tpu.md#checks]"},
       [&] { gs(16384, &t0, &bad, &t2, &t3, &s); });
 }
 
 TEST_F(Fixture, NullPointers) {
-  expect_rejected(d, ErrorCode::Constraint, {"tpu_bdc_equal_select: src2 is NULL [spec 50 §4]"},
+  expect_rejected(d, ErrorCode::Constraint, {"tpu_bdc_equal_select: src2 is NULL [docs/tpu.md#checks]"},
                   [&] { d.equal_select(16384, &t0, &t1, nullptr, &t3, &s, DT_FP32, DT_FP32); });
   expect_rejected(d, ErrorCode::Constraint, {"shape is NULL"},
                   [&] { gs(16384, &t0, &t1, &t2, &t3, nullptr); });
@@ -166,7 +166,7 @@ TEST_F(Fixture, NullPointers) {
 TEST_F(Fixture, UnsupportedDtypes) {
   for (data_type_t dt : {DT_INT4, DT_UINT4, DT_FP20, DT_TF32, DT_FP8E4M3, DT_FP8E5M2})
     expect_rejected(d, ErrorCode::Unsupported,
-                    {"is not supported by the select instructions on bm1684x", "[spec 50 §2]"},
+                    {"is not supported by the select instructions on bm1684x", "[docs/tpu.md#checks]"},
                     [&] { gs(16384, &t0, &t1, &t2, &t3, &s, dt, DT_INT32); });
   expect_rejected(
       d, ErrorCode::Unsupported,
@@ -188,7 +188,7 @@ TEST_F(Fixture, Dst0Dst1Overlap) {
       {"tpu_bdc_maximum_greater_select: dst0 and dst1 must not overlap: on NPU 0, dst0 "
        "(n 0, c 0) in-NPU bytes [0x4000, 0x4040) and dst1 (n 0, c 0) bytes [0x4000, "
        "0x4040) share bytes",
-       "[spec 50 §3]"},
+       "[docs/tpu.md#checks]"},
       [&] { d.maximum_greater_select(16384, 16384, &t0, &t1, &t2, &t3, &s, DT_FP32, DT_FP32); });
   // Partial overlap: dst1 starts half-way into dst0's only row.
   const dim4 row = shape4(1, 1, 1, 32);
@@ -235,7 +235,7 @@ TEST_F(Fixture, Dst0Dst1InterleavedWithoutOverlap) {
       d, ErrorCode::Constraint,
       {"on NPU 0, dst0 (n 1, c 63) in-NPU bytes [0xc0, 0xc4) and dst1 (n 0, c 63) "
        "bytes [0xc0, 0xc4) share bytes",
-       "shape [2, 64, 1, 1] starting on NPU 1", "[spec 50 §3]"},
+       "shape [2, 64, 1, 1] starting on NPU 1", "[docs/tpu.md#checks]"},
       [&] { d.maximum_greater_select(L, L + 128, &x, &y, &i0, &i1, &sh, DT_FP32, DT_INT32); });
 }
 

@@ -116,7 +116,7 @@ TEST(TpuLayout, StrideHelpersRejectBadArguments) {
     const char* msg;
   };
   const Row rows[] = {
-      {64, shape4(1, 1, 1, 1), "start_idx 64 is outside [0, NPU_NUM = 64) [spec 50 §1]"},
+      {64, shape4(1, 1, 1, 1), "start_idx 64 is outside [0, NPU_NUM = 64) [docs/tpu.md#layout]"},
       {-1, shape4(1, 1, 1, 1), "start_idx -1 is outside [0, NPU_NUM = 64)"},
       {0, shape4(1, -2, 1, 1), "shape [1, -2, 1, 1] has a negative dimension"},
       // H*W = 65535 * 32769 = 2,147,516,415 > 2^31 - 1: the h stride fits, the c stride does not

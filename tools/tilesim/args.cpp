@@ -294,7 +294,7 @@ TileArg parse_tile_arg(const std::string& text) {
     t.layout = linx::parse_layout(rest.substr(c2 + 1));
   } catch (const Error& e) {
     throw Error(ErrorCode::Parse,
-                "--tile: in '" + text + "': " + e.what());  // keeps the engine's [spec ...]
+                "--tile: in '" + text + "': " + e.what());  // keeps the engine's [docs/...] citation
   }
   return t;
 }

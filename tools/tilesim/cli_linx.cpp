@@ -202,7 +202,7 @@ MemOut mem_out_arg(const std::string& arg) {
   const auto [range, path] = tilesim::cli::split_assignment(arg, "--mem-out");
   const size_t colon = range.find(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == range.size())
-    raise(ErrorCode::Parse, "--mem-out", "expected ADDR:NBYTES=OUT.bin, got '" + arg + "'", "60 §5");
+    raise(ErrorCode::Parse, "--mem-out", "expected ADDR:NBYTES=OUT.bin, got '" + arg + "'", "docs/linx.md#command-line");
   return {tilesim::cli::parse_integer(range.substr(0, colon), "--mem-out", false, ~uint64_t{0}),
           tilesim::cli::parse_integer(range.substr(colon + 1), "--mem-out", false, uint64_t{1} << 40), path};
 }
@@ -226,7 +226,7 @@ int run_program(const tilesim::cli::Options& o, const std::string& base_dir) {
   for (const auto& mo : outs) {
     const auto b = m.read_mem(mo.addr, mo.nbytes);
     std::ofstream f(mo.path, std::ios::binary);
-    if (!f) raise(ErrorCode::Io, "--mem-out", "cannot write '" + mo.path + "'", "60 §5");
+    if (!f) raise(ErrorCode::Io, "--mem-out", "cannot write '" + mo.path + "'", "docs/linx.md#command-line");
     f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
   }
   if (!o.acc_out.empty()) {
