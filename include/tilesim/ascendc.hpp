@@ -651,6 +651,42 @@ TILESIM_ASCENDC_BINARY_API(AddRelu)
 TILESIM_ASCENDC_BINARY_API(SubRelu)
 TILESIM_ASCENDC_BINARY_API(MulAddDst)
 TILESIM_ASCENDC_BINARY_API(FusedMulAdd)
+// MulAddDst with a wider dst (T = dst type, U = source type): (float, half) on Atlas A2
+// (docs/ascendc.md#muladddst). T == U takes the overloads above.
+namespace detail {
+template <typename T, typename U>
+inline constexpr bool mad_mixed_ok = std::is_same_v<T, float> && std::is_same_v<U, half>;
+}  // namespace detail
+template <typename T, typename U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
+void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+               const int32_t& count) {
+  static_assert(detail::mad_mixed_ok<T, U>,
+                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
+                "[docs/ascendc.md#muladddst]");
+  tilesim::ascendc::mul_add_dst_mixed_count(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(), count);
+}
+template <typename T, typename U, bool isSetMask = true, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
+void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask[],
+               const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  static_assert(detail::mad_mixed_ok<T, U>,
+                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
+                "[docs/ascendc.md#muladddst]");
+  detail::repeat_params_supported("MulAddDst", repeatParams);
+  tilesim::ascendc::mul_add_dst_mixed_repeat(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(),
+                                             detail::bit_mask<T>(mask, isSetMask), repeatTime,
+                                             detail::strides(repeatParams));
+}
+template <typename T, typename U, bool isSetMask = true, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
+void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask,
+               const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+  static_assert(detail::mad_mixed_ok<T, U>,
+                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
+                "[docs/ascendc.md#muladddst]");
+  detail::repeat_params_supported("MulAddDst", repeatParams);
+  tilesim::ascendc::mul_add_dst_mixed_repeat(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(),
+                                             detail::len_mask(mask, isSetMask), repeatTime,
+                                             detail::strides(repeatParams));
+}
 TILESIM_ASCENDC_SCALAR_API(Adds)
 TILESIM_ASCENDC_SCALAR_API(Muls)
 TILESIM_ASCENDC_SCALAR_API(Maxs)

@@ -112,13 +112,58 @@ py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::objec
 
 enum class Arity { Binary, Scalar, Unary };
 
+// MulAddDst<float, half>: float32 dst, float16 sources (docs/ascendc.md#muladddst); 64 lanes per
+// repeat, the dst's. Chosen by mul_add_dst when dst is float32 and the sources float16.
+py::array mad_mixed_api(const py::array& a, const py::object& b_o, const py::object& count_o, const py::object& mask_o,
+                        const py::object& repeat_o, const py::object& params_o, const py::array& dst_init,
+                        const std::string& product, const py::object& saturation) {
+  const char* instr = "MulAddDst";
+  FreshCore fc(product, saturation, instr);
+  const py::array b = one_d(b_o, instr, "src1");
+  if (dtype_of(b, instr, "src1") != formats::DType::fp16)
+    tilesim::raise(ErrorCode::Constraint, instr, "src0 and src1 must have the same dtype", "docs/ascendc.md#python");
+  const Form f = form_of(count_o, mask_o, repeat_o, params_o, instr);
+  int64_t count = 0, repeat = 0;
+  ts::MaskArg m;
+  ts::RepeatStrides st;
+  if (f == Form::Count) {
+    count = as_int(count_o, instr, "count");
+    if (count > 0) {
+      within_array(instr, "count", uint64_t(count), uint64_t(a.shape(0)), "src0");
+      within_array(instr, "count", uint64_t(count), uint64_t(b.shape(0)), "src1");
+      within_array(instr, "count", uint64_t(count), uint64_t(dst_init.shape(0)), "dst");
+    }
+  } else {
+    m = mask_arg(mask_o, instr);
+    repeat = as_int(repeat_o, instr, "repeat");
+    st = binary_strides(params_o, instr);
+    within_array(instr, "the walk of dst", mask_form_extent(m, repeat, 4, int64_t(st.dst_blk), int64_t(st.dst_rep)),
+                 uint64_t(dst_init.shape(0)), "dst");
+  }
+  const ts::UbRef ra = fc.reserve(uint64_t(a.shape(0)), 2);
+  const ts::UbRef rb = fc.reserve(uint64_t(b.shape(0)), 2);
+  const ts::UbRef rd = fc.reserve(uint64_t(dst_init.shape(0)), 4);
+  fc.bind();
+  fc.put(ra, a);
+  fc.put(rb, b);
+  fc.put(rd, dst_init);
+  if (f == Form::Count) ts::mul_add_dst_mixed_count(rd, ra, rb, count);
+  else ts::mul_add_dst_mixed_repeat(rd, ra, rb, m, repeat, st);
+  return fc.take(rd, dst_init.dtype(), uint64_t(dst_init.shape(0)));
+}
+
 py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::object& a_o, const py::object& b_o,
                      const py::object& count_o, const py::object& mask_o, const py::object& repeat_o,
                      const py::object& params_o, const py::object& dst_o, const std::string& product,
                      const py::object& saturation, bool round_en) {
-  FreshCore fc(product, saturation, instr);
   const py::array a = one_d(a_o, instr, arity == Arity::Binary ? "src0" : "src");
   const formats::DType t = dtype_of(a, instr, "src");
+  if (api == ts::VecApi::MulAddDst && t == formats::DType::fp16 && !dst_o.is_none()) {
+    const py::array d = one_d(dst_o, instr, "dst");
+    if (dtype_of(d, instr, "dst") == formats::DType::fp32)
+      return mad_mixed_api(a, b_o, count_o, mask_o, repeat_o, params_o, d, product, saturation);
+  }
+  FreshCore fc(product, saturation, instr);
   const unsigned es = unsigned(a.itemsize());
   py::array b;
   uint64_t scalar = 0;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "plan.hpp"
+#include "walk.hpp"
 #include "tilesim/error.hpp"
 
 namespace tilesim::ascendc::detail {
@@ -104,57 +105,16 @@ Plan check_block_reduce(const Product& product, bool saturation, const MaskRegis
   p.masked = product.masked_block;
   p.dst = static_cast<uint8_t*>(dst.data);
   p.src = static_cast<const uint8_t*>(src.data);
-  new_reg = reg;
+  // The mask (§1) through the one operand walker's resolution (walk.cpp), after the rule it
+  // does not share: half bit mode names both words (a kernel passes uint64_t mask[2]).
   const MaskArg& m = call.mask;
-  if (m.set_mask) {
-    if (reg.counter)
-      c.fail(ErrorCode::Constraint,
-             "isSetMask = true is not allowed in counter mode (call SetMaskNorm() first)", "docs/ascendc.md#the-mask-register");
-    RepeatMask rm;
-    if (m.kind == MaskArg::Kind::Continuous) {
-      c.range(t == Elem::f16 ? "continuous mask (half)" : "continuous mask (float)", m.len, 1, per,
-              "docs/ascendc.md#the-mask-register");
-      rm = first_n(static_cast<unsigned>(m.len));
-    } else if (t == Elem::f16) {
-      if (m.words == 1)
-        c.fail(ErrorCode::Constraint, "bit mode for half needs two words mask[0], mask[1], got one",
-               "docs/ascendc.md#the-mask-register");
-      if (m.bits[0] == 0 && m.bits[1] == 0)
-        c.fail(ErrorCode::Constraint, "bit mode for half: mask[0] and mask[1] must not both be 0",
-               "docs/ascendc.md#the-mask-register");
-      rm = {m.bits[0], m.bits[1]};
-    } else {
-      if (m.words >= 2 && m.bits[1] != 0)
-        c.fail(ErrorCode::Constraint,
-               "bit mode for float uses mask[0] alone; a second word must be 0, got " +
-                   to_string(m.bits[1]),
-               "docs/ascendc.md#checks");
-      if (m.bits[0] == 0)
-        c.fail(ErrorCode::Constraint, "bit mode for float: mask[0] must be in (0, 2^64-1], got 0",
-               "docs/ascendc.md#the-mask-register");
-      rm = {m.bits[0], 0};
-    }
-    new_reg.lo = rm.lo;
-    new_reg.hi = rm.hi;
-    p.repeats = static_cast<uint64_t>(call.repeat);
-    p.body = p.last = rm;
-  } else if (!reg.counter) {
-    RepeatMask rm{reg.lo, t == Elem::f16 ? reg.hi : 0};  // 32-bit types read the low 64 bits
-    p.repeats = static_cast<uint64_t>(call.repeat);
-    p.body = p.last = rm;
-  } else {
-    // Counter mode: the register's low word is the total count; repeatTime is ignored.
-    if (reg.hi != 0 || reg.lo > INT32_MAX)
-      c.fail(ErrorCode::Constraint,
-             "counter mode: the mask register holds no valid element count (high " +
-                 to_string(reg.hi) + ", low " + to_string(reg.lo) +
-                 "); set it with SetVectorMask<T, MaskMode::COUNTER>(len)",
-             "docs/ascendc.md#the-mask-register");
-    const uint64_t count = reg.lo;
-    p.repeats = (count + per - 1) / per;
-    p.body = first_n(per);
-    p.last = p.repeats ? first_n(static_cast<unsigned>(count - (p.repeats - 1) * per)) : p.body;
-  }
+  if (m.set_mask && !reg.counter && m.kind == MaskArg::Kind::Bits && t == Elem::f16 && m.words == 1)
+    c.fail(ErrorCode::Constraint, "bit mode for half needs two words mask[0], mask[1], got one",
+           "docs/ascendc.md#the-mask-register");
+  const Walk w = repeat_walk(c.instr, per, m, call.repeat, reg, new_reg);
+  p.repeats = w.repeats;
+  p.body = w.body;
+  p.last = w.last;
   if (p.repeats == 0) return p;
 
   // Bounds (§3 rule 4): reads of blocks with an active element, writes of written blocks.

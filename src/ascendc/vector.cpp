@@ -90,7 +90,7 @@ void leave_normal_mode() {
 
 // Scratch of the composite APIs (two ops per lane), per thread.
 uint8_t* scratch(size_t bytes, unsigned which) {
-  thread_local std::vector<uint8_t> buf[2];
+  thread_local std::vector<uint8_t> buf[4];  // 0-1: composite steps; 2-3: widened sources
   if (buf[which].size() < bytes) buf[which].resize(bytes);
   return buf[which].data();
 }
@@ -264,6 +264,53 @@ void vector_repeat(VecApi api, DType t, const UbRef& dst, const UbRef& a, const 
   detail::Walk w = detail::repeat_walk(row.name, 256 / es, mask, repeat, core().mask, after);
   run_vec(row, t, w, dst, a, b, scalar, round_en, strides);
   core().mask = after;  // isSetMask = true leaves its mask in the register (spec 40 §1)
+}
+
+// ---- MulAddDst<float, half> (docs/ascendc.md#muladddst) ----
+
+namespace {
+
+// The half sources widened to float (exact), then MulAddDst's float computation: the product of
+// two halves is exact in float, so the one rounding is the add's.
+void compute_mad_mixed(const void* p, const uint8_t* const* s, uint8_t* d, size_t n, uint64_t first) {
+  float* a = reinterpret_cast<float*>(scratch(n * 4, 2));
+  float* b = reinterpret_cast<float*>(scratch(n * 4, 3));
+  formats::decode_array(s[0], DType::fp16, a, n);
+  formats::decode_array(s[1], DType::fp16, b, n);
+  const uint8_t* w[3] = {reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(b), s[2]};
+  compute_vec(p, w, d, n, first);
+}
+
+void run_mad_mixed(detail::Walk& w, const UbRef& dst, const UbRef& a, const UbRef& b, const RepeatStrides& st) {
+  const Row& row = kRows[static_cast<size_t>(VecApi::MulAddDst)];
+  detail::WalkOperand o[3];
+  o[0] = {"dst", dst, 4, st.dst_blk, st.dst_rep, true, true, false};
+  o[1] = {"src0", a, 2, st.src0_blk, st.src0_rep, true, false, false};
+  o[2] = {"src1", b, 2, st.src1_blk, st.src1_rep, true, false, false};
+  detail::check_operands(row.name, w, o, 3);
+  VecCtx ctx{&row, DType::fp32, 0, false, false, {}};
+  detail::execute(w, o, 3, {&ctx, compute_mad_mixed});
+}
+
+}  // namespace
+
+void mul_add_dst_mixed_count(const UbRef& dst, const UbRef& a, const UbRef& b, int64_t count) {
+  const char* name = "MulAddDst";
+  count_within(name, count, "dst", dst);
+  count_within(name, count, "src0", a);
+  count_within(name, count, "src1", b);
+  detail::Walk w = detail::count_walk(64, static_cast<uint64_t>(count));
+  // The library's count form: dst repeat stride 8, half sources 4 (HALF_DEFAULT_REPEAT_STRIDE).
+  run_mad_mixed(w, dst, a, b, RepeatStrides{1, 1, 1, 8, 4, 4});
+  leave_normal_mode();
+}
+
+void mul_add_dst_mixed_repeat(const UbRef& dst, const UbRef& a, const UbRef& b, const MaskArg& mask, int64_t repeat,
+                              const RepeatStrides& strides) {
+  MaskRegister after;
+  detail::Walk w = detail::repeat_walk("MulAddDst", 64, mask, repeat, core().mask, after);  // lanes of float dst
+  run_mad_mixed(w, dst, a, b, strides);
+  core().mask = after;
 }
 
 // ---- Cast (spec 41 §3 convert row; spec 15 §2) ----

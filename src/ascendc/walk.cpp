@@ -111,6 +111,13 @@ Walk repeat_walk(const char* api, unsigned lanes, const MaskArg& m, int64_t repe
            "isSetMask = true is not allowed in counter mode (the mask argument would become the count; "
            "call SetMaskNorm() first or pass isSetMask = false)",
            kDocMask);
+    // SetVectorMask<T, MaskMode::COUNTER>(len) leaves maskHigh 0 and an int32 count in maskLow;
+    // any other register is no count at all.
+    if (reg.hi != 0 || reg.lo > INT32_MAX)
+      fail(ErrorCode::Constraint, api,
+           "counter mode: the mask register holds no valid element count (high " + to_string(reg.hi) + ", low " +
+               to_string(reg.lo) + "); set it with SetVectorMask<T, MaskMode::COUNTER>(len)",
+           kDocMask);
     return count_walk(lanes, reg.lo);
   }
   if (repeat < 0 || repeat > 255)

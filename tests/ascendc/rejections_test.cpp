@@ -115,24 +115,24 @@ TEST_F(Rejections, DstAlignment) {
 
 TEST_F(Rejections, ContinuousMaskRange) {
   expect_reject([&] { BlockReduceSum<half>(h[512], h, 1, 0, 1, 1, 8); }, ErrorCode::Constraint,
-                "BlockReduceSum: continuous mask (half) must be in [1, 128], got 0 [docs/ascendc.md#the-mask-register]");
+                "BlockReduceSum: continuous mask must be in [1, 128] (lanes per repeat), got 0 [docs/ascendc.md#mask-and-repeat]");
   expect_reject([&] { BlockReduceSum<half>(h[512], h, 1, 129, 1, 1, 8); }, ErrorCode::Constraint,
-                "continuous mask (half) must be in [1, 128], got 129");
+                "continuous mask must be in [1, 128] (lanes per repeat), got 129");
   expect_reject([&] { BlockReduceSum<float>(f[256], f, 1, 65, 1, 1, 8); }, ErrorCode::Constraint,
-                "continuous mask (float) must be in [1, 64], got 65");
+                "continuous mask must be in [1, 64] (lanes per repeat), got 65");
 }
 
 TEST_F(Rejections, BitMaskHalfBothZero) {
   uint64_t m[2] = {0, 0};
   expect_reject(
       [&] { BlockReduceMax<half>(h[512], h, 1, m, 1, 1, 8); }, ErrorCode::Constraint,
-      "BlockReduceMax: bit mode for half: mask[0] and mask[1] must not both be 0 [docs/ascendc.md#the-mask-register]");
+      "BlockReduceMax: bit mask: mask[0] and mask[1] must not both be 0 [docs/ascendc.md#mask-and-repeat]");
 }
 
 TEST_F(Rejections, BitMaskFloatZero) {
   uint64_t m[1] = {0};
   expect_reject([&] { BlockReduceMax<float>(f[256], f, 1, m, 1, 1, 8); }, ErrorCode::Constraint,
-                "bit mode for float: mask[0] must be in (0, 2^64-1], got 0");
+                "bit mask: mask[0] must not be 0");
 }
 
 // The engine sees the word count when the front end knows it (Python, spec 60 §4).
@@ -147,7 +147,7 @@ TEST_F(Rejections, BitMaskFloatSecondWordAndHalfOneWord) {
   call.mask.bits[1] = 5;
   expect_reject(
       [&] { ts::block_reduce(*c.product, true, c.mask, d, s, call); }, ErrorCode::Constraint,
-      "bit mode for float uses mask[0] alone; a second word must be 0, got 5 [docs/ascendc.md#checks]");
+      "reads mask[0] only; mask[1] must be 0, got 5 [docs/ascendc.md#mask-and-repeat]");
   call.elem = ts::Elem::f16;
   call.mask.words = 1;
   expect_reject([&] { ts::block_reduce(*c.product, true, c.mask, d, s, call); },
@@ -158,8 +158,8 @@ TEST_F(Rejections, SetMaskInCounterMode) {
   SetMaskCount();
   SetVectorMask<half, MaskMode::COUNTER>(100);
   expect_reject([&] { BlockReduceSum<half>(h[512], h, 1, 128, 1, 1, 8); }, ErrorCode::Constraint,
-                "BlockReduceSum: isSetMask = true is not allowed in counter mode (call "
-                "SetMaskNorm() first) [docs/ascendc.md#the-mask-register]");
+                "BlockReduceSum: isSetMask = true is not allowed in counter mode (the mask argument would become "
+                "the count; call SetMaskNorm() first or pass isSetMask = false) [docs/ascendc.md#mask-and-repeat]");
   SetMaskNorm();
 }
 

@@ -357,6 +357,45 @@ TEST_F(Repeat, MulAddDstAndFusedMulAdd) {
   EXPECT_EQ(d(0), 71.0f);
 }
 
+// MulAddDst<float, half> (docs/ascendc.md#muladddst): the product of two halves is exact in float,
+// so the reference is float(a) * float(b) + dst with one IEEE rounding (the add's).
+TEST_F(Repeat, MulAddDstFloatHalfCountAndMaskForms) {
+  auto a = at<half>(0), b = at<half>(1);
+  auto d = at<float>(2);
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<float> u(-300.0f, 300.0f);
+  const int n = 200;
+  std::vector<float> d0(n), want(n);
+  for (int i = 0; i < n; ++i) {
+    a.SetValue(i, half(u(rng)));
+    b.SetValue(i, half(u(rng)));
+    d(i) = d0[i] = u(rng) * 1000.0f;
+  }
+  a.SetValue(0, half(0x1p-24f));  // subnormal halves: exact in float
+  b.SetValue(0, half(-0x1p-20f));
+  a.SetValue(1, half(-0.0f)), b.SetValue(1, half(3.0f)), d(1) = d0[1] = 0.0f;  // -0 + +0 = +0
+  for (int i = 0; i < n; ++i) {
+    const float p = float(a.GetValue(i)) * float(b.GetValue(i));
+    want[i] = p + d0[i];
+  }
+  MulAddDst(d, a, b, n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(tilesim::formats::f32_to_bits(d(i)), tilesim::formats::f32_to_bits(want[i])) << i;
+  EXPECT_EQ(tilesim::formats::f32_to_bits(d(1)), 0u);
+  // The mask form: 64 lanes (the float dst's); src repeat stride 4 halves-datablocks, dst 8.
+  for (int i = 0; i < 128; ++i) d(i) = d0[i % n] = -1.0f;
+  MulAddDst<float, half>(d, a, b, 10, 2, BinaryRepeatParams(1, 1, 1, 8, 4, 4));
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < 64; ++i) {
+      const int k = r * 64 + i;
+      const float w = i < 10 ? float(a.GetValue(k)) * float(b.GetValue(k)) + -1.0f : -1.0f;
+      ASSERT_EQ(tilesim::formats::f32_to_bits(d(k)), tilesim::formats::f32_to_bits(w)) << k;
+    }
+  // Bounds: a count past a half source.
+  auto small = a[0];
+  small.SetSize(16);
+  expect_reject([&] { MulAddDst(d, small, b, 32); }, ErrorCode::Bounds, "count must be in [0, 16]");
+}
+
 TEST_F(Repeat, LeakyReluAndShifts) {
   auto a = at<half>(0), d = at<half>(2);
   a.SetValue(0, -4.0f), a.SetValue(1, 3.0f), a.SetValue(2, -0.0f);

@@ -83,7 +83,7 @@ def test_float_bit_mask_second_word_zero_accepted():
     "kwargs, code, text",
     [
         (dict(repeat=256), "Constraint", "repeatTime must be in [0, 255], got 256 [docs/ascendc.md#checks]"),
-        (dict(mask=0), "Constraint", "continuous mask (half) must be in [1, 128], got 0"),
+        (dict(mask=0), "Constraint", "continuous mask must be in [1, 128] (lanes per repeat), got 0"),
         (dict(mask=[0, 0]), "Constraint", "must not both be 0"),
         (dict(mask=[1]), "Constraint", "bit mode for half needs two words"),
         (dict(mask=[-1, 0]), "Constraint", "mask words must be in [0, 2^64-1]"),
@@ -638,3 +638,25 @@ def test_python_padding_never_extends_an_array():
     # a mask walk reading the rest of a source's last datablock is what the hardware does: accepted
     got = ascendc.abs(np.full(10, -2, np.float16), mask=10, repeat=1)
     assert got.tolist() == [2.0] * 10
+
+
+def test_mul_add_dst_float_dst_half_sources():
+    # MulAddDst<float, half>: the product of two halves is exact in float: one rounding, the add's.
+    rng = np.random.default_rng(29)
+    n = 200
+    a, b = _rand(rng, n, np.float16, -300, 300), _rand(rng, n, np.float16, -300, 300)
+    d = _rand(rng, n, np.float32, -3e5, 3e5)
+    want = (a.astype(np.float32) * b.astype(np.float32)) + d
+    got = ascendc.mul_add_dst(a, b, n, dst=d)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    # mask form: 64 lanes of the float dst, half source repeat stride 4
+    d2 = np.full(128, -1, np.float32)
+    got = ascendc.mul_add_dst(a[:128], b[:128], mask=10, repeat=2, dst=d2,
+                              params=dict(dst_blk_stride=1, src0_blk_stride=1, src1_blk_stride=1, dst_rep_stride=8,
+                                          src0_rep_stride=4, src1_rep_stride=4))
+    want = d2.copy()
+    for r in range(2):
+        k = slice(r * 64, r * 64 + 10)
+        want[k] = a[k].astype(np.float32) * b[k].astype(np.float32) - 1
+    np.testing.assert_array_equal(_bits(got), _bits(want))

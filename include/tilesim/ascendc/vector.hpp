@@ -83,6 +83,12 @@ struct RepeatStrides {
 void vector_repeat(VecApi api, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
                    const MaskArg& mask, int64_t repeat, const RepeatStrides& strides, bool round_en = false);
 
+// MulAddDst<float, half> (docs/ascendc.md#muladddst): float dst = half src0 · half src1 + dst, 64
+// lanes per repeat (the float dst's), each operand's strides in its own datablocks.
+void mul_add_dst_mixed_count(const UbRef& dst, const UbRef& a, const UbRef& b, int64_t count);
+void mul_add_dst_mixed_repeat(const UbRef& dst, const UbRef& a, const UbRef& b, const MaskArg& mask, int64_t repeat,
+                              const RepeatStrides& strides);
+
 // ---- reductions and Brcb (spec 41 §3, docs/ascendc.md#reductions) ----
 enum class ReduceOrderKind : uint8_t { VALUE_INDEX, INDEX_VALUE, ONLY_VALUE, ONLY_INDEX };
 // WholeReduceSum/Max/Min (ReduceRepeat, RepeatReduceSum): one result slot per repeat.
