@@ -655,37 +655,32 @@ TILESIM_ASCENDC_BINARY_API(FusedMulAdd)
 // (docs/ascendc.md#muladddst). T == U takes the overloads above.
 namespace detail {
 template <typename T, typename U>
-inline constexpr bool mad_mixed_ok = std::is_same_v<T, float> && std::is_same_v<U, half>;
+void mad_mixed(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+               const tilesim::ascendc::MaskArg* m, uint8_t repeatTime, const BinaryRepeatParams* p, int32_t count) {
+  static_assert(std::is_same_v<T, float> && std::is_same_v<U, half>,
+                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
+                "[docs/ascendc.md#muladddst]");
+  if (!m) return tilesim::ascendc::mul_add_dst_mixed_count(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(), count);
+  repeat_params_supported("MulAddDst", *p);
+  tilesim::ascendc::mul_add_dst_mixed_repeat(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(), *m, repeatTime, strides(*p));
+}
 }  // namespace detail
 template <typename T, typename U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
                const int32_t& count) {
-  static_assert(detail::mad_mixed_ok<T, U>,
-                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
-                "[docs/ascendc.md#muladddst]");
-  tilesim::ascendc::mul_add_dst_mixed_count(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(), count);
+  detail::mad_mixed(dst, src0, src1, nullptr, 0, nullptr, count);
 }
 template <typename T, typename U, bool isSetMask = true, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask[],
                const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  static_assert(detail::mad_mixed_ok<T, U>,
-                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
-                "[docs/ascendc.md#muladddst]");
-  detail::repeat_params_supported("MulAddDst", repeatParams);
-  tilesim::ascendc::mul_add_dst_mixed_repeat(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(),
-                                             detail::bit_mask<T>(mask, isSetMask), repeatTime,
-                                             detail::strides(repeatParams));
+  const auto m = detail::bit_mask<T>(mask, isSetMask);
+  detail::mad_mixed(dst, src0, src1, &m, repeatTime, &repeatParams, 0);
 }
 template <typename T, typename U, bool isSetMask = true, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask,
                const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  static_assert(detail::mad_mixed_ok<T, U>,
-                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
-                "[docs/ascendc.md#muladddst]");
-  detail::repeat_params_supported("MulAddDst", repeatParams);
-  tilesim::ascendc::mul_add_dst_mixed_repeat(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(),
-                                             detail::len_mask(mask, isSetMask), repeatTime,
-                                             detail::strides(repeatParams));
+  const auto m = detail::len_mask(mask, isSetMask);
+  detail::mad_mixed(dst, src0, src1, &m, repeatTime, &repeatParams, 0);
 }
 TILESIM_ASCENDC_SCALAR_API(Adds)
 TILESIM_ASCENDC_SCALAR_API(Muls)
