@@ -123,6 +123,8 @@ struct Core {
 Core& core();
 // Makes `c` the calling thread's core (nullptr: back to the process core).
 void bind_core(Core* c) noexcept;
+// The core bound to the calling thread by bind_core (nullptr: none, core() is the process's).
+Core* bound_core() noexcept;
 // Resets the core for the product: fresh zeroed UB of its size, mask register reset, saturation
 // back to the product default, no allocations.
 void set_product(std::string_view name);
