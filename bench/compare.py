@@ -50,29 +50,30 @@ def load_cases(bench_dir, only=None):
     return cases
 
 
-def time_call(fn, quick):
-    """Median seconds per call: warm up, then samples of >= ~2 ms (0.5 ms with --quick)."""
+def time_call(fn, quick, clock=time.perf_counter):
+    """Median seconds per call: warm up, then samples of >= ~2 ms (0.5 ms with --quick).
+    clock: time.perf_counter (wall), or time.thread_time (--cpu: this thread's CPU time)."""
     fn()
     target = 5e-4 if quick else 2e-3
     iters = 1
     while True:
-        t = time.perf_counter()
+        t = clock()
         for _ in range(iters):
             fn()
-        dt = time.perf_counter() - t
+        dt = clock() - t
         if dt >= target or iters >= 1 << 20:
             break
         iters *= 2
     samples = []
     for _ in range(3 if quick else 7):
-        t = time.perf_counter()
+        t = clock()
         for _ in range(iters):
             fn()
-        samples.append((time.perf_counter() - t) / iters)
+        samples.append((clock() - t) / iters)
     return statistics.median(samples)
 
 
-def memcpy_ns(nbytes, quick, buffers):
+def memcpy_ns(nbytes, quick, buffers, clock=time.perf_counter):
     """Timed anew for every case (next to its tilesim and peer times); the buffers are reused."""
     if nbytes not in buffers:  # page-aligned, as the benchmarks' operands (bench_pto.cpp)
         def aligned():
@@ -81,10 +82,10 @@ def memcpy_ns(nbytes, quick, buffers):
             return raw[off:off + nbytes]
         buffers[nbytes] = (aligned(), aligned())
     src, dst = buffers[nbytes]
-    return time_call(lambda: np.copyto(dst, src), quick) * 1e9
+    return time_call(lambda: np.copyto(dst, src), quick, clock) * 1e9
 
 
-def run_tilesim(exe, names, threads, quick):
+def run_tilesim(exe, names, threads, quick, cpu=False):
     """Median ns per benchmark name from one tilesim_bench run."""
     if not names:
         return {}
@@ -103,7 +104,7 @@ def run_tilesim(exe, names, threads, quick):
         if b.get("error_occurred"):  # SkipWithError (e.g. an instruction that raises Unsupported)
             continue
         name = re.sub(r"/repeats:\d+$", "", b.get("run_name", b["name"]))
-        result[name] = b["real_time"] * UNIT_NS[b.get("time_unit", "ns")]
+        result[name] = b["cpu_time" if cpu else "real_time"] * UNIT_NS[b.get("time_unit", "ns")]
     return result
 
 
@@ -118,6 +119,11 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repetitions, shorter samples")
     ap.add_argument("--out", default=None, help="default: <build>/bench.json")
     ap.add_argument("--rounds", type=int, default=1, help="passes over the cases (median kept)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="one-thread cases: CPU time of the timing thread (tilesim_bench cpu_time, "
+                         "time.thread_time for the peers) instead of wall time, for a host whose other "
+                         "load takes most of the cores (wall times then measure the scheduler); cases "
+                         "on more threads keep wall time")
     args = ap.parse_args()
 
     exe = os.path.join(args.build, "tilesim_bench")
@@ -137,11 +143,13 @@ def main():
     for _ in range(max(1, args.rounds)):
         for c, got in zip(cases, rounds):
             threads = c.get("threads", 1)
-            t = {}
+            cpu = args.cpu and threads == 1
+            clock = time.thread_time if cpu else time.perf_counter
+            t = {"clock": "cpu" if cpu else "wall"}
             if os.path.exists(exe):
                 for field in ("bench", "roofline"):
                     if c.get(field):
-                        ns = run_tilesim(exe, {c[field]}, threads, args.quick).get(c[field])
+                        ns = run_tilesim(exe, {c[field]}, threads, args.quick, cpu).get(c[field])
                         if ns is not None:
                             t["tilesim_ns" if field == "bench" else "roofline_ns"] = ns
             for peer in PEERS:
@@ -155,9 +163,9 @@ def main():
                     t[peer + "_ns"] = secs * 1e9
                     t[peer + "_note"] = note
                 else:
-                    t[peer + "_ns"] = time_call(fn, args.quick) * 1e9
+                    t[peer + "_ns"] = time_call(fn, args.quick, clock) * 1e9
             if c.get("memcpy_bytes"):
-                t["memcpy_ns"] = memcpy_ns(int(c["memcpy_bytes"]), args.quick, buffers)
+                t["memcpy_ns"] = memcpy_ns(int(c["memcpy_bytes"]), args.quick, buffers, clock)
             got.append(t)
     records = []
     for c, got in zip(cases, rounds):

@@ -11,20 +11,30 @@ try:
 except ImportError:  # pragma: no cover
     torch = None
 
-FAMILIES = ("add", "div", "adds", "exp", "relu", "reducesum", "reducemax", "wholereducesum", "cast",
-            "duplicate", "datacopy")
+FAMILIES = ("add", "mul", "div", "max", "adds", "muls", "exp", "ln", "sqrt", "relu", "reducesum", "reducemax",
+            "wholereducesum", "cast", "duplicate", "compareselect", "datacopy_gm2ub", "datacopy_ub2gm")
 SIZES = (2048, 65536, 1 << 20)
 
 
 def _numpy(fam, a, b, c, lanes):
     if fam == "add":
         return lambda: np.add(a, b, out=c)
+    if fam == "mul":
+        return lambda: np.multiply(a, b, out=c)
     if fam == "div":
         return lambda: np.divide(a, b, out=c)
+    if fam == "max":
+        return lambda: np.maximum(a, b, out=c)
     if fam == "adds":
         return lambda: np.add(a, a.dtype.type(1), out=c)
+    if fam == "muls":
+        return lambda: np.multiply(a, a.dtype.type(1), out=c)
     if fam == "exp":
         return lambda: np.exp(a, out=c)
+    if fam == "ln":
+        return lambda: np.log(a, out=c)
+    if fam == "sqrt":
+        return lambda: np.sqrt(a, out=c)
     if fam == "relu":
         return lambda: np.maximum(a, a.dtype.type(0), out=c)
     if fam == "reducesum":
@@ -38,7 +48,10 @@ def _numpy(fam, a, b, c, lanes):
         return lambda: np.copyto(o, a, casting="unsafe")
     if fam == "duplicate":
         return lambda: c.fill(1)
-    if fam == "datacopy":
+    if fam == "compareselect":
+        m = np.empty(a.size, np.bool_)
+        return lambda: np.where(np.less(a, b, out=m), a, b)
+    if fam in ("datacopy_gm2ub", "datacopy_ub2gm"):
         return lambda: np.copyto(c, a)
     raise ValueError(fam)
 
@@ -49,12 +62,22 @@ def _torch(fam, a, b, c, lanes):
     ta, tb, tc = torch.from_numpy(a), torch.from_numpy(b), torch.from_numpy(c)
     if fam == "add":
         return lambda: torch.add(ta, tb, out=tc)
+    if fam == "mul":
+        return lambda: torch.mul(ta, tb, out=tc)
     if fam == "div":
         return lambda: torch.div(ta, tb, out=tc)
+    if fam == "max":
+        return lambda: torch.maximum(ta, tb, out=tc)
     if fam == "adds":
         return lambda: torch.add(ta, 1.0, out=tc)
+    if fam == "muls":
+        return lambda: torch.mul(ta, 1.0, out=tc)
     if fam == "exp":
         return lambda: torch.exp(ta, out=tc)
+    if fam == "ln":
+        return lambda: torch.log(ta, out=tc)
+    if fam == "sqrt":
+        return lambda: torch.sqrt(ta, out=tc)
     if fam == "relu":
         return lambda: torch.clamp_min(ta, 0.0, out=tc)
     if fam == "reducesum":
@@ -68,9 +91,22 @@ def _torch(fam, a, b, c, lanes):
         return lambda: to.copy_(ta)
     if fam == "duplicate":
         return lambda: tc.fill_(1.0)
-    if fam == "datacopy":
+    if fam == "compareselect":
+        return lambda: torch.where(torch.lt(ta, tb), ta, tb, out=tc)
+    if fam in ("datacopy_gm2ub", "datacopy_ub2gm"):
         return lambda: tc.copy_(ta)
     raise ValueError(fam)
+
+
+def _works(fn):
+    """fn, or None when the peer does not implement the case (PyTorch 1.13: no CPU fp16 exp/log)."""
+    if fn is None:
+        return None
+    try:
+        fn()
+    except (RuntimeError, TypeError):
+        return None
+    return fn
 
 
 def _softmax_cases():
@@ -81,7 +117,7 @@ def _softmax_cases():
         m = x.max(axis=1, keepdims=True)
         np.subtract(x, m, out=y)
         np.exp(y, out=y)
-        y /= y.sum(axis=1, keepdims=True)
+        np.divide(y, y.sum(axis=1, keepdims=True), out=y)
     out = []
     for threads in (1, 2):
         tx = torch.from_numpy(x) if torch is not None else None
@@ -99,10 +135,11 @@ def cases():
             lanes = 256 // np.dtype(dt).itemsize
             for n in SIZES:
                 a = (0.5 + np.arange(n) % 1000 / 1000).astype(dt)
-                b, c = a.copy(), np.empty_like(a)
+                b = (0.5 + np.arange(n) * 7 % 1000 / 1000).astype(dt)  # as bench_ascendc_api.cpp's fill
+                c = np.empty_like(a)
                 out.append({"case": f"ascendc.api_{fam}/{dn}/{n}", "family": "ascendc", "threads": 1,
                             "bench": f"BM_ascendc_api_{fam}/{dn}/{n}",
-                            "numpy": _numpy(fam, a, b, c, lanes), "torch": _torch(fam, a, b, c, lanes),
+                            "numpy": _numpy(fam, a, b, c, lanes), "torch": _works(_torch(fam, a, b, c, lanes)),
                             "openblas": None, "memcpy_bytes": a.nbytes})
     out.extend(_softmax_cases())
     for blocks in (1, 8, 48):

@@ -8,6 +8,7 @@
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -337,21 +338,32 @@ class TBuf {
 
 // One TPipe per kernel: its buffers come from the core's UB, in call order, and are released
 // when it goes away.
+// The newest TPipe alive on the core is the one the global GetTPipePtr() returns (the vendor's
+// g_tPipePtr, set by the TPipe constructor); destroying it makes the previous one current again.
 class TPipe {
  public:
-  TPipe() : base_(tilesim::ascendc::core().ub_top) {}
-  ~TPipe() { tilesim::ascendc::core().ub_top = base_; }
+  TPipe() : base_(tilesim::ascendc::core().ub_top), prev_(tilesim::ascendc::core().tpipe) {
+    tilesim::ascendc::core().tpipe = this;
+  }
+  ~TPipe() {
+    tilesim::ascendc::Core& c = tilesim::ascendc::core();
+    c.ub_top = base_;
+    if (c.tpipe == this) c.tpipe = prev_;
+  }
   TPipe(const TPipe&) = delete;
   TPipe& operator=(const TPipe&) = delete;
 
+  // Each buffer's length is rounded up to whole 32-byte datablocks, as the vendor's InitBuffer
+  // does (kernel_tpipe_impl.h); AllocTensor / Get then see the rounded length
+  // (docs/ascendc.md#ub).
   template <TPosition src, TPosition dst, int32_t depth>
   bool InitBuffer(TQueBind<src, dst, depth>& que, uint8_t num, uint32_t len) {
-    que.state().init(num, len, depth);
+    que.state().init(num, datablocks(len), depth);
     return true;
   }
   template <TPosition pos>
   bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
-    buf.init(tilesim::ascendc::ub_alloc(len, "TPipe::InitBuffer"), len);
+    buf.init(tilesim::ascendc::ub_alloc(datablocks(len), "TPipe::InitBuffer"), datablocks(len));
     return true;
   }
   void Destroy() {}
@@ -375,7 +387,9 @@ class TPipe {
   }
 
  private:
+  static uint64_t datablocks(uint32_t len) { return (uint64_t{len} + 31) / 32 * 32; }
   uint64_t base_;
+  void* prev_;
 };
 
 // The old API's per-block GM offset (tik2 samples): addr + length * GetBlockIdx() elements of T.
@@ -655,37 +669,32 @@ TILESIM_ASCENDC_BINARY_API(FusedMulAdd)
 // (docs/ascendc.md#muladddst). T == U takes the overloads above.
 namespace detail {
 template <typename T, typename U>
-inline constexpr bool mad_mixed_ok = std::is_same_v<T, float> && std::is_same_v<U, half>;
+void mad_mixed(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+               const tilesim::ascendc::MaskArg* m, uint8_t repeatTime, const BinaryRepeatParams* p, int32_t count) {
+  static_assert(std::is_same_v<T, float> && std::is_same_v<U, half>,
+                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
+                "[docs/ascendc.md#muladddst]");
+  if (!m) return tilesim::ascendc::mul_add_dst_mixed_count(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(), count);
+  repeat_params_supported("MulAddDst", *p);
+  tilesim::ascendc::mul_add_dst_mixed_repeat(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(), *m, repeatTime, strides(*p));
+}
 }  // namespace detail
 template <typename T, typename U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
                const int32_t& count) {
-  static_assert(detail::mad_mixed_ok<T, U>,
-                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
-                "[docs/ascendc.md#muladddst]");
-  tilesim::ascendc::mul_add_dst_mixed_count(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(), count);
+  detail::mad_mixed(dst, src0, src1, nullptr, 0, nullptr, count);
 }
 template <typename T, typename U, bool isSetMask = true, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask[],
                const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  static_assert(detail::mad_mixed_ok<T, U>,
-                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
-                "[docs/ascendc.md#muladddst]");
-  detail::repeat_params_supported("MulAddDst", repeatParams);
-  tilesim::ascendc::mul_add_dst_mixed_repeat(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(),
-                                             detail::bit_mask<T>(mask, isSetMask), repeatTime,
-                                             detail::strides(repeatParams));
+  const auto m = detail::bit_mask<T>(mask, isSetMask);
+  detail::mad_mixed(dst, src0, src1, &m, repeatTime, &repeatParams, 0);
 }
 template <typename T, typename U, bool isSetMask = true, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask,
                const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
-  static_assert(detail::mad_mixed_ok<T, U>,
-                "MulAddDst: (dst, src) types must be (half, half), (float, float) or (float, half) "
-                "[docs/ascendc.md#muladddst]");
-  detail::repeat_params_supported("MulAddDst", repeatParams);
-  tilesim::ascendc::mul_add_dst_mixed_repeat(dst.ub_ref(), src0.ub_ref(), src1.ub_ref(),
-                                             detail::len_mask(mask, isSetMask), repeatTime,
-                                             detail::strides(repeatParams));
+  const auto m = detail::len_mask(mask, isSetMask);
+  detail::mad_mixed(dst, src0, src1, &m, repeatTime, &repeatParams, 0);
 }
 TILESIM_ASCENDC_SCALAR_API(Adds)
 TILESIM_ASCENDC_SCALAR_API(Muls)
@@ -739,9 +748,11 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
 }
 
 // ---- the mask register (spec 40 §1) ----
+// In counter mode T does not matter (the register holds an element count), so any T is accepted
+// there, as the vendor's own samples write SetVectorMask<uint8_t, MaskMode::COUNTER>(0, n).
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+  static_assert(mode == MaskMode::COUNTER || sizeof(T) == 2 || sizeof(T) == 4,
                 "SetVectorMask: T must be a 16- or 32-bit type [docs/ascendc.md#the-mask-register]");
   detail::set_vector_mask(
       sizeof(T) == 2 ? tilesim::ascendc::Elem::f16 : tilesim::ascendc::Elem::f32,
@@ -749,7 +760,7 @@ void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
 }
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(int32_t len) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+  static_assert(mode == MaskMode::COUNTER || sizeof(T) == 2 || sizeof(T) == 4,
                 "SetVectorMask: T must be a 16- or 32-bit type [docs/ascendc.md#the-mask-register]");
   detail::set_vector_mask(
       sizeof(T) == 2 ? tilesim::ascendc::Elem::f16 : tilesim::ascendc::Elem::f32,
@@ -1222,4 +1233,42 @@ inline int64_t GetSystemCycle() {
   return tilesim::ascendc::system_cycle();
 }
 
+// The kernel utilities' integer helpers (vendor kernel_utils: uint32_t in and out). A divisor of 0,
+// undefined on the device, is an error here (docs/ascendc.md#kernel-utilities).
+namespace detail {
+[[noreturn]] inline void zero_divisor(const char* api, uint32_t a) {
+  tilesim::raise(tilesim::ErrorCode::Constraint, api,
+                 "the divisor must not be 0 (dividend " + std::to_string(a) + ")",
+                 "docs/ascendc.md#kernel-utilities");
+}
+}  // namespace detail
+constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) {
+  if (b == 0) detail::zero_divisor("DivCeil", a);
+  return static_cast<uint32_t>((uint64_t{a} + b - 1) / b);
+}
+constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) {
+  if (b == 0) detail::zero_divisor("AlignUp", a);
+  return DivCeil(a, b) * b;
+}
+constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) {
+  if (b == 0) detail::zero_divisor("ConstCeil", a);
+  return DivCeil(a, b);
+}
+inline uint32_t Ceil(uint32_t a, uint32_t b) {
+  if (b == 0) detail::zero_divisor("Ceil", a);
+  return DivCeil(a, b);
+}
+
 }  // namespace AscendC
+
+// The current TPipe of the calling block (the vendor's global GetTPipePtr(), which returns the
+// g_tPipePtr the TPipe constructor sets): the newest TPipe alive on the core. With none alive the
+// vendor returns a dangling or null pointer; here it is an error (docs/ascendc.md#kernel-utilities).
+inline AscendC::TPipe* GetTPipePtr() {
+  void* p = tilesim::ascendc::core().tpipe;
+  if (p == nullptr)
+    tilesim::raise(tilesim::ErrorCode::Constraint, "GetTPipePtr",
+                   "no TPipe is alive in this block (construct one before asking for it)",
+                   "docs/ascendc.md#kernel-utilities");
+  return static_cast<AscendC::TPipe*>(p);
+}

@@ -4,6 +4,7 @@
 // ...) as integers.
 #pragma once
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
+#include "tilesim/error.hpp"  // tilesim::Error, what tilesim calls throw (issue 21 §5)
 #include <cstddef>
 #include <cstdint>
 #include <string>

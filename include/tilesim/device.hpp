@@ -5,6 +5,7 @@
 // checking is the pipeline-hazard detector's job (docs/pto-kernels.md#sync).
 #pragma once
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
+#include "tilesim/error.hpp"  // tilesim::Error, what tilesim calls throw (issue 21 §5)
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>

@@ -3,6 +3,7 @@
 // minifloat core encodes and decodes all of them; rounding and saturation are parameters.
 #pragma once
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
+#include "tilesim/error.hpp"  // tilesim::Error, what tilesim calls throw (issue 21 §5)
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -1,6 +1,7 @@
 // .npy files (NumPy format versions 1–3), the on-disk arrays of the CLI (spec 60 §5).
 #pragma once
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
+#include "tilesim/error.hpp"  // tilesim::Error, what tilesim calls throw (issue 21 §5)
 #include <cstdint>
 #include <string>
 #include <vector>

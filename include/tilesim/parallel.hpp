@@ -3,6 +3,7 @@
 // callers split work into chunks whose results do not interact.
 #pragma once
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
+#include "tilesim/error.hpp"  // tilesim::Error, what tilesim calls throw (issue 21 §5)
 #include <cstddef>
 #include <functional>
 

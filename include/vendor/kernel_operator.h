@@ -23,3 +23,9 @@ using bfloat16_t = AscendC::bfloat16_t;
 
 // The CPU twin's older namespace (tik2 samples: `using namespace tik2;`, tik2::GmAlloc).
 namespace tik2 = AscendC;
+
+// The kernel macros' ASSERT (vendor kernel_macros.h: assert(x) in CPU-debug builds).
+#include <cassert>
+#ifndef ASSERT
+#define ASSERT(x) assert(x)
+#endif

@@ -92,15 +92,7 @@ py::array block_reduce(ts::ReduceOp op, const py::array& src_in, const py::objec
       std::memcpy(dst.mutable_data(), c.data(), size_t(given.shape(0)) * sz);
     }
   }
-  bool sat = prod.half_saturation;
-  if (!saturation.is_none()) {
-    const std::string tn = py::str(py::type::of(saturation).attr("__name__")).cast<std::string>();
-    if (!py::isinstance<py::bool_>(saturation) && tn != "bool_")
-      tilesim::raise(ErrorCode::Constraint, instr,
-                     "saturation must be None, True or False, got " + py::repr(saturation).cast<std::string>(),
-                     "docs/ascendc.md#python");
-    sat = saturation.cast<bool>();
-  }
+  const bool sat = saturation_arg(saturation, prod.half_saturation, instr);
   ts::MaskRegister reg;  // a fresh core per call: reset state, normal mode
   ts::Operand d{dst.mutable_data(), 0, uint64_t(dst.shape(0))};
   ts::Operand s{const_cast<void*>(src.data()), 0, uint64_t(src.shape(0))};
@@ -128,11 +120,8 @@ py::array mad_mixed_api(const py::array& a, const py::object& b_o, const py::obj
   ts::RepeatStrides st;
   if (f == Form::Count) {
     count = as_int(count_o, instr, "count");
-    if (count > 0) {
-      within_array(instr, "count", uint64_t(count), uint64_t(a.shape(0)), "src0");
-      within_array(instr, "count", uint64_t(count), uint64_t(b.shape(0)), "src1");
-      within_array(instr, "count", uint64_t(count), uint64_t(dst_init.shape(0)), "dst");
-    }
+    count_fits(instr, count, {{"src0", uint64_t(a.shape(0))}, {"src1", uint64_t(b.shape(0))},
+                              {"dst", uint64_t(dst_init.shape(0))}});
   } else {
     m = mask_arg(mask_o, instr);
     repeat = as_int(repeat_o, instr, "repeat");
@@ -199,11 +188,11 @@ py::array vector_api(ts::VecApi api, const char* instr, Arity arity, const py::o
   const ts::UbRef ra = fc.reserve(uint64_t(a.shape(0)), es);
   const ts::UbRef rb = arity == Arity::Binary ? fc.reserve(uint64_t(b.shape(0)), es) : ts::UbRef{};
   const uint64_t dst_len = have_dst ? uint64_t(dst_init.shape(0)) : dst_default;
-  if (count_form && count > 0) {
-    within_array(instr, "count", uint64_t(count), uint64_t(a.shape(0)), arity == Arity::Binary ? "src0" : "src");
-    if (arity == Arity::Binary) within_array(instr, "count", uint64_t(count), uint64_t(b.shape(0)), "src1");
-    within_array(instr, "count", uint64_t(count), dst_len, "dst");
-  } else if (!count_form) {
+  if (count_form) {
+    const bool bin = arity == Arity::Binary;
+    count_fits(instr, count, {{bin ? "src0" : "src", uint64_t(a.shape(0))},
+                              {bin ? "src1" : nullptr, bin ? uint64_t(b.shape(0)) : 0}, {"dst", dst_len}});
+  } else {
     within_array(instr, "the walk of dst", dst_default, dst_len, "dst");
   }
   const ts::UbRef rd = fc.reserve(dst_len, es);
@@ -345,10 +334,9 @@ py::array cast_api(const py::object& src_o, const py::object& dtype, const std::
   }
   const ts::UbRef rs = fc.reserve(uint64_t(src.shape(0)), es_src);
   const uint64_t dst_len = have_dst ? uint64_t(dst_init.shape(0)) : dst_default;
-  if (f == Form::Count && count > 0) {
-    within_array(instr, "count", uint64_t(count), uint64_t(src.shape(0)), "src");
-    within_array(instr, "count", uint64_t(count), dst_len, "dst");
-  } else if (f == Form::Repeat) {
+  if (f == Form::Count) {
+    count_fits(instr, count, {{"src", uint64_t(src.shape(0))}, {"dst", dst_len}});
+  } else {
     within_array(instr, "the walk of dst", dst_default, dst_len, "dst");
   }
   const ts::UbRef rd = fc.reserve(dst_len, es_dst);

@@ -56,6 +56,26 @@ bool is_array_like(const py::object& o) {
   return py::isinstance<py::array>(o) || py::isinstance<py::list>(o) || py::isinstance<py::tuple>(o);
 }
 
+// The second source of Compare/Select: an array of src0's dtype, or a number read as T (the
+// scalar forms).
+struct Second {
+  bool scalar = false;
+  py::array b;
+  uint64_t code = 0;
+};
+Second second_operand(const py::object& b_o, const py::array& a, formats::DType t, const char* instr) {
+  Second r;
+  r.scalar = !is_array_like(b_o);
+  if (r.scalar) {
+    r.code = scalar_code(b_o, a.dtype(), instr);
+  } else {
+    r.b = one_d(b_o, instr, "src1");
+    if (dtype_of(r.b, instr, "src1") != t)
+      tilesim::raise(ErrorCode::Constraint, instr, "src0 and src1 must have the same dtype", kDocPy);
+  }
+  return r;
+}
+
 // Duplicate(dst, scalarValue, count) and its mask/repeat form.
 py::array duplicate_api(const py::object& value, const py::object& count_o, const py::object& dtype_o,
                         const py::object& mask_o, const py::object& repeat_o, const py::object& params_o,
@@ -106,25 +126,17 @@ py::array compare_api(const py::object& a_o, const py::object& b_o, const std::s
   const formats::DType t = dtype_of(a, instr, "src0");
   const unsigned es = unsigned(a.itemsize()), lanes = 256 / es;
   const ts::CmpMode mode = cmp_of(mode_s, instr);
-  py::array b;
-  uint64_t code = 0;
-  if (scalar) {
-    code = scalar_code(b_o, a.dtype(), instr);
-  } else {
-    b = one_d(b_o, instr, "src1");
-    if (dtype_of(b, instr, "src1") != t)
-      tilesim::raise(ErrorCode::Constraint, instr, "src0 and src1 must have the same dtype", kDocPy);
-  }
+  const Second sec = second_operand(b_o, a, t, instr);
+  const py::array& b = sec.b;
+  const uint64_t code = sec.code;
   const Form f = form_of(count_o, mask_o, repeat_o, params_o, instr, /*mask_reserved=*/true);
   int64_t count = 0, repeat = 0;
   ts::RepeatStrides st;
   uint64_t out = 0;
   if (f == Form::Count) {
     count = as_int(count_o, instr, "count");
-    if (count > 0) {
-      within_array(instr, "count", uint64_t(count), uint64_t(a.shape(0)), scalar ? "src" : "src0");
-      if (!scalar) within_array(instr, "count", uint64_t(count), uint64_t(b.shape(0)), "src1");
-    }
+    count_fits(instr, count, {{scalar ? "src" : "src0", uint64_t(a.shape(0))},
+                              {scalar ? nullptr : "src1", scalar ? 0 : uint64_t(b.shape(0))}});
     out = (uint64_t(std::max<int64_t>(count, 0)) + 7) / 8;
   } else {
     repeat = as_int(repeat_o, instr, "repeat");
@@ -160,15 +172,9 @@ py::array select_api(const py::object& sel_o, const py::object& a_o, const py::o
   const formats::DType t = dtype_of(a, instr, "src0");
   const unsigned es = unsigned(a.itemsize());
   const bool scalar = !is_array_like(b_o);
-  py::array b;
-  uint64_t code = 0;
-  if (scalar) {
-    code = scalar_code(b_o, a.dtype(), instr);
-  } else {
-    b = one_d(b_o, instr, "src1");
-    if (dtype_of(b, instr, "src1") != t)
-      tilesim::raise(ErrorCode::Constraint, instr, "src0 and src1 must have the same dtype", kDocPy);
-  }
+  const Second sec = second_operand(b_o, a, t, instr);
+  const py::array& b = sec.b;
+  const uint64_t code = sec.code;
   const Form f = form_of(count_o, mask_o, repeat_o, params_o, instr);
   int64_t count = 0, repeat = 0;
   ts::MaskArg m;
@@ -177,10 +183,8 @@ py::array select_api(const py::object& sel_o, const py::object& a_o, const py::o
   if (f == Form::Count) {
     count = as_int(count_o, instr, "count");
     dflt = uint64_t(std::max<int64_t>(count, 0));
-    if (count > 0) {
-      within_array(instr, "count", uint64_t(count), uint64_t(a.shape(0)), "src0");
-      if (!scalar) within_array(instr, "count", uint64_t(count), uint64_t(b.shape(0)), "src1");
-    }
+    count_fits(instr, count, {{"src0", uint64_t(a.shape(0))},
+                              {scalar ? nullptr : "src1", scalar ? 0 : uint64_t(b.shape(0))}});
   } else {
     m = mask_arg(mask_o, instr);
     repeat = as_int(repeat_o, instr, "repeat");
@@ -256,7 +260,7 @@ py::array reduce_api(ts::ReduceOp op, const char* instr, const py::object& src_o
   uint64_t R = 0;
   if (count_form) {
     count = as_int(count_o, instr, "count");
-    if (count > 0) within_array(instr, "count", uint64_t(count), uint64_t(src.shape(0)), "src");
+    count_fits(instr, count, {{"src", uint64_t(src.shape(0))}});
     R = uint64_t(std::max<int64_t>(count, 0)) / lanes + 1;
   } else {
     m = mask_arg(mask_o, instr);

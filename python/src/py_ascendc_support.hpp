@@ -95,18 +95,23 @@ inline py::array one_d(const py::object& o, const char* instr, const char* what)
 // A fresh core (spec 60 §4): the product's state, a UB large enough for the operands laid out one
 // after another at 32-byte aligned addresses (at least the product's UB size), bound to this thread
 // for the call's duration.
+// The saturation argument: None keeps `dflt` (the product's CTRL default), else True/False
+// (a NumPy bool too); anything else is an error.
+inline bool saturation_arg(const py::object& saturation, bool dflt, const char* instr) {
+  if (saturation.is_none()) return dflt;
+  const std::string tn = py::str(py::type::of(saturation).attr("__name__")).cast<std::string>();
+  if (!py::isinstance<py::bool_>(saturation) && tn != "bool_")
+    tilesim::raise(ErrorCode::Constraint, instr,
+                   "saturation must be None, True or False, got " + py::repr(saturation).cast<std::string>(),
+                   "docs/ascendc.md#python");
+  return saturation.cast<bool>();
+}
+
 class FreshCore {
  public:
   FreshCore(const std::string& product, const py::object& saturation, const char* instr) {
     c_.product = &ts::find_product(product);
-    if (!saturation.is_none()) {
-      const std::string tn = py::str(py::type::of(saturation).attr("__name__")).cast<std::string>();
-      if (!py::isinstance<py::bool_>(saturation) && tn != "bool_")
-        tilesim::raise(ErrorCode::Constraint, instr,
-                       "saturation must be None, True or False, got " + py::repr(saturation).cast<std::string>(),
-                       "docs/ascendc.md#python");
-      c_.saturation = saturation.cast<bool>();
-    }
+    if (!saturation.is_none()) c_.saturation = saturation_arg(saturation, false, instr);
   }
   ~FreshCore() { ts::bind_core(nullptr); }
   FreshCore(const FreshCore&) = delete;
@@ -255,6 +260,17 @@ inline py::dtype carrier_of(formats::DType t) {
   }
 }
 
+
+// A count form's count against every array it runs over (name, length); `len` 0 names skipped.
+struct Extent {
+  const char* name;
+  uint64_t len;
+};
+inline void count_fits(const char* instr, int64_t count, std::initializer_list<Extent> arrays) {
+  if (count <= 0) return;  // negative counts are the engine's error
+  for (const Extent& e : arrays)
+    if (e.name) within_array(instr, "count", uint64_t(count), e.len, e.name);
+}
 
 // Which vendor form a call uses: count (count given; mask, repeat, params None) or mask + repeat
 // (count None; mask and repeat given). Anything else is an error: nothing is silently ignored.

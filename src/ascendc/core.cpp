@@ -17,6 +17,10 @@ void bind_core(Core* c) noexcept {
   t_bound = c;
 }
 
+Core* bound_core() noexcept {
+  return t_bound;
+}
+
 Core& core() {
   if (t_bound) return *t_bound;
   static Core c = [] {

@@ -1,17 +1,23 @@
-// ICPU_RUN_KF's engine (spec 41 §1): launch checks, one simulated AI core per block on its own
-// thread with at most num_threads() computing at once, SyncAll, the per-block error report.
+// ICPU_RUN_KF's engine (spec 41 §1): launch checks, one simulated AI core per block with at most
+// num_threads() computing at once, SyncAll, the per-block error report.
 //
-// Why a thread per block rather than parallel_for: a block waiting in SyncAll must not hold a
-// worker that another block needs to reach the barrier. Each block thread holds a "permit" while
-// it computes; it gives the permit back while it waits in SyncAll, and the next block is only
-// started when a permit is free. Without SyncAll at most num_threads() block threads exist at a
-// time; with it every block becomes live, as the barrier requires, and none can deadlock.
+// Blocks run on "runners": the launching thread and threads of a persistent pool (kept across
+// launches, so a launch neither creates threads nor, through fresh threads, re-allocates their
+// per-thread scratch and cores). A runner holds a "permit" while a block of its computes and takes
+// the next block in index order when it finishes one, so a launch hands off no work between
+// threads per block. Why not parallel_for: a block waiting in SyncAll must not hold a runner that
+// another block needs to reach the barrier. Such a block gives its permit back while it waits, and
+// when blocks are still to start and no runner is free, another pool thread joins the launch.
+// Without SyncAll at most num_threads() runners serve a launch; with it every block becomes live,
+// as the barrier requires, and none can deadlock. Results do not depend on which runner runs a
+// block: each block has its own core, reset to the same state (zeroed UB) before it starts.
 #include "tilesim/ascendc/launch.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -60,11 +66,19 @@ struct Launch {
   std::mutex m;
   std::condition_variable cv;
   size_t permits = 0;
+  // Runners (under m): next = the next block to start; free_runners = runners serving the launch
+  // that are not inside a block (or are about to join); runners = pool threads still serving it.
+  int64_t next = 0;
+  int64_t finished = 0;
+  int64_t free_runners = 0;
+  int64_t runners = 0;
+  const std::function<void()>* body = nullptr;
   // SyncAll barrier
   int64_t arrived = 0;
   uint64_t generation = 0;
   int64_t first_ended = -1;  // the first core that ended (its GetBlockIdx), -1 if none yet
   std::vector<std::optional<Error>> errors;
+  std::weak_ptr<Launch> self;  // for sync_all's add_runner
 };
 
 struct BlockState {
@@ -100,18 +114,30 @@ void check_flags(const Core& c) {
             "docs/ascendc.md#flags");
 }
 
-void run_block(Launch& L, int64_t core, const std::function<void()>& body) {
+// Resets a runner's core to what a fresh Core of the product is (zeroed UB, nothing allocated,
+// default registers), keeping the UB's storage.
+void reset_core(Core& c, const Product* p) {
+  std::vector<uint8_t> ub = std::move(c.ub);
+  c = Core{};
+  c.product = p;
+  ub.assign(p->ub_bytes, 0);
+  c.ub = std::move(ub);
+}
+
+// Runs block `core` on the calling thread (which holds a permit) and records its outcome.
+void run_block(Launch& L, int64_t core) {
   BlockState st{&L, core, core % L.ratio, true};
+  thread_local Core c;
+  reset_core(c, L.product);
+  Core* const outer = bound_core();  // the launching thread's own binding, restored after
+  const int64_t outer_idx = ::block_idx, outer_num = ::block_num;
   t_block = &st;
   ::block_idx = core;
   ::block_num = L.block_dim;
-  Core c;
-  c.product = L.product;
-  c.ub.assign(L.product->ub_bytes, 0);
   bind_core(&c);
   std::optional<Error> err;
   try {
-    body();
+    (*L.body)();
     check_flags(c);
   } catch (const Error& e) {
     err = e;
@@ -120,15 +146,86 @@ void run_block(Launch& L, int64_t core, const std::function<void()>& body) {
   } catch (...) {
     err = Error(ErrorCode::Fault, "uncaught exception of unknown type");
   }
-  bind_core(nullptr);
-  ::block_idx = 0;
-  ::block_num = 1;
+  bind_core(outer);
+  ::block_idx = outer_idx;
+  ::block_num = outer_num;
   t_block = nullptr;
   std::lock_guard<std::mutex> lk(L.m);
   L.errors[static_cast<size_t>(core)] = std::move(err);
   if (L.first_ended < 0) L.first_ended = core;
   if (st.holds_permit) ++L.permits;
+  ++L.finished;
+  ++L.free_runners;
   L.cv.notify_all();
+}
+
+// A runner's loop: with a permit, the next block, until every block has started.
+void serve(Launch& L) {
+  std::unique_lock<std::mutex> lk(L.m);
+  for (;;) {
+    L.cv.wait(lk, [&] { return L.next >= L.cores || L.permits > 0; });
+    if (L.next >= L.cores) return;
+    --L.permits;
+    --L.free_runners;
+    const int64_t c = L.next++;
+    lk.unlock();
+    run_block(L, c);
+    lk.lock();
+  }
+}
+
+// The persistent pool: idle threads wait for a launch to join. Never destroyed (a kernel may call
+// exit(), and joining at static destruction could then wait on the exiting thread itself); idle
+// threads only wait on its condition variable.
+class Runners {
+ public:
+  static Runners& get() {
+    static Runners* r = new Runners;
+    return *r;
+  }
+  // One more pool thread serves L (the caller has counted it in L.runners and L.free_runners).
+  void join(std::shared_ptr<Launch> L) {
+    std::lock_guard<std::mutex> lk(m_);
+    work_.push_back(std::move(L));
+    // Each waiting thread takes one queued launch when it wakes: enough of them, or a new thread.
+    if (waiting_ >= work_.size())
+      cv_.notify_one();
+    else
+      std::thread([this] { loop(); }).detach();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lk(m_);
+    for (;;) {
+      ++waiting_;
+      cv_.wait(lk, [&] { return !work_.empty(); });
+      --waiting_;
+      std::shared_ptr<Launch> L = std::move(work_.front());
+      work_.pop_front();
+      lk.unlock();
+      serve(*L);
+      {
+        std::lock_guard<std::mutex> g(L->m);
+        --L->runners;
+        --L->free_runners;
+        L->cv.notify_all();
+      }
+      L.reset();
+      lk.lock();
+    }
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::shared_ptr<Launch>> work_;
+  size_t waiting_ = 0;  // threads blocked in loop's wait
+};
+
+// Under L.m: one more runner for L (pool thread).
+void add_runner(const std::shared_ptr<Launch>& L) {
+  ++L->runners;
+  ++L->free_runners;
+  Runners::get().join(L);
 }
 
 }  // namespace
@@ -201,9 +298,11 @@ void sync_all() {
           "docs/ascendc.md#syncall");
   };
   if (L.first_ended >= 0) ended_error();
-  // Give the permit back while waiting: the blocks still to arrive may need it.
+  // Give the permit back while waiting: the blocks still to arrive may need it, and a runner to
+  // start them when every runner of the launch is inside a block.
   st.holds_permit = false;
   ++L.permits;
+  if (L.next < L.cores && L.free_runners == 0) add_runner(L.self.lock());
   const uint64_t gen = L.generation;
   if (++L.arrived == L.cores) {
     L.arrived = 0;
@@ -238,7 +337,9 @@ void launch(const char* kernel, int64_t block_dim, std::initializer_list<LaunchA
           "KernelMode::AIC_MODE: this twin has no cube unit (AIV_MODE, MIX_MODE, MIX_AIC_1_1 run)",
           "docs/ascendc.md#launch");
 
-  Launch L;
+  auto Lp = std::make_shared<Launch>();
+  Launch& L = *Lp;
+  L.self = Lp;
   L.name = name;
   L.block_dim = block_dim;
   L.ratio = mode == KernelMode::MIX_MODE ? 2 : 1;
@@ -246,17 +347,20 @@ void launch(const char* kernel, int64_t block_dim, std::initializer_list<LaunchA
   L.product = core().product;
   L.permits = std::max<size_t>(1, num_threads());
   L.errors.resize(static_cast<size_t>(L.cores));
-
-  std::vector<std::thread> threads;
-  threads.reserve(static_cast<size_t>(L.cores));
-  for (int64_t c = 0; c < L.cores; ++c) {
-    {
-      std::unique_lock<std::mutex> lk(L.m);
-      acquire_permit(L, lk);
-    }
-    threads.emplace_back([&L, c, &body] { run_block(L, c, body); });
+  L.body = &body;
+  {
+    // The launching thread is one runner; pool threads make up the rest of the permits.
+    std::lock_guard<std::mutex> lk(L.m);
+    L.free_runners = 1;
+    const int64_t extra = std::min<int64_t>(static_cast<int64_t>(L.permits), L.cores) - 1;
+    for (int64_t i = 0; i < extra; ++i) add_runner(Lp);
   }
-  for (auto& t : threads) t.join();
+  serve(L);
+  {
+    // Every block done and every pool runner gone (they hold Lp, but `body` is the caller's).
+    std::unique_lock<std::mutex> lk(L.m);
+    L.cv.wait(lk, [&] { return L.finished == L.cores && L.runners == 0; });
+  }
 
   int64_t first = -1, failed = 0;
   for (int64_t c = 0; c < L.cores; ++c)

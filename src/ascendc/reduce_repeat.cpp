@@ -4,11 +4,14 @@
 // addressing come from the operand walker (walk.hpp); a sum is the adjacent-pairs tree of spec 15
 // §3 whose every node is a T result (half: fp32 add rounded to half, then the CTRL saturation).
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "ops/reduce.hpp"
+#include "plan.hpp"
 #include "tilesim/ascendc/vector.hpp"
 #include "tilesim/error.hpp"
 #include "walk.hpp"
@@ -130,6 +133,9 @@ void check_slots(const char* api, const detail::Walk& w, const detail::WalkOpera
               " bytes (repeats " + to_string(w.repeats) + ")",
           kDoc);
   ub_bytes(dst.addr, end, api, "dst");
+  // The results' bytes beside every byte the walk can read: no repeat can write what a later one reads.
+  const uint64_t read_end = src.ref.addr + ((w.repeats - 1) * src.rep + 7 * src.blk + 1) * 32;
+  if (dst.addr + end <= src.ref.addr || dst.addr >= read_end) return;
   detail::WalkOperand ops[2] = {src, src};
   const detail::ReadStamps reads(w, ops, 2);
   for (uint64_t r = 0; r < w.repeats; ++r) {
@@ -161,6 +167,62 @@ bool lanes_of(const Num& num, const detail::Walk& w, const detail::WalkOperand& 
     v[i] = num.load(ub + s.ref.addr + ((r * s.rep + (i / E) * s.blk) * E + i % E) * s.esize);
   }
   return any;
+}
+
+// part[r] = tree(P lanes of repeat r, inactive lanes +0) for every repeat of `w`, the same bits as
+// lanes_of + tree (a NaN root may carry another payload: every NaN is made canonical on the way
+// out). The P = 8 * E lane tree is the tree of each datablock's E lanes followed by the tree of the
+// 8 datablock roots, so BlockReduceSum's fast path (block_reduce_simd.cpp, tested bit for bit
+// against its reference) computes the first log2(E) levels for all repeats at once and the last
+// three run here. A datablock with no active lane is a tree of +0 lanes: +0, which MaskedBlock::
+// Identity writes for it without reading the source (as lanes_of reads nothing there).
+void repeat_sums(const Num& num, const detail::Walk& w, const detail::WalkOperand& s, float* part) {
+  if (w.repeats == 0) return;
+  const unsigned es = num.es();
+  detail::Plan p{};
+  p.op = ReduceOp::Sum;
+  p.elem = num.t == DType::fp16 ? Elem::f16 : Elem::f32;
+  p.E = 32 / es;
+  p.repeats = w.repeats;
+  p.body = w.body;
+  p.last = w.last;
+  p.dst_rep = 1;
+  p.src_blk = s.blk;
+  p.src_rep = s.rep;
+  p.saturate = num.sat;
+  p.masked = MaskedBlock::Identity;
+  thread_local std::vector<uint8_t> roots;
+  roots.resize(w.repeats * 8 * es);
+  p.dst = roots.data();
+  p.src = core().ub.data() + s.ref.addr;
+  detail::run_fast(p);
+  float v[8];
+  for (uint64_t r = 0; r < w.repeats; ++r) {
+    for (unsigned b = 0; b < 8; ++b) v[b] = num.load(roots.data() + (r * 8 + b) * es);
+    part[r] = tree(num, v, 8);
+  }
+}
+
+// The walk reads `count` lanes from the operand's start, one after the other: every repeat full
+// but the last, whose active lanes are a prefix, and the repeats 256 bytes apart.
+bool flat_count(const detail::Walk& w, const detail::WalkOperand& s, uint64_t& count) {
+  if (s.blk != 1 || s.rep * 32 != uint64_t(w.lanes) * s.esize) return false;
+  const detail::RepeatMask full = detail::first_n(w.lanes);
+  if (w.repeats > 1 && (w.body.lo != full.lo || w.body.hi != full.hi)) return false;
+  // The last mask, cut to the lanes, is a prefix: lo = 2^a - 1 (a < 64 and hi = 0), or lo all
+  // ones and hi = 2^b - 1.
+  const detail::RepeatMask lim = detail::first_n(w.lanes);
+  const uint64_t lo = w.last.lo & lim.lo, hi = w.last.hi & lim.hi;
+  unsigned n;
+  if (lo != ~uint64_t{0}) {
+    if (hi != 0 || (lo & (lo + 1)) != 0) return false;
+    n = static_cast<unsigned>(std::popcount(lo));
+  } else {
+    if ((hi & (hi + 1)) != 0) return false;
+    n = 64 + static_cast<unsigned>(std::popcount(hi));
+  }
+  count = w.repeats == 0 ? 0 : (w.repeats - 1) * w.lanes + n;
+  return true;
 }
 
 bool order_supported(const Product& p, ReduceOrderKind o) {
@@ -212,6 +274,29 @@ void whole_reduce(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, cons
   }
   check_slots(api, w, s, dst, unit, static_cast<uint64_t>(dst_rep) * unit, unit, es);
   uint8_t* ub = core().ub.data();
+  if (op == ReduceOp::Sum) {
+    // All sums first, then the writes: the same as repeat by repeat, as no repeat's slot holds bytes
+    // a later repeat reads (check_slots).
+    uint64_t n = 0;
+    if (!num.sat && flat_count(w, s, n)) {
+      // Plain IEEE nodes over lanes 0..n-1: the element-op core's tree sums of P-lane groups (the
+      // last padded with +0 lanes) are the repeat sums, computed in SIMD.
+      thread_local std::vector<uint8_t> roots;
+      roots.resize(w.repeats * es);
+      ops::tree_sums(t, ub + src.addr, 0, 1, n, w.lanes, roots.data());
+      for (uint64_t r = 0; r < w.repeats; ++r)
+        std::memcpy(ub + dst.addr + r * static_cast<uint64_t>(dst_rep) * unit, roots.data() + r * es, es);
+      core().mask = after;
+      return;
+    }
+    std::vector<float> part(w.repeats);
+    repeat_sums(num, w, s, part.data());
+    for (uint64_t r = 0; r < w.repeats; ++r)
+      if (w.mask(r).lo != 0 || w.mask(r).hi != 0)  // no active lane: nothing written
+        num.store(ub + dst.addr + r * static_cast<uint64_t>(dst_rep) * unit, part[r]);
+    core().mask = after;
+    return;
+  }
   float v[128];
   bool on[128];
   for (uint64_t r = 0; r < w.repeats; ++r) {
@@ -326,11 +411,17 @@ void high_level(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const 
   bool on[128];
   uint8_t* ub = core().ub.data();
   if (op == ReduceOp::Sum) {
-    std::vector<float> part(R);
-    for (uint64_t r = 0; r < R; ++r) {
-      lanes_of(num, w, s, r, 0.0f, v, on);
-      part[r] = tree(num, v, P);
+    uint64_t n = 0;
+    if (count_form && !num.sat && flat_count(w, s, n)) {
+      // Plain IEEE nodes over lanes 0..n-1: the element-op core's chained tree sums (groups of P
+      // from +0, left to right) are this call's definition, computed in SIMD.
+      uint64_t code = 0;
+      ops::chained_tree_sums(t, ub + src.addr, 0, 1, n, P, &code);
+      std::memcpy(ub + dst.addr, &code, es);
+      return;
     }
+    std::vector<float> part(R);
+    repeat_sums(num, w, s, part.data());
     float total;
     if (count_form) {  // repeats accumulated in order into the ACC register (docs: "方式一")
       total = 0.0f;
@@ -356,6 +447,19 @@ void high_level(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const 
       for (uint64_t j = 0; j < groups; ++j) num.store(ub + tmp.addr + j * es, g[j]);
     }
     num.store(ub + dst.addr, total);
+    return;
+  }
+  uint64_t n = 0;
+  if (flat_count(w, s, n) && n > 0) {
+    // Lanes 0..n-1 in order: the extreme is the element-op core's max/min fold (spec 15 §1's NaN
+    // and ±0 rules, canonical NaN, as num.store gives) and its index arg_reduce's (the first NaN,
+    // else the smallest index of the extreme, -0 and +0 tying), Extreme's rules over one sequence.
+    const ops::Op o = op == ReduceOp::Max ? ops::Op::max : ops::Op::min;
+    const uint8_t* x = ub + src.addr;
+    uint64_t code = 0;
+    ops::fold_rows(o, t, x, 0, 1, n, &code);
+    std::memcpy(ub + dst.addr, &code, es);
+    if (cal_index) store_index(num, ub + dst.addr + es, ops::arg_reduce(o, t, x, n));
     return;
   }
   Extreme x{op == ReduceOp::Max};

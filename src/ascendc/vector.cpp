@@ -228,12 +228,11 @@ void saturate_results(DType t, void* p, uint64_t n) noexcept {
   const uint16_t inf = t == DType::fp16 ? 0x7C00 : 0x7F80;
   const uint16_t max = t == DType::fp16 ? 0x7BFF : 0x7F7F;
   auto* c = static_cast<uint16_t*>(p);
-  for (uint64_t i = 0; i < n; ++i) {
-    const uint16_t mag = c[i] & 0x7FFF;
-    if (mag > inf)
-      c[i] = 0;  // NaN -> +0
-    else if (mag == inf)
-      c[i] = static_cast<uint16_t>((c[i] & 0x8000) | max);
+  for (uint64_t i = 0; i < n; ++i) {  // branch-free selects: the loop vectorizes
+    const uint16_t v = c[i], mag = v & 0x7FFF;
+    uint16_t r = mag == inf ? static_cast<uint16_t>((v & 0x8000) | max) : v;  // ±Inf -> ±max
+    r = mag > inf ? uint16_t{0} : r;                                           // NaN -> +0
+    c[i] = r;
   }
 }
 
@@ -452,15 +451,14 @@ void duplicate_count(DType t, const UbRef& dst, uint64_t value, int64_t count) {
   const unsigned es = formats::info(t).storage_bits / 8;
   uint8_t* d = ub_bytes(dst.addr, static_cast<uint64_t>(count) * es, api, "dst");
   if (count > 0) {
-    // One element written, then doubled: memcpy of the growing prefix (moves bits).
-    std::memcpy(d, &value, es);
-    uint64_t done = es;
+    // A 32-byte block of the value's bits stored over and over (one store each: the fixed-size
+    // memcpy compiles to it), so the fill only writes; then the tail.
+    uint8_t blk[32];
+    for (unsigned i = 0; i < 32; i += es) std::memcpy(blk + i, &value, es);
     const uint64_t total = static_cast<uint64_t>(count) * es;
-    while (done < total) {
-      const uint64_t k = std::min(done, total - done);
-      std::memcpy(d + done, d, k);
-      done += k;
-    }
+    uint64_t done = 0;
+    for (; done + 32 <= total; done += 32) std::memcpy(d + done, blk, 32);
+    std::memcpy(d + done, blk, total - done);
   }
   leave_normal_mode();
 }

@@ -3,6 +3,7 @@
 #include "walk.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -45,14 +46,29 @@ bool block_active(const Walk& w, const RepeatMask& m, const WalkOperand& o, unsi
   return bits_at(m, first, std::min(E, w.lanes - first)) != 0;
 }
 
-// Lanes active in repeat mask m: a prefix of length *len?
+// Lanes active in repeat mask m: a prefix of length *len? (Bit arithmetic: this runs twice per
+// call of every vector API.)
 bool is_prefix(const RepeatMask& m, unsigned lanes, unsigned& len) {
-  unsigned n = 0;
-  while (n < lanes && m.bit(n)) ++n;
-  for (unsigned i = n; i < lanes; ++i)
-    if (m.bit(i)) return false;
-  len = n;
+  const uint64_t lo = lanes >= 64 ? m.lo : m.lo & ((uint64_t{1} << lanes) - 1);
+  const uint64_t hi = lanes > 64 ? (lanes >= 128 ? m.hi : m.hi & ((uint64_t{1} << (lanes - 64)) - 1)) : 0;
+  const unsigned n_lo = static_cast<unsigned>(std::countr_one(lo));
+  if (n_lo < 64) {
+    if ((lo >> n_lo) != 0 || hi != 0) return false;  // (n_lo < 64: the shift is defined)
+    len = n_lo;
+    return true;
+  }
+  const unsigned n_hi = static_cast<unsigned>(std::countr_one(hi));
+  if (n_hi < 64 && (hi >> n_hi) != 0) return false;
+  len = 64 + n_hi;
   return true;
+}
+
+// The highest active lane of m below `lanes`, or -1.
+int top_lane(const RepeatMask& m, unsigned lanes) {
+  const uint64_t lo = lanes >= 64 ? m.lo : m.lo & ((uint64_t{1} << lanes) - 1);
+  const uint64_t hi = lanes > 64 ? (lanes >= 128 ? m.hi : m.hi & ((uint64_t{1} << (lanes - 64)) - 1)) : 0;
+  if (hi) return 127 - std::countl_zero(hi);
+  return lo ? 63 - std::countl_zero(lo) : -1;
 }
 
 bool contiguous(const Walk& w, const WalkOperand& o) {
@@ -156,6 +172,16 @@ void check_extent(const char* api, const Walk& w, const WalkOperand& o) {
   uint64_t need = 0;
   for (uint64_t r = w.repeats >= 2 ? w.repeats - 2 : 0; r < w.repeats; ++r) {
     const RepeatMask& m = w.mask(r);
+    if (o.blk > 0) {
+      // Offsets grow with b too: the block of the highest active lane reaches furthest.
+      const int top = top_lane(m, w.lanes);
+      if (top < 0) continue;
+      const unsigned b = static_cast<unsigned>(top) / E;
+      uint64_t end = (r * o.rep + b * o.blk) * E;
+      end += o.write && !o.read ? static_cast<unsigned>(top) - b * E + 1 : E;
+      need = std::max(need, end);
+      continue;
+    }
     for (unsigned b = 0; b < nb; ++b) {
       if (!block_active(w, m, o, b)) continue;
       uint64_t end = (r * o.rep + b * o.blk) * E;
@@ -284,9 +310,9 @@ void execute(const Walk& w, const WalkOperand* ops, size_t n, Compute c) {
   if (flat_lanes(w, ops, n, total)) {
     if (total == 0) return;
     // A legal partial overlap (dst below a source by whole repeats) reads every source repeat
-    // before it is overwritten: staging the source gives that order.
+    // before it is overwritten: staging the source gives that order. (No reserve: the common call
+    // stages nothing and allocates nothing; a staged buffer's data stays put when `staged` grows.)
     std::vector<std::vector<uint8_t>> staged;
-    staged.reserve(n);
     const uint64_t dlo = d.ref.addr, dhi = d.ref.addr + total * d.esize;
     auto add = [&](const WalkOperand& s) {
       const uint8_t* p = ub + s.ref.addr;

@@ -85,6 +85,11 @@ class TraceFile {
 // others: a directory, or a path in a folder that does not exist, is an Error(Io) (args.cpp).
 void check_output_path(const std::string& path, const std::string& what);
 
+// The directory of the bundled data `sub` ("examples/pto") for `tilesim run` with no FILE:
+// <exe>/../share/tilesim/<sub> when installed, the source tree only for the CLI in its build
+// directory; else an Error(Io) naming where it looked (share_dir.cpp, docs/cli.md#bundled-examples).
+std::string data_dir(const std::string& sub);
+
 // "NAME=VALUE" -> {NAME, VALUE}; raises Error(Parse) naming the option otherwise (args.cpp).
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option);
 

@@ -250,7 +250,7 @@ int run_file(const tilesim::cli::Options& o) {
 // The bundled example: a linear layer y = x W + b (FP16 weights, FP32 bias), checked bit for bit
 // against the expected ACC stored beside it.
 int run_example(const tilesim::cli::Options&) {
-  const std::string dir = std::string(TILESIM_SOURCE_DIR) + "/examples/linx";
+  const std::string dir = tilesim::cli::data_dir("examples/linx");
   tilesim::cli::Options o;
   o.file = dir + "/linear_bias.s";
   o.tiles = {"T=x.npy:fp16:nz", "U=w.npy:fp16:zn", "N=bias.npy:fp32:nd"};

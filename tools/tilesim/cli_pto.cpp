@@ -112,7 +112,7 @@ float f32_at(const tilesim::npy::Array& a, size_t i) {
 // The bundled example: the row-normalisation step of examples/pto/rownorm.pto on its .npy inputs,
 // compared with the expected result stored next to it (computed independently with NumPy).
 int run_pto_examples(const tilesim::cli::Options& o) {
-  const std::string dir = std::string(TILESIM_SOURCE_DIR) + "/examples/pto/";
+  const std::string dir = tilesim::cli::data_dir("examples/pto") + "/";
   const auto results = run_file(
       dir + "rownorm.pto", o.target,
       {{"x", dir + "rownorm_x.npy"}, {"m", dir + "rownorm_m.npy"}, {"lo", dir + "rownorm_lo.npy"}});

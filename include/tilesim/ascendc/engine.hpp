@@ -116,12 +116,15 @@ struct Core {
   std::map<uint32_t, int64_t> flags;  // SetFlag count minus WaitFlag count per (HardEvent, id)
   uint64_t cmpmask[2] = {0, 0};       // the CMPMASK register (Compare, Select, Get/SetCmpMask)
   uint8_t events[64] = {};            // TPipe event ids in use, a bitmap of 8 per HardEvent
+  void* tpipe = nullptr;  // the AscendC::TPipe GetTPipePtr() returns: the newest one alive
   bool half_saturation() const { return saturation ? *saturation : product->half_saturation; }
 };
 // The core of the calling thread: the block's own inside ICPU_RUN_KF, else the process's.
 Core& core();
 // Makes `c` the calling thread's core (nullptr: back to the process core).
 void bind_core(Core* c) noexcept;
+// The core bound to the calling thread by bind_core (nullptr: none, core() is the process's).
+Core* bound_core() noexcept;
 // Resets the core for the product: fresh zeroed UB of its size, mask register reset, saturation
 // back to the product default, no allocations.
 void set_product(std::string_view name);
