@@ -1,6 +1,9 @@
 // tilesim._tilesim: the compiled half of the Python package (spec 60 §4).
 #include <pybind11/pybind11.h>
 
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +37,20 @@ PYBIND11_MODULE(_tilesim, m) {
   m.def("canonical_dtype", [](const std::string& name) {
     return std::string(tilesim::formats::name(tilesim::formats::parse_dtype(name)));
   }, py::arg("name"));
+
+  // Replaces a compiled function's docstring (tilesim/_docstrings.py holds the text, one table for
+  // every public function). pybind11 owns ml_doc as a malloc'd string and frees it with free(), so
+  // the new text is strdup'd the same way. docs/python.md#docstrings
+  m.def("_set_doc", [](const py::object& fn, const std::string& text) {
+    PyObject* f = fn.ptr();
+    if (PyInstanceMethod_Check(f)) f = PyInstanceMethod_GET_FUNCTION(f);  // a class's method
+    if (!PyCFunction_Check(f)) throw py::type_error("_set_doc: not a compiled function");
+    auto* def = reinterpret_cast<PyCFunctionObject*>(f)->m_ml;
+    char* copy = strdup(text.c_str());
+    if (!copy) throw std::bad_alloc();
+    std::free(const_cast<char*>(def->ml_doc));
+    def->ml_doc = copy;
+  });
 
   // tilesim::Error -> tilesim.Error (code Fault -> tilesim.linx.Fault, a subclass), spec 60 §4.
   py::register_exception_translator([](std::exception_ptr p) {
