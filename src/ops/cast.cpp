@@ -94,7 +94,17 @@ uint64_t int_range_clamp(DType to, const IntVal& v) {
 
 }  // namespace
 
+namespace {
+uint64_t cast_plain(DType from, DType to, uint64_t code, const CastMode& m);
+}
+
 uint64_t cast_one(DType from, DType to, uint64_t code, const CastMode& m) {
+  const uint64_t c = cast_plain(from, to, code, m);
+  return m.narrow_saturate ? saturate_code(to, c) : c;
+}
+
+namespace {
+uint64_t cast_plain(DType from, DType to, uint64_t code, const CastMode& m) {
   const bool to_float = is_float_dtype(to);
   if (is_float_dtype(from)) {
     const double v = formats::decode(code, from);
@@ -111,6 +121,7 @@ uint64_t cast_one(DType from, DType to, uint64_t code, const CastMode& m) {
   }
   return m.int_saturate ? int_range_clamp(to, iv) : mask_bits(iv.raw, bits_of(to));
 }
+}  // namespace
 
 uint64_t to_integral_one(DType t, uint64_t code, formats::Rounding r) {
   if (!is_float_dtype(t)) return code;
@@ -125,8 +136,29 @@ void to_integral(DType t, const void* src, void* dst, size_t n, formats::Roundin
   for (size_t i = 0; i < n; ++i) store_code(t, dst, i, to_integral_one(t, load_code(t, src, i), r));
 }
 
+namespace {
+void cast_array(DType from, DType to, const void* src, void* dst, size_t n, const CastMode& m,
+                Path path);
+}
+
 void cast(DType from, DType to, const void* src, void* dst, size_t n, const CastMode& m,
           Path path) {
+  if (!m.narrow_saturate || (to != DType::fp16 && to != DType::bf16))
+    return cast_array(from, to, src, dst, n, m, path);
+  const auto s0 = reinterpret_cast<uintptr_t>(src), d0 = reinterpret_cast<uintptr_t>(dst);
+  const bool apart = s0 + n * (bits_of(from) / 8) <= d0 || d0 + n * 2 <= s0;
+  // fp32 -> fp16/bf16 in RNE rounds and saturates in one SIMD pass.
+  if (path == Path::Fast && apart && from == DType::fp32 && !m.float_saturate &&
+      m.rounding == formats::Rounding::rne &&
+      simd::narrow_f32(to, static_cast<const float*>(src), static_cast<uint16_t*>(dst), n, true))
+    return;
+  cast_array(from, to, src, dst, n, m, path);
+  if (path == Path::Fast) saturate_codes(to, dst, n);  // (the reference applied it per element)
+}
+
+namespace {
+void cast_array(DType from, DType to, const void* src, void* dst, size_t n, const CastMode& m,
+                Path path) {
   const bool fast = path == Path::Fast && is_float_dtype(from) &&
                     (is_float_dtype(to) || m.int_saturate);
   if (!fast) {
@@ -164,5 +196,6 @@ void cast(DType from, DType to, const void* src, void* dst, size_t n, const Cast
                           is_float_dtype(to) ? m.float_saturate : true);
   }
 }
+}  // namespace
 
 }  // namespace tilesim::ops

@@ -13,6 +13,9 @@ struct CastMode {
   formats::Rounding rounding = formats::Rounding::rne;  // `none` is rne (exact where lossless)
   bool int_saturate = true;     // integer destinations: clamp (on) or keep the low w bits (off)
   bool float_saturate = false;  // float destinations: overflow to ±max instead of ±Inf
+  // fp16/bf16 destinations: Switches::saturate's rule on the result (±Inf -> ±max, NaN -> +0;
+  // Ascend C's CTRL saturation).
+  bool narrow_saturate = false;
 };
 
 // One element: the code of `from` converted to a code of `to` (spec 15 §2 tables).

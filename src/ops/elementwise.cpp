@@ -247,7 +247,7 @@ void binary_row_fallback(Op op, DType t, const void* a, const void* b, bool bsc,
                          bool first, void* d, size_t n) {
   if (t == DType::fp32) {
     const float fs = def::bits_f32(uint32_t(s));
-    if (!simd::binary(op, t, one_row(a, b, d, n), bsc, s, first))
+    if (!simd::binary(op, t, one_row(a, b, d, n), bsc, s, first, false))
       f32_binary_loop(op, static_cast<const float*>(a), static_cast<const float*>(b), bsc, fs,
                       first, static_cast<float*>(d), n);
     return;
@@ -310,6 +310,15 @@ void flush_outputs(DType t, const Rows2& g) {
   }
 }
 
+// Switches::saturate acts on fp16/bf16 results only.
+bool saturates(DType t, Switches sw) {
+  return sw.saturate && (t == DType::fp16 || t == DType::bf16);
+}
+// The saturation rule on every result, after an op computed without it.
+void saturate_outputs(DType t, const Rows2& g) {
+  for (size_t r = 0; r < g.rows; ++r) saturate_codes(t, row_of(g.d, g.ds, r), g.n);
+}
+
 void binary_fallback_rows(Op op, DType t, const Rows2& g, bool bsc, uint64_t s, bool first) {
   for (size_t r = 0; r < g.rows; ++r)
     binary_row_fallback(op, t, row_of(g.a, g.as, r), bsc ? nullptr : row_of(g.b, g.bs, r), bsc, s,
@@ -336,10 +345,11 @@ void binary_fallback_rows(Op op, DType t, const Rows2& g, bool bsc, uint64_t s, 
         store_code(t, d, i, first ? eval(op, t, y, x) : eval(op, t, x, y));
       }
     }
-  } else if (!simd::binary(op, t, g, bsc, s, first)) {
+  } else if (!simd::binary(op, t, g, bsc, s, first, false)) {
     binary_fallback_rows(op, t, g, bsc, s, first);
   }
   if (sw.ftz_out && ftz) flush_outputs(t, g);
+  if (saturates(t, sw)) saturate_outputs(t, g);
 }
 
 void unary_row_fast(Op op, DType t, const void* a, void* d, size_t n) {
@@ -347,7 +357,7 @@ void unary_row_fast(Op op, DType t, const void* a, void* d, size_t n) {
     if (a != d) std::memmove(d, a, n * width(t));
   } else if (is_float_dtype(t) && is_math(op)) {
     math_array(math_fn(op), t, a, d, n);
-  } else if (simd::unary(op, t, one_row(a, nullptr, d, n))) {
+  } else if (simd::unary(op, t, one_row(a, nullptr, d, n), false)) {
   } else if (t == DType::fp32) {
     for (size_t i = 0; i < n; ++i) store_code(t, d, i, eval(op, t, load_code(t, a, i)));
   } else if (is_float_dtype(t)) {
@@ -383,6 +393,15 @@ void compare_row_fallback(Op op, DType t, const void* a, const void* b, bool bsc
   for (size_t i = 0; i < n; ++i)
     if (eval(op, t, load_code(t, a, i), bsc ? s : load_code(t, b, i)))
       out[i / 8] |= uint8_t(1u << (i % 8));
+}
+
+// The fast path: the SIMD kernel (saturating in its rounding step), else the typed loops and the
+// saturation rule after them.
+void binary_fast(Op op, DType t, const Rows2& g, bool bsc, uint64_t s, bool first, Switches sw) {
+  const bool sat = saturates(t, sw);
+  if (simd::binary(op, t, g, bsc, s, first, sat)) return;
+  binary_fallback_rows(op, t, g, bsc, s, first);
+  if (sat) saturate_outputs(t, g);
 }
 
 }  // namespace
@@ -428,19 +447,34 @@ size_t find_zero(DType t, const void* a, size_t n) noexcept {
   return n;
 }
 
+uint64_t saturate_code(DType t, uint64_t c) noexcept {
+  if (t != DType::fp16 && t != DType::bf16) return c;
+  const uint64_t inf = t == DType::fp16 ? 0x7C00 : 0x7F80, mag = c & 0x7FFF;
+  if (mag > inf) return 0;                         // NaN -> +0
+  if (mag == inf) return (c & 0x8000) | (inf - 1);  // ±Inf -> ±max
+  return c;
+}
+
+void saturate_codes(DType t, void* p, size_t n) noexcept {
+  if (t != DType::fp16 && t != DType::bf16) return;
+  if (simd::saturate(t, p, n)) return;
+  for (size_t i = 0; i < n; ++i) store_code(t, p, i, saturate_code(t, load_code(t, p, i)));
+}
+
+void fill(DType t, void* dst, uint64_t code, size_t n) noexcept {
+  if (simd::fill(unsigned(width(t)), dst, code, n)) return;
+  for (size_t i = 0; i < n; ++i) store_code(t, dst, i, code);
+}
+
 void binary_rows(Op op, DType t, const Rows2& g, Path path, Switches sw) {
-  if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out) [[likely]] {
-    if (!simd::binary(op, t, g, false, 0, false)) binary_fallback_rows(op, t, g, false, 0, false);
-    return;
-  }
+  if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out) [[likely]]
+    return binary_fast(op, t, g, false, 0, false, sw);
   binary_any(op, t, g, false, 0, false, path, sw);
 }
 void binary_scalar_rows(Op op, DType t, const Rows2& g, uint64_t s, bool first, Path path,
                         Switches sw) {
-  if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out) [[likely]] {
-    if (!simd::binary(op, t, g, true, s, first)) binary_fallback_rows(op, t, g, true, s, first);
-    return;
-  }
+  if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out) [[likely]]
+    return binary_fast(op, t, g, true, s, first, sw);
   binary_any(op, t, g, true, s, first, path, sw);
 }
 
@@ -455,11 +489,12 @@ void binary_scalar_rows(Op op, DType t, const Rows2& g, uint64_t s, bool first, 
       uint8_t* d = row_of(g.d, g.ds, r);
       for (size_t i = 0; i < g.n; ++i) store_code(t, d, i, eval(op, t, load_code(t, a, i)));
     }
-  } else if (op == Op::copy || is_math(op) || !simd::unary(op, t, g)) {
+  } else if (op == Op::copy || is_math(op) || !simd::unary(op, t, g, false)) {
     for (size_t r = 0; r < g.rows; ++r)
       unary_row_fast(op, t, row_of(g.a, g.as, r), row_of(g.d, g.ds, r), g.n);
   }
   if (sw.ftz_out && ftz) flush_outputs(t, g);
+  if (saturates(t, sw)) saturate_outputs(t, g);
 }
 
 void unary_rows(Op op, DType t, const Rows2& g, Path path, Switches sw) {
@@ -467,7 +502,7 @@ void unary_rows(Op op, DType t, const Rows2& g, Path path, Switches sw) {
   // others: math_array, via unary_any).
   if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out && op != Op::copy &&
       (!is_math(op) || (t != DType::fp32 && (op == Op::sqrt || op == Op::recip))) &&
-      simd::unary(op, t, g)) [[likely]]
+      simd::unary(op, t, g, saturates(t, sw))) [[likely]]
     return;
   unary_any(op, t, g, path, sw);
 }

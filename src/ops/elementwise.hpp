@@ -21,7 +21,19 @@ enum class Path : uint8_t { Fast, Reference };
 struct Switches {
   bool ftz_in = false;   // subnormal inputs read as ±0 (floats)
   bool ftz_out = false;  // subnormal results written as ±0 (floats)
+  // Float-narrowing saturation (spec 15 §4; Ascend C's CTRL saturation, spec 40 §5): an fp16 or
+  // bf16 result ±Inf is written as ±max of the type and a NaN result as +0 (saturate_code). No
+  // effect on other dtypes.
+  bool saturate = false;
 };
+
+// The saturation switch's rule on one code of t: fp16/bf16 ±Inf -> ±max, NaN -> +0; any other
+// code or dtype unchanged. saturate_codes applies it to n codes in place (SIMD).
+uint64_t saturate_code(DType t, uint64_t code) noexcept;
+void saturate_codes(DType t, void* p, size_t n) noexcept;
+
+// dst[i] = code for n elements of t (a fill: store only).
+void fill(DType t, void* dst, uint64_t code, size_t n) noexcept;
 
 // Rows of n elements: row r of an operand at p + r * stride bytes.
 struct Rows2 {
@@ -75,12 +87,19 @@ void store_code(DType t, void* base, size_t i, uint64_t code) noexcept;
 
 // Internal: the SIMD kernels (elementwise_simd.cpp). Each returns false when it has no fast
 // form for (op, t); the caller then runs the scalar loop.
+// sat: Switches::saturate (the 16-bit float kernels apply it in their rounding step; the others
+// return false when it is set for fp16/bf16).
 namespace simd {
-bool binary(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool scalar_first);
-bool unary(Op op, DType t, const Rows2& g);
+bool binary(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool scalar_first,
+            bool sat);
+bool unary(Op op, DType t, const Rows2& g, bool sat);
 bool compare_bits(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s);
 bool select_bits(DType t, const uint8_t* bits, size_t bits_stride, const Rows2& g, bool b_scalar,
                  uint64_t s);
+bool saturate(DType t, void* p, size_t n);
+// fp32 -> fp16/bf16 codes in RNE, NaN canonical, or (sat) with Switches::saturate's rule.
+bool narrow_f32(DType t, const float* in, uint16_t* out, size_t n, bool sat);
+bool fill(unsigned bytes, void* dst, uint64_t code, size_t n);
 }  // namespace simd
 
 }  // namespace tilesim::ops

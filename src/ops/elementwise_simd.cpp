@@ -3,8 +3,10 @@
 // arithmetic is IEEE RNE lane by lane, NaN results are made canonical, max/min use the same
 // bitwise rule for equal values, integers wrap; fp16/bf16 widen exactly to fp32 and round once
 // (F16C's vcvtps2ph is RNE in hardware on AVX2 and AVX3; bf16 by the integer RNE of the formats
-// core). Tails run the scalar definition. A kernel works on `rows` rows of n elements at byte
-// strides (stride 0: the same row for every row), so a walker makes one call per instruction.
+// core; Switches::saturate applied before that rounding, see HalfOut); fp16/bf16 max, min, abs,
+// neg and relu work on the codes. Tails run the scalar definition. A kernel works on `rows` rows
+// of n elements at byte strides (stride 0: the same row for every row), so a walker makes one
+// call per instruction.
 // Ops with no kernel here return false and the caller runs the scalar loop.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/elementwise_simd.cpp"
@@ -12,6 +14,7 @@
 #include <hwy/highway.h>
 
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "ops/elementwise.hpp"
@@ -178,52 +181,91 @@ HWY_INLINE hn::Vec<DF> Widen(const uint16_t* p) {
     return hn::PromoteTo(df, hn::BitCast(dh, hn::LoadU(d16, p)));  // vcvtph2ps: exact
   }
 }
+// Rounds fp32 lanes to T and stores the codes, for lanes that are not NaN and (saturating) within
+// ±max of T: vcvtps2ph's RNE for fp16, the formats core's integer RNE on the bits for bf16.
 template <bool kBf16>
-HWY_INLINE void Narrow(hn::Vec<DF> v, uint16_t* p) {
-  const DF df;
+HWY_INLINE void NarrowRaw(hn::Vec<DF> v, uint16_t* p) {
   const DU16 d16;
-  const DU32 du;
-  const auto nan = hn::IsNaN(v);
-  if constexpr (kBf16) {  // RNE on the bits (the formats core's f32_to_bf16)
+  if constexpr (kBf16) {
+    const DU32 du;
     const auto b = hn::BitCast(du, v);
     const auto odd = hn::And(hn::ShiftRight<16>(b), hn::Set(du, 1u));
-    auto r = hn::ShiftRight<16>(hn::Add(b, hn::Add(hn::Set(du, 0x7FFFu), odd)));
-    r = hn::IfThenElse(hn::RebindMask(du, nan), hn::Set(du, 0x7FC0u), r);
+    const auto r = hn::ShiftRight<16>(hn::Add(b, hn::Add(hn::Set(du, 0x7FFFu), odd)));
     const hn::RebindToSigned<DF> di;
     hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, r)), d16, p);  // values < 2^16: exact
   } else {
-    // The canonical fp32 NaN converts to the canonical fp16 NaN 0x7E00 (as convert_simd.cpp).
     const hn::Rebind<hwy::float16_t, DF> dh;
-    const auto c = hn::IfThenElse(nan, hn::BitCast(df, hn::Set(du, 0x7FC00000u)), v);
-    hn::StoreU(hn::BitCast(d16, hn::DemoteTo(dh, c)), d16, p);  // vcvtps2ph: RNE
+    hn::StoreU(hn::BitCast(d16, hn::DemoteTo(dh, v)), d16, p);  // vcvtps2ph: RNE
   }
+}
+
+// How a 16-bit float kernel writes its fp32 results (Switches::saturate off or on): `lim` is +Inf
+// or max of T, `nan` the fp32 value a NaN lane is written as (the canonical NaN, which rounds to
+// T's canonical NaN, or +0). A lane needs Fix exactly when !(|v| <= lim): a NaN, or (saturating)
+// beyond ±max. Clamping to ±max before the rounding is the rule "±Inf after rounding -> ±max":
+// rounding is monotone and max is a value of T, so a value beyond ±max rounds to ±max or ±Inf.
+struct HalfOut {
+  hn::Vec<DF> lim, nlim, nan;
+  HWY_INLINE HalfOut(bool sat, bool bf16) {
+    const DF df;
+    const DU32 du;
+    lim = sat ? hn::BitCast(df, hn::Set(du, bf16 ? 0x7F7F0000u : 0x477FE000u))  // 65504
+              : hn::Set(df, std::numeric_limits<float>::infinity());
+    nlim = hn::Neg(lim);
+    nan = sat ? hn::Zero(df) : hn::BitCast(df, hn::Set(du, 0x7FC00000u));
+  }
+  HWY_INLINE auto Ok(hn::Vec<DF> v) const { return hn::Le(hn::Abs(v), lim); }
+  HWY_INLINE hn::Vec<DF> Fix(hn::Vec<DF> v) const {
+    return hn::IfThenElse(hn::IsNaN(v), nan, hn::Min(hn::Max(v, nlim), lim));
+  }
+};
+
+// The stores of a 16-bit float kernel: f(i) gives the fp32 results of lanes [i, i + N); two
+// vectors a step, tested once (the common case writes them as they are), then single vectors
+// (always fixed), then the tail lane by lane with one(j) -> o[j].
+template <bool kBf16, class F, class One>
+HWY_INLINE void HalfStores(const HalfOut& h, uint16_t* o, size_t n, F&& f, One&& one) {
+  const DF df;
+  const size_t N = hn::Lanes(df);
+  size_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    auto r0 = f(i), r1 = f(i + N);
+    if (HWY_UNLIKELY(!hn::AllTrue(df, hn::And(h.Ok(r0), h.Ok(r1))))) {
+      r0 = h.Fix(r0);
+      r1 = h.Fix(r1);
+    }
+    NarrowRaw<kBf16>(r0, o + i);
+    NarrowRaw<kBf16>(r1, o + i + N);
+  }
+  for (; i + N <= n; i += N) NarrowRaw<kBf16>(h.Fix(f(i)), o + i);
+  for (; i < n; ++i) o[i] = one(i);
 }
 
 template <Op op, Mode m, bool kBf16>
 HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs, float s, void* d,
-                             size_t ds, size_t rows, size_t n) {
+                             size_t ds, size_t rows, size_t n, bool sat) {
   const DF df;
-  const size_t N = hn::Lanes(df);
   const auto vs = hn::Set(df, s);
   const DType t = kBf16 ? DType::bf16 : DType::fp16;
   const uint64_t sc = kBf16 ? formats::f32_to_bf16(s) : formats::f32_to_f16(s);
+  const HalfOut h(sat, kBf16);
   for (size_t r = 0; r < rows; ++r) {
     const uint16_t* x = Row<uint16_t>(a, as, r);
     const uint16_t* y = m == kTT ? Row<uint16_t>(b, bs, r) : nullptr;
     uint16_t* o = RowW<uint16_t>(d, ds, r);
-    size_t i = 0;
-    for (; i + N <= n; i += N) {
-      const auto vx = Widen<kBf16>(x + i);
-      hn::Vec<DF> res;
-      if constexpr (m == kTT) res = F32Op<op>(vx, Widen<kBf16>(y + i));
-      else if constexpr (m == kTS) res = F32Op<op>(vx, vs);
-      else res = F32Op<op>(vs, vx);
-      Narrow<kBf16>(res, o + i);  // a NaN lane becomes the canonical NaN of T here
-    }
-    for (; i < n; ++i) {
-      const uint64_t yc = m == kTT ? y[i] : sc;
-      o[i] = uint16_t(m == kST ? eval(op, t, yc, x[i]) : eval(op, t, x[i], yc));
-    }
+    HalfStores<kBf16>(
+        h, o, n,
+        [&](size_t i) HWY_ATTR {  // max/min make a NaN canonical here; HalfOut fixes it
+          const auto vx = Widen<kBf16>(x + i);
+          if constexpr (m == kTT) return F32Op<op>(vx, Widen<kBf16>(y + i));
+          else if constexpr (m == kTS) return F32Op<op>(vx, vs);
+          else return F32Op<op>(vs, vx);
+        },
+        [&](size_t i) {
+          const uint64_t yc = m == kTT ? y[i] : sc;
+          const uint64_t c = m == kST ? eval(op, t, yc, x[i]) : eval(op, t, x[i], yc);
+          return uint16_t(sat ? saturate_code(t, c) : c);
+        });
   }
 }
 
@@ -234,41 +276,154 @@ HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs,
 // innocuous?", ACM SIGNUM Newsletter 30(3), 1995). math_f16/math_bf16 (the definition) compute it
 // the same way in scalar code; tests/ops checks all 65536 codes on every target.
 template <Op op, bool kBf16>
-HWY_NOINLINE void HalfRoot(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n) {
+HWY_NOINLINE void HalfRoot(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n,
+                           bool sat) {
   const DF df;
-  const size_t N = hn::Lanes(df);
   const auto one = hn::Set(df, 1.0f);
   const DType t = kBf16 ? DType::bf16 : DType::fp16;
-  Rows16(
-      a, as, d, ds, rows, n, N,
-      [&](const uint16_t* x, uint16_t* o) HWY_ATTR {
-        const auto v = Widen<kBf16>(x);
-        Narrow<kBf16>(op == Op::sqrt ? hn::Sqrt(v) : hn::Div(one, v), o);  // NaN -> canonical
-      },
-      [&](uint16_t c) { return uint16_t(eval(op, t, c)); });
+  const HalfOut h(sat, kBf16);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint16_t* x = Row<uint16_t>(a, as, r);
+    uint16_t* o = RowW<uint16_t>(d, ds, r);
+    HalfStores<kBf16>(
+        h, o, n,
+        [&](size_t i) HWY_ATTR {
+          const auto v = Widen<kBf16>(x + i);
+          return op == Op::sqrt ? hn::Sqrt(v) : hn::Div(one, v);
+        },
+        [&](size_t i) {
+          const uint64_t c = eval(op, t, x[i]);
+          return uint16_t(sat ? saturate_code(t, c) : c);
+        });
+  }
 }
 #endif
 
-// fp16/bf16 abs and neg on the codes: the sign bit cleared / flipped, a NaN made canonical
-// (spec 15 §1) — no widening needed.
+// The saturation rule on 16-bit float codes (Switches::saturate): ±Inf -> ±max, NaN -> +0.
+template <class V>
+HWY_INLINE V SatCodes(V c, bool bf16) {
+  const hn::DFromV<V> du;
+  const hn::RebindToSigned<decltype(du)> di;
+  const auto mag = hn::BitCast(di, hn::And(c, hn::Set(du, uint16_t(0x7FFF))));
+  const auto inf = hn::Set(di, int16_t(bf16 ? 0x7F80 : 0x7C00));
+  const auto to_max = hn::Sub(c, hn::Set(du, uint16_t(1)));  // ±Inf - 1 = ±max
+  c = hn::IfThenElse(hn::RebindMask(du, hn::Eq(mag, inf)), to_max, c);
+  return hn::IfThenElse(hn::RebindMask(du, hn::Gt(mag, inf)), hn::Zero(du), c);
+}
+
+// fp16/bf16 abs, neg and relu on the codes: the sign bit cleared / flipped / a negative or -0
+// code made +0 (signed 16-bit max with 0), a NaN made canonical (spec 15 §1) or, saturating, +0
+// and ±Inf ±max — no widening needed. A vector with a NaN (or, saturating, an Inf) code is
+// redone with those rules; the others are stored as computed.
 template <Op op, bool kBf16>
-HWY_NOINLINE void HalfSign(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n) {
+HWY_NOINLINE void HalfSign(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n,
+                           bool sat) {
   const hn::ScalableTag<uint16_t> du;
+  const hn::RebindToSigned<decltype(du)> di;
   const size_t N = hn::Lanes(du);
   const auto mag_mask = hn::Set(du, uint16_t(0x7FFF));
-  const auto inf = hn::Set(du, uint16_t(kBf16 ? 0x7F80 : 0x7C00));
+  const auto inf = hn::Set(di, int16_t(kBf16 ? 0x7F80 : 0x7C00));
+  // |code| > ok_max: a NaN, or (saturating) an Inf too
+  const auto ok_max = hn::Set(di, int16_t((kBf16 ? 0x7F80 : 0x7C00) - (sat ? 1 : 0)));
   const auto qnan = hn::Set(du, uint16_t(kBf16 ? 0x7FC0 : 0x7E00));
   const auto sign = hn::Set(du, uint16_t(0x8000));
   const DType t = kBf16 ? DType::bf16 : DType::fp16;
-  Rows16(
-      a, as, d, ds, rows, n, N,
-      [&](const uint16_t* x, uint16_t* o) HWY_ATTR {
-        const auto v = hn::LoadU(du, x);
-        const auto mag = hn::And(v, mag_mask);
-        const auto res = op == Op::abs ? mag : hn::Xor(v, sign);
-        hn::StoreU(hn::IfThenElse(hn::Gt(mag, inf), qnan, res), du, o);
-      },
-      [&](uint16_t c) { return uint16_t(eval(op, t, c)); });
+  for (size_t r = 0; r < rows; ++r) {
+    const uint16_t* x = Row<uint16_t>(a, as, r);
+    uint16_t* o = RowW<uint16_t>(d, ds, r);
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      const auto v = hn::LoadU(du, x + i);
+      const auto mag = hn::BitCast(di, hn::And(v, mag_mask));
+      hn::Vec<decltype(du)> res;
+      if constexpr (op == Op::abs) res = hn::BitCast(du, mag);
+      else if constexpr (op == Op::neg) res = hn::Xor(v, sign);
+      else res = hn::BitCast(du, hn::Max(hn::BitCast(di, v), hn::Zero(di)));  // relu
+      if (HWY_UNLIKELY(!hn::AllFalse(di, hn::Gt(mag, ok_max)))) {
+        res = hn::IfThenElse(hn::RebindMask(du, hn::Gt(mag, inf)), qnan, res);
+        if (sat) res = SatCodes(res, kBf16);
+      }
+      hn::StoreU(res, du, o + i);
+    }
+    for (; i < n; ++i) {
+      const uint64_t c = eval(op, t, x[i]);
+      o[i] = uint16_t(sat ? saturate_code(t, c) : c);
+    }
+  }
+}
+
+// Switches::saturate over n 16-bit float codes in place.
+HWY_NOINLINE void SaturateCodes(uint16_t* p, size_t n, bool bf16) {
+  const hn::ScalableTag<uint16_t> du;
+  const size_t N = hn::Lanes(du);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(SatCodes(hn::LoadU(du, p + i), bf16), du, p + i);
+  const DType t = bf16 ? DType::bf16 : DType::fp16;
+  for (; i < n; ++i) p[i] = uint16_t(saturate_code(t, p[i]));
+}
+
+// fp16/bf16 max and min on the codes: order keys k = c ^ ((c >> 15) & 0x7FFF) (signed 16-bit,
+// their own inverse) order like the values with -0 just below +0, so the larger / smaller key is
+// the definition's result — max(-0, +0) = +0 and min = -0 as its bitwise rule for equal values
+// says, and other equal values have equal codes. A vector with a NaN operand (or, saturating, an
+// Inf) is redone with the rules: NaN in -> canonical NaN (saturating: +0), then the saturation.
+template <Op op, Mode m, bool kBf16>
+HWY_NOINLINE void HalfMaxMin(const void* a, size_t as, const void* b, size_t bs, uint16_t s,
+                             void* d, size_t ds, size_t rows, size_t n, bool sat) {
+  const hn::ScalableTag<int16_t> di;
+  const size_t N = hn::Lanes(di);
+  const auto mag_mask = hn::Set(di, int16_t(0x7FFF));
+  const auto inf = hn::Set(di, int16_t(kBf16 ? 0x7F80 : 0x7C00));
+  const auto ok_max = hn::Set(di, int16_t((kBf16 ? 0x7F80 : 0x7C00) - (sat ? 1 : 0)));
+  const auto qnan = hn::Set(di, int16_t(kBf16 ? 0x7FC0 : 0x7E00));
+  const hn::RebindToUnsigned<decltype(di)> du;
+  auto key = [&](hn::Vec<decltype(di)> c) HWY_ATTR {
+    return hn::Xor(c, hn::And(hn::ShiftRight<15>(c), mag_mask));
+  };
+  const DType t = kBf16 ? DType::bf16 : DType::fp16;
+  const auto vs = hn::Set(di, int16_t(s));
+  const auto ks = key(vs);
+  for (size_t r = 0; r < rows; ++r) {
+    const int16_t* x = Row<int16_t>(a, as, r);
+    const int16_t* y = m == kTT ? Row<int16_t>(b, bs, r) : nullptr;
+    int16_t* o = RowW<int16_t>(d, ds, r);
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      const auto vx = hn::LoadU(di, x + i);
+      const auto vy = m == kTT ? hn::LoadU(di, y + i) : vs;
+      const auto kx = key(vx), ky = m == kTT ? key(vy) : ks;
+      auto res = key(op == Op::max ? hn::Max(kx, ky) : hn::Min(kx, ky));
+      const auto mx = hn::And(vx, mag_mask), my = hn::And(vy, mag_mask);
+      if (HWY_UNLIKELY(!hn::AllFalse(di, hn::Gt(hn::Max(mx, my), ok_max)))) {
+        res = hn::IfThenElse(hn::Or(hn::Gt(mx, inf), hn::Gt(my, inf)), qnan, res);
+        if (sat) res = hn::BitCast(di, SatCodes(hn::BitCast(du, res), kBf16));
+      }
+      hn::StoreU(res, di, o + i);
+    }
+    for (; i < n; ++i) {
+      const uint64_t xc = uint16_t(x[i]), yc = m == kTT ? uint16_t(y[i]) : s;
+      const uint64_t c = m == kST ? eval(op, t, yc, xc) : eval(op, t, xc, yc);
+      o[i] = int16_t(uint16_t(sat ? saturate_code(t, c) : c));
+    }
+  }
+}
+
+// n elements of `bytes` bytes, each the code's low bytes: whole vectors of the repeated code,
+// then the tail.
+template <class T>
+HWY_NOINLINE void FillCodes(T* p, T v, size_t n) {
+  const hn::ScalableTag<T> dt;
+  const size_t N = hn::Lanes(dt);
+  const auto vv = hn::Set(dt, v);
+  size_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    hn::StoreU(vv, dt, p + i);
+    hn::StoreU(vv, dt, p + i + N);
+    hn::StoreU(vv, dt, p + i + 2 * N);
+    hn::StoreU(vv, dt, p + i + 3 * N);
+  }
+  for (; i + N <= n; i += N) hn::StoreU(vv, dt, p + i);
+  for (; i < n; ++i) p[i] = v;
 }
 
 // ---- integers ----
@@ -478,7 +633,7 @@ HWY_INLINE T CodeAs(uint64_t c) {
 }
 
 template <Mode m>
-bool BinaryMode(Op op, DType t, const Rows2& g, uint64_t s) {
+bool BinaryMode(Op op, DType t, const Rows2& g, uint64_t s, bool sat) {
   if (t == DType::fp32) {
     const float fs = CodeAs<float>(s);
     switch (op) {
@@ -489,6 +644,17 @@ bool BinaryMode(Op op, DType t, const Rows2& g, uint64_t s) {
       default: return false;
     }
   }
+  if ((t == DType::fp16 || t == DType::bf16) && (op == Op::max || op == Op::min)) {
+    const bool bf = t == DType::bf16;
+    const uint16_t hs = uint16_t(s);
+    if (op == Op::max)
+      bf ? HalfMaxMin<Op::max, m, true>(g.a, g.as, g.b, g.bs, hs, g.d, g.ds, g.rows, g.n, sat)
+         : HalfMaxMin<Op::max, m, false>(g.a, g.as, g.b, g.bs, hs, g.d, g.ds, g.rows, g.n, sat);
+    else
+      bf ? HalfMaxMin<Op::min, m, true>(g.a, g.as, g.b, g.bs, hs, g.d, g.ds, g.rows, g.n, sat)
+         : HalfMaxMin<Op::min, m, false>(g.a, g.as, g.b, g.bs, hs, g.d, g.ds, g.rows, g.n, sat);
+    return true;
+  }
 #if HWY_TARGET <= HWY_AVX2  // F16C: targets below take the chunked fp32 route
   if (t == DType::fp16 || t == DType::bf16) {
     const float fs = t == DType::fp16 ? formats::f16_to_f32(uint16_t(s))
@@ -497,15 +663,16 @@ bool BinaryMode(Op op, DType t, const Rows2& g, uint64_t s) {
     switch (op) {
 #define TILESIM_K(o)                                                                         \
   case Op::o:                                                                                \
-    if (bf) HalfBinary<Op::o, m, true>(g.a, g.as, g.b, g.bs, fs, g.d, g.ds, g.rows, g.n);    \
-    else HalfBinary<Op::o, m, false>(g.a, g.as, g.b, g.bs, fs, g.d, g.ds, g.rows, g.n);      \
+    if (bf) HalfBinary<Op::o, m, true>(g.a, g.as, g.b, g.bs, fs, g.d, g.ds, g.rows, g.n, sat); \
+    else HalfBinary<Op::o, m, false>(g.a, g.as, g.b, g.bs, fs, g.d, g.ds, g.rows, g.n, sat);   \
     return true;
-      TILESIM_K(add) TILESIM_K(sub) TILESIM_K(mul) TILESIM_K(div) TILESIM_K(max) TILESIM_K(min)
+      TILESIM_K(add) TILESIM_K(sub) TILESIM_K(mul) TILESIM_K(div)
 #undef TILESIM_K
       default: return false;
     }
   }
 #endif
+  if (sat && (t == DType::fp16 || t == DType::bf16)) return false;
   return ForIntType(t, [&](auto v) -> bool {
     using T = decltype(v);
     const T ts = CodeAs<T>(s);
@@ -525,37 +692,39 @@ bool BinaryMode(Op op, DType t, const Rows2& g, uint64_t s) {
   });
 }
 
-bool BinaryImpl(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool s_first) {
-  if (!b_scalar) return BinaryMode<kTT>(op, t, g, s);
-  return s_first ? BinaryMode<kST>(op, t, g, s) : BinaryMode<kTS>(op, t, g, s);
+bool BinaryImpl(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool s_first, bool sat) {
+  if (!b_scalar) return BinaryMode<kTT>(op, t, g, s, sat);
+  return s_first ? BinaryMode<kST>(op, t, g, s, sat) : BinaryMode<kTS>(op, t, g, s, sat);
 }
 
-// Calls run(op constant, bf16 constant) for a 16-bit float kernel serving the two ops o1 and o2.
-template <Op o1, Op o2, class F>
+// Calls run(op constant, bf16 constant) for a 16-bit float kernel serving the ops o1, o2 (and o3).
+template <Op o1, Op o2, Op o3 = o2, class F>
 HWY_INLINE void HalfKernel(Op op, DType t, F&& run) {
   using B1 = std::true_type;
   using B0 = std::false_type;
   const bool bf = t == DType::bf16;
   if (op == o1) bf ? run(std::integral_constant<Op, o1>(), B1()) : run(std::integral_constant<Op, o1>(), B0());
-  else bf ? run(std::integral_constant<Op, o2>(), B1()) : run(std::integral_constant<Op, o2>(), B0());
+  else if (op == o2) bf ? run(std::integral_constant<Op, o2>(), B1()) : run(std::integral_constant<Op, o2>(), B0());
+  else bf ? run(std::integral_constant<Op, o3>(), B1()) : run(std::integral_constant<Op, o3>(), B0());
 }
 
-bool UnaryImpl(Op op, DType t, const Rows2& g) {
+bool UnaryImpl(Op op, DType t, const Rows2& g, bool sat) {
   const bool half = t == DType::fp16 || t == DType::bf16;
-  if (half && (op == Op::abs || op == Op::neg)) {
-    HalfKernel<Op::abs, Op::neg>(op, t, [&](auto o, auto bf) {
-      HalfSign<decltype(o)::value, decltype(bf)::value>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+  if (half && (op == Op::abs || op == Op::neg || op == Op::relu)) {
+    HalfKernel<Op::abs, Op::neg, Op::relu>(op, t, [&](auto o, auto bf) {
+      HalfSign<decltype(o)::value, decltype(bf)::value>(g.a, g.as, g.d, g.ds, g.rows, g.n, sat);
     });
     return true;
   }
 #if HWY_TARGET <= HWY_AVX2  // F16C: targets below take the 65536-entry tables (math_array)
   if (half && (op == Op::sqrt || op == Op::recip)) {
     HalfKernel<Op::sqrt, Op::recip>(op, t, [&](auto o, auto bf) {
-      HalfRoot<decltype(o)::value, decltype(bf)::value>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+      HalfRoot<decltype(o)::value, decltype(bf)::value>(g.a, g.as, g.d, g.ds, g.rows, g.n, sat);
     });
     return true;
   }
 #endif
+  if (half && sat) return false;
   if (t == DType::fp32) {
     switch (op) {
       case Op::abs: F32Unary<Op::abs>(g.a, g.as, g.d, g.ds, g.rows, g.n); return true;
@@ -621,6 +790,45 @@ bool SelectImpl(DType t, const uint8_t* bits, size_t bits_stride, const Rows2& g
   }
 }
 
+bool SaturateImpl(DType t, void* p, size_t n) {
+  if (t != DType::fp16 && t != DType::bf16) return false;
+  SaturateCodes(static_cast<uint16_t*>(p), n, t == DType::bf16);
+  return true;
+}
+
+bool NarrowImpl(DType t, const float* in, uint16_t* out, size_t n, bool sat) {
+#if HWY_TARGET <= HWY_AVX2
+  if (t != DType::fp16 && t != DType::bf16) return false;
+  const DF df;
+  const HalfOut h(sat, t == DType::bf16);
+  auto run = [&](auto bf) HWY_ATTR {
+    constexpr bool kBf16 = decltype(bf)::value;
+    HalfStores<kBf16>(
+        h, out, n, [&](size_t i) HWY_ATTR { return hn::LoadU(df, in + i); },
+        [&](size_t i) {
+          const uint64_t c = kBf16 ? formats::f32_to_bf16(in[i]) : formats::f32_to_f16(in[i]);
+          return uint16_t(sat ? saturate_code(t, c) : c);
+        });
+  };
+  if (t == DType::bf16) run(std::true_type());
+  else run(std::false_type());
+  return true;
+#else
+  (void)t, (void)in, (void)out, (void)n, (void)sat;
+  return false;
+#endif
+}
+
+bool FillImpl(unsigned bytes, void* p, uint64_t code, size_t n) {
+  switch (bytes) {
+    case 1: FillCodes(static_cast<uint8_t*>(p), uint8_t(code), n); return true;
+    case 2: FillCodes(static_cast<uint16_t*>(p), uint16_t(code), n); return true;
+    case 4: FillCodes(static_cast<uint32_t*>(p), uint32_t(code), n); return true;
+    case 8: FillCodes(static_cast<uint64_t*>(p), code, n); return true;
+    default: return false;
+  }
+}
+
 }  // namespace tilesim::ops::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -630,12 +838,25 @@ HWY_EXPORT(BinaryImpl);
 HWY_EXPORT(UnaryImpl);
 HWY_EXPORT(CompareImpl);
 HWY_EXPORT(SelectImpl);
+HWY_EXPORT(SaturateImpl);
+HWY_EXPORT(FillImpl);
+HWY_EXPORT(NarrowImpl);
 
-bool binary(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool scalar_first) {
-  return HWY_DYNAMIC_DISPATCH(BinaryImpl)(op, t, g, b_scalar, s, scalar_first);
+bool binary(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool scalar_first,
+            bool sat) {
+  return HWY_DYNAMIC_DISPATCH(BinaryImpl)(op, t, g, b_scalar, s, scalar_first, sat);
 }
-bool unary(Op op, DType t, const Rows2& g) {
-  return HWY_DYNAMIC_DISPATCH(UnaryImpl)(op, t, g);
+bool unary(Op op, DType t, const Rows2& g, bool sat) {
+  return HWY_DYNAMIC_DISPATCH(UnaryImpl)(op, t, g, sat);
+}
+bool saturate(DType t, void* p, size_t n) {
+  return HWY_DYNAMIC_DISPATCH(SaturateImpl)(t, p, n);
+}
+bool fill(unsigned bytes, void* p, uint64_t code, size_t n) {
+  return HWY_DYNAMIC_DISPATCH(FillImpl)(bytes, p, code, n);
+}
+bool narrow_f32(DType t, const float* in, uint16_t* out, size_t n, bool sat) {
+  return HWY_DYNAMIC_DISPATCH(NarrowImpl)(t, in, out, n, sat);
 }
 bool compare_bits(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s) {
   return HWY_DYNAMIC_DISPATCH(CompareImpl)(op, t, g, b_scalar, s);
