@@ -51,10 +51,26 @@ const uint8_t* row_at(const void* x, size_t stride, size_t r) {
   return static_cast<const uint8_t*>(x) + r * stride;
 }
 
+// One sum node: the add of the op table, saturated when asked.
+uint64_t sum_node(DType t, uint64_t a, uint64_t b, bool sat) {
+  const uint64_t c = eval(Op::add, t, a, b);
+  return sat ? saturate_code(t, c) : c;
+}
+
+// The adjacent-pairs tree of w (a power of two) codes with saturating nodes.
+uint64_t saturating_tree(DType t, const uint8_t* x, size_t w) {
+  std::vector<uint64_t> level(w);
+  for (size_t i = 0; i < w; ++i) level[i] = load_code(t, x, i);
+  for (size_t m = w; m > 1; m /= 2)
+    for (size_t k = 0; k < m / 2; ++k) level[k] = sum_node(t, level[2 * k], level[2 * k + 1], true);
+  return level[0];
+}
+
 // The definition of tree_sums / chained_tree_sums: each group copied with its +0 padding, then
-// tree_reduce.
+// tree_reduce (saturating: every node through saturate_code).
 void tree_sums_reference(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w,
-                         bool chain, void* out) {
+                         bool chain, bool sat, void* out) {
+  sat = sat && (t == DType::fp16 || t == DType::bf16);
   const size_t ng = (n + w - 1) / w, esz = formats::info(t).storage_bits / 8;
   std::vector<uint8_t> group(w * esz);
   for (size_t r = 0; r < rows; ++r) {
@@ -63,9 +79,10 @@ void tree_sums_reference(DType t, const void* x, size_t stride, size_t rows, siz
       const size_t k = std::min(w, n - j * w);
       std::fill(group.begin(), group.end(), uint8_t{0});
       std::memcpy(group.data(), row_at(x, stride, r) + j * w * esz, k * esz);
-      const uint64_t root = tree_reduce(Op::add, t, group.data(), w);
+      const uint64_t root =
+          sat ? saturating_tree(t, group.data(), w) : tree_reduce(Op::add, t, group.data(), w);
       if (chain)
-        acc = eval(Op::add, t, acc, root);
+        acc = sum_node(t, acc, root, sat);
       else
         store_code(t, out, r * ng + j, root);
     }
@@ -75,15 +92,17 @@ void tree_sums_reference(DType t, const void* x, size_t stride, size_t rows, siz
 }  // namespace
 
 void tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w, void* out,
-               Path path) {
-  if (path == Path::Fast && reduce_simd::tree_sums(t, x, stride, rows, n, w, false, out)) return;
-  tree_sums_reference(t, x, stride, rows, n, w, false, out);
+               Path path, bool saturate) {
+  if (path == Path::Fast && reduce_simd::tree_sums(t, x, stride, rows, n, w, false, saturate, out))
+    return;
+  tree_sums_reference(t, x, stride, rows, n, w, false, saturate, out);
 }
 
 void chained_tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w,
-                       void* out, Path path) {
-  if (path == Path::Fast && reduce_simd::tree_sums(t, x, stride, rows, n, w, true, out)) return;
-  tree_sums_reference(t, x, stride, rows, n, w, true, out);
+                       void* out, Path path, bool saturate) {
+  if (path == Path::Fast && reduce_simd::tree_sums(t, x, stride, rows, n, w, true, saturate, out))
+    return;
+  tree_sums_reference(t, x, stride, rows, n, w, true, saturate, out);
 }
 
 void fold_rows(Op op, DType t, const void* x, size_t stride, size_t rows, size_t n, void* out,

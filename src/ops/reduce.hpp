@@ -29,13 +29,14 @@ size_t arg_reduce(Op op, DType t, const void* x, size_t n);
 
 // Adjacent-pairs trees of w-code groups (w a power of two: one vcadd of w lanes): each row is cut
 // into ng = ceil(n / w) groups, the last one padded with +0 lanes; the root of group j of row r
-// is out[r * ng + j]. Floats.
+// is out[r * ng + j]. Floats. saturate: every node's result goes through Switches::saturate's
+// rule (fp16/bf16 ±Inf -> ±max, NaN -> +0: spec 15 §3's "with the product's saturation rule").
 void tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w, void* out,
-               Path path = Path::Fast);
+               Path path = Path::Fast, bool saturate = false);
 // The same groups summed from +0, left to right: out[r] = ((+0 + root_0) + root_1) + ... (every
-// node an add rounded to T). Floats.
+// node an add rounded to T, saturated as above). Floats.
 void chained_tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w,
-                       void* out, Path path = Path::Fast);
+                       void* out, Path path = Path::Fast, bool saturate = false);
 // out[r] = fold_reduce(op, t, row r) for op max or min (any core dtype), or add of integers (they
 // wrap, so every order gives these bits).
 void fold_rows(Op op, DType t, const void* x, size_t stride, size_t rows, size_t n, void* out,
@@ -53,7 +54,7 @@ void column_reduce(Op op, DType t, const void* x, size_t stride, size_t rows, si
 // Internal: the SIMD kernels (reduce_simd.cpp); false when (op, t) has none on this target.
 namespace reduce_simd {
 bool tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w, bool chain,
-               void* out);
+               bool sat, void* out);
 bool column_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, bool pairs,
                  void* out);
 bool fold_rows(Op op, DType t, const void* x, size_t stride, size_t rows, size_t n, void* out);

@@ -22,6 +22,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -61,9 +62,18 @@ HWY_INLINE VF Load(const uint8_t* p, size_t i) {
   }
 }
 
-// Each lane rounded to T (RNE, overflow to ±Inf) and widened back: a node's rounding.
-template <Fmt f, class V>
+// Each lane rounded to T (RNE, overflow to ±Inf) and widened back: a node's rounding. kSat
+// (fp16/bf16): then Switches::saturate's rule, ±Inf -> ±max and NaN -> +0, applied as a clamp to
+// ±max before the rounding (rounding is monotone and max is a value of T, so a value beyond ±max
+// rounds to ±max or ±Inf, both ±max after the rule).
+template <Fmt f, bool kSat = false, class V>
 HWY_INLINE V Round(V v) {
+  if constexpr (kSat && f != Fmt::f32) {
+    const hn::DFromV<V> d;
+    const hn::RebindToUnsigned<decltype(d)> du;
+    const V lim = hn::BitCast(d, hn::Set(du, f == Fmt::f16 ? 0x477FE000u : 0x7F7F0000u));
+    v = hn::IfThenElse(hn::IsNaN(v), hn::Zero(d), hn::Min(hn::Max(v, hn::Neg(lim)), lim));
+  }
   if constexpr (f == Fmt::f32) {
     return v;
   } else if constexpr (f == Fmt::bf16) {  // the formats core's f32_to_bf16, on the bits
@@ -86,10 +96,10 @@ HWY_INLINE V Round(V v) {
 }
 
 // The scalar node: fp32 add rounded to T.
-template <Fmt f>
+template <Fmt f, bool kSat = false>
 HWY_INLINE float Node(float a, float b) {
   const hn::CappedTag<float, 1> d1;
-  return hn::GetLane(Round<f>(hn::Set(d1, a + b)));
+  return hn::GetLane(Round<f, kSat>(hn::Set(d1, a + b)));
 }
 
 // The codes of values of T (exact: node results or inputs), a NaN canonical, for a vector d of
@@ -131,15 +141,15 @@ HWY_INLINE void StoreAll(const float* a, size_t n, void* out) {
 }
 
 // One tree level: lo and hi hold 2N consecutive nodes; the result their N parents in order.
-template <Fmt f>
+template <Fmt f, bool kSat>
 HWY_INLINE VF Pair(VF lo, VF hi) {
   const DF df;
-  return Round<f>(hn::Add(hn::ConcatEven(df, hi, lo), hn::ConcatOdd(df, hi, lo)));
+  return Round<f, kSat>(hn::Add(hn::ConcatEven(df, hi, lo), hn::ConcatOdd(df, hi, lo)));
 }
 
 // The binary counter: vectors pushed in stream order come out as vectors of N roots (after L
 // levels), appended to roots.
-template <Fmt f>
+template <Fmt f, bool kSat>
 struct Stream {
   static constexpr size_t kMaxLevels = 24;
   VF slot[kMaxLevels];
@@ -150,7 +160,7 @@ struct Stream {
 
   HWY_INLINE void Push(VF v, size_t l) {
     for (; l < L && ((busy >> l) & 1); ++l) {
-      v = Pair<f>(slot[l], v);
+      v = Pair<f, kSat>(slot[l], v);
       busy &= ~(1u << l);
     }
     if (l == L) {
@@ -167,7 +177,7 @@ struct Stream {
     while (busy) {
       size_t l = 0;
       while (!((busy >> l) & 1)) ++l;
-      const VF v = Pair<f>(slot[l], hn::Zero(DF()));
+      const VF v = Pair<f, kSat>(slot[l], hn::Zero(DF()));
       busy &= ~(1u << l);
       Push(v, l + 1);
     }
@@ -176,7 +186,7 @@ struct Stream {
 
 // Group g's w = VPG*N elements reduced to one vector of N nodes (its first log2(VPG) levels); a
 // group reaching past the row end reads +0 there.
-template <Fmt f, size_t VPG>
+template <Fmt f, bool kSat, size_t VPG>
 HWY_INLINE VF GroupVec(const uint8_t* x, size_t stride, size_t n, size_t w, size_t ng, size_t g) {
   const DF df;
   const size_t N = hn::Lanes(df);
@@ -202,24 +212,25 @@ HWY_INLINE VF GroupVec(const uint8_t* x, size_t stride, size_t n, size_t w, size
     }
   }
   for (size_t m = VPG; m > 1; m /= 2)
-    for (size_t k = 0; k < m / 2; ++k) u[k] = Pair<f>(u[2 * k], u[2 * k + 1]);
+    for (size_t k = 0; k < m / 2; ++k) u[k] = Pair<f, kSat>(u[2 * k], u[2 * k + 1]);
   return u[0];
 }
 
 // The nodes of groups [g, g + 2^L) at pack level L: level 0 is one group's vector; each level
 // pairs two runs, so level log2(N) holds the N roots in order. Groups past G are +0.
-template <Fmt f, size_t VPG, size_t L>
+template <Fmt f, bool kSat, size_t VPG, size_t L>
 HWY_INLINE VF Packed(const uint8_t* x, size_t stride, size_t n, size_t w, size_t ng, size_t G,
                      size_t g) {
   if constexpr (L == 0) {
-    return g < G ? GroupVec<f, VPG>(x, stride, n, w, ng, g) : hn::Zero(DF());
+    return g < G ? GroupVec<f, kSat, VPG>(x, stride, n, w, ng, g) : hn::Zero(DF());
   } else {
-    const VF lo = Packed<f, VPG, L - 1>(x, stride, n, w, ng, G, g);
-    return Pair<f>(lo, Packed<f, VPG, L - 1>(x, stride, n, w, ng, G, g + (size_t{1} << (L - 1))));
+    const VF lo = Packed<f, kSat, VPG, L - 1>(x, stride, n, w, ng, G, g);
+    return Pair<f, kSat>(
+        lo, Packed<f, kSat, VPG, L - 1>(x, stride, n, w, ng, G, g + (size_t{1} << (L - 1))));
   }
 }
 
-template <Fmt f, size_t VPG>
+template <Fmt f, bool kSat, size_t VPG>
 HWY_NOINLINE bool Blocks(const uint8_t* x, size_t stride, size_t n, size_t w, size_t ng, size_t G,
                          float* roots) {
   constexpr size_t kN = HWY_MAX_BYTES / sizeof(float);
@@ -230,7 +241,7 @@ HWY_NOINLINE bool Blocks(const uint8_t* x, size_t stride, size_t n, size_t w, si
     const DF df;
     if (hn::Lanes(df) != kN) return false;
     for (size_t g0 = 0; g0 < G; g0 += kN)
-      hn::StoreU(Packed<f, VPG, kL>(x, stride, n, w, ng, G, g0), df, roots + g0);
+      hn::StoreU(Packed<f, kSat, VPG, kL>(x, stride, n, w, ng, G, g0), df, roots + g0);
     return true;
   }
 }
@@ -238,9 +249,9 @@ HWY_NOINLINE bool Blocks(const uint8_t* x, size_t stride, size_t n, size_t w, si
 // Trees of w-element groups (w a power of two): rows of n elements (row r at x + r*stride), each
 // cut into ng = ceil(n/w) groups, the last padded with +0. chain: out[r] = ((+0 + root_0) +
 // root_1) + ...; otherwise out[r*ng + j] = root_j.
-template <Fmt f>
+template <Fmt f, bool kSat>
 HWY_NOINLINE bool TreeSums(const void* xv, size_t stride, size_t rows, size_t n, size_t w,
-                           bool chain, void* out) {
+                           bool chain, bool chain_sat, void* out) {
   if constexpr (!kHasKernel<f>) {
     return false;
   } else {
@@ -264,7 +275,7 @@ HWY_NOINLINE bool TreeSums(const void* xv, size_t stride, size_t rows, size_t n,
       switch (vpg) {  // the common shapes fully unrolled (vectors stay in registers)
 #define TILESIM_VPG(k)                                         \
   case k:                                                      \
-    done = Blocks<f, k>(x, stride, n, w, ng, G, roots.data()); \
+    done = Blocks<f, kSat, k>(x, stride, n, w, ng, G, roots.data()); \
     break;
         TILESIM_VPG(1)
         TILESIM_VPG(2) TILESIM_VPG(4) TILESIM_VPG(8) TILESIM_VPG(16)
@@ -277,7 +288,7 @@ HWY_NOINLINE bool TreeSums(const void* xv, size_t stride, size_t rows, size_t n,
       // vectors through the binary counter.
       size_t L = 0;
       while ((size_t{1} << L) < w) ++L;
-      Stream<f> s;
+      Stream<f, kSat> s;
       s.L = L;
       s.roots = roots.data();
       const size_t full = n / N * N;
@@ -296,7 +307,10 @@ HWY_NOINLINE bool TreeSums(const void* xv, size_t stride, size_t rows, size_t n,
       for (size_t r = 0; r < rows; ++r) {
         const float* rr = roots.data() + r * ng;
         float acc = 0.0f;
-        for (size_t j = 0; j < ng; ++j) acc = Node<f>(acc, rr[j]);
+        if (chain_sat)
+          for (size_t j = 0; j < ng; ++j) acc = Node<f, true>(acc, rr[j]);
+        else
+          for (size_t j = 0; j < ng; ++j) acc = Node<f, false>(acc, rr[j]);
         roots[r] = acc;
       }
     }
@@ -431,33 +445,80 @@ HWY_INLINE void FoldBlocks(D d, const void* xv, size_t stride, size_t rows, size
   }
 }
 
-// Max/min of float codes through order keys (see the top), W the code's signed integer type; a
-// second fold of the magnitudes finds the rows holding a NaN.
+// Max/min of float codes through order keys (see the top), W the code's signed integer type, and
+// in the same pass the largest magnitude code, which tells the rows holding a NaN. Rows as in
+// FoldBlocks; each row's loop keeps two accumulators of each (the max/min latency, not the loads,
+// would bound one).
 template <Op op, class W>
 HWY_NOINLINE void FloatFold(W inf, W qnan, const void* xv, size_t stride, size_t rows, size_t n,
                             void* out) {
   const hn::ScalableTag<W> d;
+  using V = hn::Vec<decltype(d)>;
   constexpr W kMag = std::numeric_limits<W>::max();
   constexpr int kSign = int(sizeof(W) * 8 - 1);
+  const size_t N = hn::Lanes(d);
+  constexpr size_t kMaxN = HWY_MAX_BYTES / sizeof(W);
   const auto vmag = hn::Set(d, kMag);
-  thread_local std::vector<W> mags;
-  mags.resize(rows);
-  auto key = [&](auto c) HWY_ATTR { return hn::Xor(c, hn::And(hn::ShiftRight<kSign>(c), vmag)); };
-  auto id = [](auto c) { return c; };
-  if constexpr (op == Op::max)
-    FoldBlocks(
-        d, xv, stride, rows, n, hn::Set(d, std::numeric_limits<W>::min()), true, key,
-        [](auto a, auto b) HWY_ATTR { return hn::Max(a, b); }, key, out);
-  else
-    FoldBlocks(
-        d, xv, stride, rows, n, hn::Set(d, kMag), true, key,
-        [](auto a, auto b) HWY_ATTR { return hn::Min(a, b); }, key, out);
-  FoldBlocks(
-      d, xv, stride, rows, n, hn::Zero(d), true, [&](auto c) HWY_ATTR { return hn::And(c, vmag); },
-      [](auto a, auto b) HWY_ATTR { return hn::Max(a, b); }, id, mags.data());
-  W* o = static_cast<W*>(out);
-  for (size_t r = 0; r < rows; ++r)
-    if (mags[r] > inf) std::memcpy(o + r, &qnan, sizeof(W));
+  const V neutral = hn::Set(d, op == Op::max ? std::numeric_limits<W>::min() : kMag);
+  auto key = [&](V c) HWY_ATTR { return hn::Xor(c, hn::And(hn::ShiftRight<kSign>(c), vmag)); };
+  auto comb = [](V a, V b) HWY_ATTR {
+    if constexpr (op == Op::max)
+      return hn::Max(a, b);
+    else
+      return hn::Min(a, b);
+  };
+  V v[kMaxN], m[kMaxN];
+  HWY_ALIGN W tail[kMaxN], res[kMaxN], mres[kMaxN];
+  for (size_t r0 = 0; r0 < rows; r0 += N) {
+    const size_t nr = rows - r0 < N ? rows - r0 : N;
+    for (size_t q = 0; q < N; ++q) {
+      if (q >= nr) {
+        v[q] = neutral;
+        m[q] = hn::Zero(d);
+        continue;
+      }
+      const W* x = reinterpret_cast<const W*>(static_cast<const uint8_t*>(xv) + (r0 + q) * stride);
+      V acc0 = neutral, acc1 = neutral, mag0 = hn::Zero(d), mag1 = hn::Zero(d);
+      size_t i = 0;
+      for (; i + 2 * N <= n; i += 2 * N) {
+        const V c0 = hn::LoadU(d, x + i), c1 = hn::LoadU(d, x + i + N);
+        acc0 = comb(acc0, key(c0));
+        acc1 = comb(acc1, key(c1));
+        mag0 = hn::Max(mag0, hn::And(c0, vmag));
+        mag1 = hn::Max(mag1, hn::And(c1, vmag));
+      }
+      if (i + N <= n) {
+        const V c0 = hn::LoadU(d, x + i);
+        acc0 = comb(acc0, key(c0));
+        mag0 = hn::Max(mag0, hn::And(c0, vmag));
+        i += N;
+      }
+      if (i < n) {  // the rest, padded with the row's first code
+        hn::Store(hn::Set(d, x[0]), d, tail);
+        std::memcpy(tail, x + i, (n - i) * sizeof(W));
+        const V c0 = hn::Load(d, tail);
+        acc1 = comb(acc1, key(c0));
+        mag1 = hn::Max(mag1, hn::And(c0, vmag));
+      }
+      v[q] = comb(acc0, acc1);
+      m[q] = hn::Max(mag0, mag1);
+    }
+#if HWY_TARGET != HWY_SCALAR  // one lane there: nothing to combine
+    for (size_t k2 = N; k2 > 1; k2 /= 2)
+      for (size_t k = 0; k < k2 / 2; ++k) {
+        v[k] = comb(hn::ConcatEven(d, v[2 * k + 1], v[2 * k]),
+                    hn::ConcatOdd(d, v[2 * k + 1], v[2 * k]));
+        m[k] = hn::Max(hn::ConcatEven(d, m[2 * k + 1], m[2 * k]),
+                       hn::ConcatOdd(d, m[2 * k + 1], m[2 * k]));
+      }
+#endif
+    hn::Store(key(v[0]), d, res);
+    hn::Store(m[0], d, mres);
+    for (size_t q = 0; q < nr; ++q) {
+      const W c = mres[q] > inf ? qnan : res[q];
+      std::memcpy(static_cast<uint8_t*>(out) + (r0 + q) * sizeof(W), &c, sizeof(W));
+    }
+  }
 }
 
 // Max/min/sum of integer codes (sums wrap: any order).
@@ -481,21 +542,59 @@ HWY_NOINLINE void IntFold(const void* xv, size_t stride, size_t rows, size_t n, 
       same, out);
 }
 
+// Whether no node of any w-element group tree over these rows can reach ±Inf or NaN, so the
+// saturation rule changes nothing there: every code finite with |x| <= M, M * w * 1.125 <= max of
+// T. A node over 2^d leaves is at most 2^d * M * (1 + 2^-p)^d (each rounding adds at most a
+// relative 2^-p, p = 11 for fp16, 8 for bf16; d <= 16), below max of T, so it rounds to a finite
+// value and no Inf - Inf arises. One pass of 16-bit integer maxima over the magnitude codes.
+HWY_NOINLINE bool TreesCannotOverflow(const void* xv, size_t stride, size_t rows, size_t n,
+                                      size_t w, bool bf16) {
+  if (w > (size_t{1} << 16)) return false;
+  const double top = bf16 ? 3.3895313892515355e38 : 65504.0;
+  const float lim = float(top / (double(w) * 1.125));
+  uint16_t lim_code = bf16 ? formats::f32_to_bf16(lim) : formats::f32_to_f16(lim);
+  if ((bf16 ? formats::bf16_to_f32(lim_code) : formats::f16_to_f32(lim_code)) > lim) --lim_code;
+  const hn::ScalableTag<int16_t> di;
+  const size_t N = hn::Lanes(di);
+  const auto mag = hn::Set(di, int16_t(0x7FFF));
+  auto m = hn::Zero(di), m1 = m, m2 = m, m3 = m;  // four chains: loads, not max latency, bound it
+  int16_t tail = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    const auto* row =
+        reinterpret_cast<const int16_t*>(static_cast<const uint8_t*>(xv) + r * stride);
+    size_t i = 0;
+    for (; i + 4 * N <= n; i += 4 * N) {
+      m = hn::Max(m, hn::And(hn::LoadU(di, row + i), mag));
+      m1 = hn::Max(m1, hn::And(hn::LoadU(di, row + i + N), mag));
+      m2 = hn::Max(m2, hn::And(hn::LoadU(di, row + i + 2 * N), mag));
+      m3 = hn::Max(m3, hn::And(hn::LoadU(di, row + i + 3 * N), mag));
+    }
+    for (; i + N <= n; i += N) m = hn::Max(m, hn::And(hn::LoadU(di, row + i), mag));
+    for (; i < n; ++i) tail = std::max<int16_t>(tail, int16_t(row[i] & 0x7FFF));
+  }
+  m = hn::Max(hn::Max(m, m1), hn::Max(m2, m3));
+  return std::max(tail, hn::GetLane(hn::MaxOfLanes(di, m))) <= int16_t(lim_code);
+}
+
 bool TreeSumsImpl(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w,
-                  bool chain, void* out) {
+                  bool chain, bool sat, void* out) {
 #if HWY_TARGET != HWY_SCALAR
+  // Saturating trees that cannot overflow are the plain trees (the chain still saturates).
+  const bool tree_sat = sat && !TreesCannotOverflow(x, stride, rows, n, w, t == DType::bf16);
   switch (t) {
-    case DType::fp32:
-      return TreeSums<Fmt::f32>(x, stride, rows, n, w, chain, out);
+    case DType::fp32:  // nothing saturates
+      return TreeSums<Fmt::f32, false>(x, stride, rows, n, w, chain, false, out);
     case DType::fp16:
-      return TreeSums<Fmt::f16>(x, stride, rows, n, w, chain, out);
+      return tree_sat ? TreeSums<Fmt::f16, true>(x, stride, rows, n, w, chain, sat, out)
+                      : TreeSums<Fmt::f16, false>(x, stride, rows, n, w, chain, sat, out);
     case DType::bf16:
-      return TreeSums<Fmt::bf16>(x, stride, rows, n, w, chain, out);
+      return tree_sat ? TreeSums<Fmt::bf16, true>(x, stride, rows, n, w, chain, sat, out)
+                      : TreeSums<Fmt::bf16, false>(x, stride, rows, n, w, chain, sat, out);
     default:
       return false;
   }
 #else
-  (void)t, (void)x, (void)stride, (void)rows, (void)n, (void)w, (void)chain, (void)out;
+  (void)t, (void)x, (void)stride, (void)rows, (void)n, (void)w, (void)chain, (void)sat, (void)out;
   return false;
 #endif
 }
@@ -595,8 +694,8 @@ HWY_EXPORT(ColumnSumsImpl);
 HWY_EXPORT(FoldRowsImpl);
 
 bool tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w, bool chain,
-               void* out) {
-  return HWY_DYNAMIC_DISPATCH(TreeSumsImpl)(t, x, stride, rows, n, w, chain, out);
+               bool sat, void* out) {
+  return HWY_DYNAMIC_DISPATCH(TreeSumsImpl)(t, x, stride, rows, n, w, chain, sat, out);
 }
 bool column_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, bool pairs,
                  void* out) {

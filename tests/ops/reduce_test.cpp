@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -171,3 +172,79 @@ TEST(OpsReduceRows, OverflowAndNegativeZeroKnownAnswers) {
 }
 
 }  // namespace
+
+// Saturating sums (Switches::saturate's rule at every node: ±Inf -> ±max, NaN -> +0), fast vs
+// reference on every target: edge codes (the saturating trees), codes whose magnitudes stay at or
+// just above the bound under which no tree node can overflow (the plain trees, with the
+// saturating chain), and values whose group trees overflow only near that bound.
+TEST(OpsReduceRows, SaturatingTreeSumsFastEqualsReference) {
+  std::mt19937_64 g(34);
+  size_t runs = 0;
+  every_target([&] {
+    for (DType t : {DType::fp16, DType::bf16})
+      for (size_t w : {8, 16, 128})
+        for (size_t n : {1, 16, 17, 128, 129, 1000, 4096})
+          for (int kind = 0; kind < 4; ++kind) {
+            const size_t rows = n > 1000 ? 2 : 5, cols = n + 3, esz = width(t);
+            auto x = random_codes(g, t, rows * cols);
+            // The largest magnitude the plain trees take: max of T / (w * 1.125), and above it.
+            const double top = t == DType::fp16 ? 65504.0 : 3.3895313892515355e38;
+            const float lim = float(top / (double(w) * 1.125));
+            if (kind > 0)
+              for (size_t i = 0; i < rows * cols; ++i) {
+                const float scale = kind == 1 ? lim * 0.99f : kind == 2 ? lim * 1.01f : lim * 1.2f;
+                const float v = float(int(g() % 2001) - 1000) / 1000.0f * scale;
+                store_code(t, x.data(), i, t == DType::fp16 ? tilesim::formats::f32_to_f16(v)
+                                                            : tilesim::formats::f32_to_bf16(v));
+              }
+            if (kind == 3)  // same-signed runs: sums that do overflow
+              for (size_t i = 0; i < rows * cols; ++i)
+                store_code(t, x.data(), i, load_code(t, x.data(), i) & 0x7FFF);
+            const size_t ng = (n + w - 1) / w;
+            for (int chain = 0; chain < 2; ++chain) {
+              std::vector<uint8_t> fast(rows * ng * esz, 0xAB), ref(rows * ng * esz, 0xAB);
+              if (chain) {
+                chained_tree_sums(t, x.data(), cols * esz, rows, n, w, fast.data(), Path::Fast, true);
+                chained_tree_sums(t, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference, true);
+              } else {
+                tree_sums(t, x.data(), cols * esz, rows, n, w, fast.data(), Path::Fast, true);
+                tree_sums(t, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference, true);
+              }
+              ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " w=" << w << " n=" << n
+                                   << " kind=" << kind << " chain=" << chain;
+              ++runs;
+            }
+          }
+  });
+  EXPECT_GT(runs, 300u);
+}
+
+// spec 40's saturating nodes: 65504 + 65504 -> 65504 (not +Inf), NaN + 1 -> +0, and the chain
+// saturates too; fp32 ignores the switch.
+TEST(OpsReduceRows, SaturatingKnownAnswers) {
+  every_target([&] {
+    std::vector<uint16_t> x(128, 0);
+    x[0] = x[1] = 0x7BFF;
+    uint16_t r = 0;
+    tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r, Path::Fast, true);
+    EXPECT_EQ(r, 0x7BFF);
+    x[64] = x[65] = 0xFBFF;  // -65504 on the other side: 65504 + -65504 = +0
+    tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r, Path::Fast, true);
+    EXPECT_EQ(r, 0x0000);
+    x.assign(128, 0);
+    x[0] = 0x7E01;  // NaN + 0 -> NaN -> +0 at the first node
+    x[2] = 0x3C00;
+    tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r, Path::Fast, true);
+    EXPECT_EQ(r, 0x3C00);
+    std::vector<uint16_t> y(256, 0);
+    y[0] = y[128] = 0x7A00;  // 49152 per group, 98304 in the chain -> 65504
+    chained_tree_sums(DType::fp16, y.data(), 0, 1, 256, 128, &r, Path::Fast, true);
+    EXPECT_EQ(r, 0x7BFF);
+    chained_tree_sums(DType::fp16, y.data(), 0, 1, 256, 128, &r, Path::Fast, false);
+    EXPECT_EQ(r, 0x7C00);
+    const float f[2] = {3e38f, 3e38f};
+    float fr = 0;
+    tree_sums(DType::fp32, f, 0, 1, 2, 2, &fr, Path::Fast, true);
+    EXPECT_EQ(fr, INFINITY);
+  });
+}
