@@ -231,18 +231,29 @@ void compute_sel(const void* p, const uint8_t* const* s, uint8_t* d, size_t n, u
   const SelCtx& c = *static_cast<const SelCtx*>(p);
   const unsigned es = fm::info(c.t).storage_bits / 8;
   const bool scalar = c.mode == SelMode::VSEL_TENSOR_SCALAR_MODE;
-  // Chunks of one repeat: mode 0 reads the same lanes bits every repeat, modes 1/2 bits first.. on.
-  for (size_t done = 0; done < n; done += c.lanes) {
-    const size_t k = std::min<size_t>(c.lanes, n - done);
-    const uint64_t lane = first + done;
-    const uint8_t* bits = c.mode == SelMode::VSEL_CMPMASK_SPR ? c.bits : c.bits + lane / 8;
-    ops::Rows2 g;
-    g.a = s[0] + done * es;
-    g.b = scalar ? nullptr : s[1] + done * es;
-    g.d = d + done * es;
-    g.n = k;
-    ops::select_bits_rows(c.t, bits, 0, g, scalar, c.scalar);
+  ops::Rows2 g;
+  g.a = s[0];
+  g.b = scalar ? nullptr : s[1];
+  g.d = d;
+  if (c.mode != SelMode::VSEL_CMPMASK_SPR) {  // modes 1/2: one bit per lane, lanes first.. on
+    g.n = n;
+    ops::select_bits_rows(c.t, c.bits + first / 8, 0, g, scalar, c.scalar);
+    return;
   }
+  // Mode 0: every repeat reads the same CMPMASK bits: the whole repeats as rows of one call
+  // (bits stride 0), then a partial last repeat.
+  const size_t rows = n / c.lanes, row_bytes = size_t(c.lanes) * es;
+  g.as = g.bs = g.ds = row_bytes;
+  g.rows = rows;
+  g.n = c.lanes;
+  if (rows > 0) ops::select_bits_rows(c.t, c.bits, 0, g, scalar, c.scalar);
+  if (n % c.lanes == 0) return;
+  g.a = s[0] + rows * row_bytes;
+  if (!scalar) g.b = s[1] + rows * row_bytes;
+  g.d = d + rows * row_bytes;
+  g.rows = 1;
+  g.n = n % c.lanes;
+  ops::select_bits_rows(c.t, c.bits, 0, g, scalar, c.scalar);
 }
 
 }  // namespace
@@ -316,13 +327,17 @@ void select(SelMode mode, DType t, const UbRef& dst, const UbRef* sel, const UbR
                   to_string(sel->elems),
               kDoc);
       ub_bytes(sel->addr, need, api, "selMask");
-      // dst must not overwrite bits a later lane reads.
-      for (uint64_t r = 0; r < w.repeats; ++r)
-        for (unsigned blk = 0; blk < 8; ++blk) {
-          const uint64_t p = dst.addr + (r * st.dst_rep + blk * st.dst_blk) * 32;
-          if (overlaps(p, p + 32, sel->addr, sel->addr + need))
-            raise(ErrorCode::Constraint, api, "dst and selMask overlap", "docs/ascendc.md#overlap");
-        }
+      // dst must not overwrite bits a later lane reads (a dst whose whole reach misses them
+      // cannot).
+      const uint64_t reach = dst.addr + ((w.repeats - 1) * st.dst_rep + 7 * st.dst_blk + 1) * 32;
+      if (overlaps(dst.addr, reach, sel->addr, sel->addr + need)) {
+        for (uint64_t r = 0; r < w.repeats; ++r)
+          for (unsigned blk = 0; blk < 8; ++blk) {
+            const uint64_t p = dst.addr + (r * st.dst_rep + blk * st.dst_blk) * 32;
+            if (overlaps(p, p + 32, sel->addr, sel->addr + need))
+              raise(ErrorCode::Constraint, api, "dst and selMask overlap", "docs/ascendc.md#overlap");
+          }
+      }
     }
     bits = core().ub.data() + sel->addr;
     if (scalar_mode) {  // the scalar goes through CMPMASK

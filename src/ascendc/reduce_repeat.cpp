@@ -278,14 +278,17 @@ void whole_reduce(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, cons
     // All sums first, then the writes: the same as repeat by repeat, as no repeat's slot holds bytes
     // a later repeat reads (check_slots).
     uint64_t n = 0;
-    if (!num.sat && flat_count(w, s, n)) {
-      // Plain IEEE nodes over lanes 0..n-1: the element-op core's tree sums of P-lane groups (the
-      // last padded with +0 lanes) are the repeat sums, computed in SIMD.
+    if (flat_count(w, s, n)) {
+      // Lanes 0..n-1: the element-op core's tree sums of P-lane groups (the last padded with +0
+      // lanes; every node saturating with the CTRL mode) are the repeat sums, computed in SIMD.
       thread_local std::vector<uint8_t> roots;
       roots.resize(w.repeats * es);
-      ops::tree_sums(t, ub + src.addr, 0, 1, n, w.lanes, roots.data());
-      for (uint64_t r = 0; r < w.repeats; ++r)
-        std::memcpy(ub + dst.addr + r * static_cast<uint64_t>(dst_rep) * unit, roots.data() + r * es, es);
+      ops::tree_sums(t, ub + src.addr, 0, 1, n, w.lanes, roots.data(), ops::Path::Fast, num.sat);
+      if (static_cast<uint64_t>(dst_rep) * unit == es)  // results side by side: one copy
+        std::memcpy(ub + dst.addr, roots.data(), w.repeats * es);
+      else
+        for (uint64_t r = 0; r < w.repeats; ++r)
+          std::memcpy(ub + dst.addr + r * static_cast<uint64_t>(dst_rep) * unit, roots.data() + r * es, es);
       core().mask = after;
       return;
     }
@@ -412,11 +415,11 @@ void high_level(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const 
   uint8_t* ub = core().ub.data();
   if (op == ReduceOp::Sum) {
     uint64_t n = 0;
-    if (count_form && !num.sat && flat_count(w, s, n)) {
-      // Plain IEEE nodes over lanes 0..n-1: the element-op core's chained tree sums (groups of P
-      // from +0, left to right) are this call's definition, computed in SIMD.
+    if (count_form && flat_count(w, s, n)) {
+      // Lanes 0..n-1: the element-op core's chained tree sums (groups of P from +0, left to
+      // right; every node saturating with the CTRL mode) are this call's definition, in SIMD.
       uint64_t code = 0;
-      ops::chained_tree_sums(t, ub + src.addr, 0, 1, n, P, &code);
+      ops::chained_tree_sums(t, ub + src.addr, 0, 1, n, P, &code, ops::Path::Fast, num.sat);
       std::memcpy(ub + dst.addr, &code, es);
       return;
     }

@@ -116,10 +116,32 @@ void compute_vec(const void* p, const uint8_t* const* s, uint8_t* d, size_t n, u
   const VecCtx& c = *static_cast<const VecCtx*>(p);
   const Row& row = *c.row;
   const size_t bytes = n * (formats::info(c.t).storage_bits / 8);
+  // One element-op call: the saturation is its switch, applied in its rounding step.
+  ops::Switches one = c.sw;
+  one.saturate = c.saturate;
   switch (row.kind) {
     case Kind::Binary:
-      ops::binary(row.op, c.t, s[0], s[1], d, n, ops::Path::Fast, c.sw);
-      break;
+      ops::binary(row.op, c.t, s[0], s[1], d, n, ops::Path::Fast, one);
+      return;
+    case Kind::Unary:
+      ops::unary(row.op, c.t, s[0], d, n, ops::Path::Fast, one);
+      return;
+    case Kind::Scalar:
+      if (row.op == ops::Op::shr && c.round_en) {
+        // Rounding right shift: (x + 2^(s-1)) >> s, computed without overflow as
+        // (x >> s) + ((x >> (s - 1)) & 1) for s >= 1 (docs/ascendc.md#shiftleft-shiftright).
+        uint8_t* m = scratch(bytes, 0);
+        uint8_t* bit = scratch(bytes, 1);
+        ops::binary_scalar(ops::Op::shr, c.t, s[0], c.scalar, false, d, n);
+        if (c.scalar >= 1) {
+          ops::binary_scalar(ops::Op::shr, c.t, s[0], c.scalar - 1, false, m, n);
+          ops::binary_scalar(ops::Op::band, c.t, m, 1, false, bit, n);
+          ops::binary(ops::Op::add, c.t, d, bit, d, n);
+        }
+        return;  // integers: nothing saturates
+      }
+      ops::binary_scalar(row.op, c.t, s[0], c.scalar, false, d, n, ops::Path::Fast, one);
+      return;
     case Kind::BinaryRelu:  // the op's result (rounded to T), then relu (spec 41 §3)
       ops::binary(row.op, c.t, s[0], s[1], d, n, ops::Path::Fast, c.sw);
       ops::unary(ops::Op::relu, c.t, d, d, n);
@@ -136,22 +158,6 @@ void compute_vec(const void* p, const uint8_t* const* s, uint8_t* d, size_t n, u
       ops::binary(ops::Op::add, c.t, m, s[1], d, n);
       break;
     }
-    case Kind::Scalar:
-      if (row.op == ops::Op::shr && c.round_en) {
-        // Rounding right shift: (x + 2^(s-1)) >> s, computed without overflow as
-        // (x >> s) + ((x >> (s - 1)) & 1) for s >= 1 (docs/ascendc.md#shiftleft-shiftright).
-        uint8_t* m = scratch(bytes, 0);
-        uint8_t* one = scratch(bytes, 1);
-        ops::binary_scalar(ops::Op::shr, c.t, s[0], c.scalar, false, d, n);
-        if (c.scalar >= 1) {
-          ops::binary_scalar(ops::Op::shr, c.t, s[0], c.scalar - 1, false, m, n);
-          ops::binary_scalar(ops::Op::band, c.t, m, 1, false, one, n);
-          ops::binary(ops::Op::add, c.t, d, one, d, n);
-        }
-        break;
-      }
-      ops::binary_scalar(row.op, c.t, s[0], c.scalar, false, d, n, ops::Path::Fast, c.sw);
-      break;
     case Kind::LeakyRelu: {  // src >= 0 ? src : src * alpha (NaN: NaN * alpha)
       uint8_t* m = scratch(bytes, 0);
       uint8_t* pick = scratch(n, 1);
@@ -160,10 +166,8 @@ void compute_vec(const void* p, const uint8_t* const* s, uint8_t* d, size_t n, u
       ops::select(c.t, pick, s[0], m, d, n);
       break;
     }
-    case Kind::Unary:
-      ops::unary(row.op, c.t, s[0], d, n, ops::Path::Fast, c.sw);
-      break;
   }
+  // Two-step APIs: the intermediate is not saturated, the result is.
   if (c.saturate) saturate_results(c.t, d, n);
 }
 
@@ -230,16 +234,7 @@ uint8_t* ub_bytes(uint64_t addr, uint64_t bytes, const char* api, const char* op
 }
 
 void saturate_results(DType t, void* p, uint64_t n) noexcept {
-  if (t != DType::fp16 && t != DType::bf16) return;
-  const uint16_t inf = t == DType::fp16 ? 0x7C00 : 0x7F80;
-  const uint16_t max = t == DType::fp16 ? 0x7BFF : 0x7F7F;
-  auto* c = static_cast<uint16_t*>(p);
-  for (uint64_t i = 0; i < n; ++i) {  // branch-free selects: the loop vectorizes
-    const uint16_t v = c[i], mag = v & 0x7FFF;
-    uint16_t r = mag == inf ? static_cast<uint16_t>((v & 0x8000) | max) : v;  // ±Inf -> ±max
-    r = mag > inf ? uint16_t{0} : r;                                           // NaN -> +0
-    c[i] = r;
-  }
+  ops::saturate_codes(t, p, n);  // ±Inf -> ±max, NaN -> +0 (fp16/bf16; others untouched)
 }
 
 void vector_count(VecApi api, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
@@ -405,8 +400,8 @@ void compute_cast(const void* p, const uint8_t* const* s, uint8_t* d, size_t n, 
   ops::CastMode m;
   m.rounding = c.rounding;
   m.int_saturate = true;  // float -> integer saturates (spec 15 §2)
+  m.narrow_saturate = c.saturate;  // half/bf16 destinations: the CTRL rule, in the rounding pass
   ops::cast(c.from, c.to, s[0], d, n, m);
-  if (c.saturate) saturate_results(c.to, d, n);
 }
 
 // Lane i of a Cast repeat lies in datablock i / E of each operand, E its own elements per block;
@@ -456,16 +451,7 @@ void duplicate_count(DType t, const UbRef& dst, uint64_t value, int64_t count) {
   aligned32(api, "dst", dst);
   const unsigned es = formats::info(t).storage_bits / 8;
   uint8_t* d = ub_bytes(dst.addr, static_cast<uint64_t>(count) * es, api, "dst");
-  if (count > 0) {
-    // A 32-byte block of the value's bits stored over and over (one store each: the fixed-size
-    // memcpy compiles to it), so the fill only writes; then the tail.
-    uint8_t blk[32];
-    for (unsigned i = 0; i < 32; i += es) std::memcpy(blk + i, &value, es);
-    const uint64_t total = static_cast<uint64_t>(count) * es;
-    uint64_t done = 0;
-    for (; done + 32 <= total; done += 32) std::memcpy(d + done, blk, 32);
-    std::memcpy(d + done, blk, total - done);
-  }
+  ops::fill(t, d, value, static_cast<size_t>(count));  // store-only SIMD fill
   leave_normal_mode();
 }
 
