@@ -117,7 +117,7 @@ void check_flags(const Core& c) {
 // Resets a runner's core to what a fresh Core of the product is (zeroed UB, nothing allocated,
 // default registers), keeping the UB's storage.
 void reset_core(Core& c, const Product* p) {
-  std::vector<uint8_t> ub = std::move(c.ub);
+  UbBytes ub = std::move(c.ub);
   c = Core{};
   c.product = p;
   ub.assign(p->ub_bytes, 0);

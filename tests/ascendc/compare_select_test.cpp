@@ -42,7 +42,7 @@ struct Cs : ::testing::Test {
 };
 
 void expect_reject(const std::function<void()>& fn, ErrorCode code, const std::string& message) {
-  const std::vector<uint8_t> ub = ts::core().ub;
+  const auto ub = ts::core().ub;
   try {
     fn();
     ADD_FAILURE() << "no error; expected: " << message;

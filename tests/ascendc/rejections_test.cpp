@@ -15,7 +15,7 @@ using tilesim::ErrorCode;
 namespace {
 
 void expect_reject(const std::function<void()>& fn, ErrorCode code, const std::string& message) {
-  const std::vector<uint8_t> ub = ts::core().ub;
+  const auto ub = ts::core().ub;
   const ts::MaskRegister reg = ts::core().mask;
   try {
     fn();

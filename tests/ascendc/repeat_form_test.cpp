@@ -25,7 +25,7 @@ using tilesim::formats::DType;
 namespace {
 
 void expect_reject(const std::function<void()>& fn, ErrorCode code, const std::string& message) {
-  const std::vector<uint8_t> ub = ts::core().ub;
+  const auto ub = ts::core().ub;
   const ts::MaskRegister reg = ts::core().mask;
   try {
     fn();
@@ -269,8 +269,8 @@ void differential(uint64_t seed) {
         active.assign(rep, m);
       }
       // Reference, from a copy of the UB before the call.
-      const std::vector<uint8_t> before = ts::core().ub;
-      std::vector<uint8_t> want = before;
+      const auto before = ts::core().ub;
+      auto want = before;
       const uint64_t base_a = a.address(), base_b = b.address(), base_d = d.address();
       const bool binary = api.form == Form::Binary;
       const uint64_t a_blk = binary ? bp.src0BlkStride : up.srcBlkStride;
@@ -278,7 +278,7 @@ void differential(uint64_t seed) {
       const uint64_t d_blk = binary ? bp.dstBlkStride : up.dstBlkStride;
       const uint64_t d_rep = binary ? bp.dstRepStride : up.dstRepStride;
       for (size_t r = 0; r < active.size(); ++r) {
-        const std::vector<uint8_t> cur = want;  // a repeat reads what earlier repeats wrote
+        const auto cur = want;  // a repeat reads what earlier repeats wrote
         for (unsigned blk = 0; blk < 8; ++blk)  // block order: with dst block stride 0 the last one wins
           for (unsigned l = 0; l < E; ++l) {
             const unsigned i = blk * E + l;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -106,10 +107,29 @@ void reset_mask(MaskRegister& reg) noexcept;
 void set_mask_count(MaskRegister& reg) noexcept;
 void set_mask_norm(MaskRegister& reg) noexcept;
 
+// Storage aligned to 64-byte lines: the UB starts on a cache line, so a 64-byte aligned UB
+// address is one whole line (and one whole AVX-512 vector for the SIMD kernels).
+template <class T>
+struct LineAligned {
+  using value_type = T;
+  LineAligned() = default;
+  template <class U>
+  LineAligned(const LineAligned<U>&) noexcept {}
+  T* allocate(size_t n) {
+    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64}));
+  }
+  void deallocate(T* p, size_t) noexcept { ::operator delete(p, std::align_val_t{64}); }
+  template <class U>
+  bool operator==(const LineAligned<U>&) const noexcept {
+    return true;
+  }
+};
+using UbBytes = std::vector<uint8_t, LineAligned<uint8_t>>;
+
 // ---- the simulated core: one per process outside ICPU_RUN_KF, one per block inside it ----
 struct Core {
   const Product* product = nullptr;
-  std::vector<uint8_t> ub;  // the Unified Buffer, ub_bytes long
+  UbBytes ub;               // the Unified Buffer, ub_bytes long, 64-byte aligned
   uint64_t ub_top = 0;      // bump allocator of TPipe::InitBuffer
   MaskRegister mask;
   std::optional<bool> saturation;  // SetSaturation override; nullopt = product default
