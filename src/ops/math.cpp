@@ -219,7 +219,17 @@ void math_array(MathFn f, DType dt, const void* src, void* dst, size_t n) noexce
   const uint16_t* t = dt == DType::bf16 ? table_for<DType::bf16>(f) : table_for<DType::fp16>(f);
   const auto* s = static_cast<const uint8_t*>(src);
   auto* d = static_cast<uint8_t*>(dst);
-  for (size_t i = 0; i < n; ++i) {  // memcpy: the arrays need only byte alignment
+  // Two codes a step, read and written as one 32-bit word (memcpy: the arrays need only byte
+  // alignment): half the loads and stores of the code stream, which measured faster (and
+  // steadier) than one code a step and than wider steps.
+  size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    uint32_t c;
+    std::memcpy(&c, s + 2 * i, 4);
+    const uint32_t r = uint32_t(t[c & 0xFFFF]) | uint32_t(t[c >> 16]) << 16;
+    std::memcpy(d + 2 * i, &r, 4);
+  }
+  if (i < n) {
     uint16_t c;
     std::memcpy(&c, s + 2 * i, 2);
     std::memcpy(d + 2 * i, t + c, 2);
