@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 #include <vector>
 
 #include "formats/convert_simd.hpp"
@@ -462,7 +463,22 @@ void saturate_codes(DType t, void* p, size_t n) noexcept {
 }
 
 void fill(DType t, void* dst, uint64_t code, size_t n) noexcept {
-  if (simd::fill(unsigned(width(t)), dst, code, n)) return;
+  const size_t w = width(t), bytes = n * w;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  // Beyond the L2 (1 MiB here), `rep stosq` of the code repeated to 64 bits writes without
+  // reading the lines first (as glibc's memset does): measured 18% faster than vector stores at
+  // 2-4 MiB, slower below 512 KiB. Every 8-byte word holds 8 / w whole codes from dst on.
+  if (bytes >= (size_t{1} << 20) && (w == 1 || w == 2 || w == 4 || w == 8)) {
+    uint64_t v = code & (w == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * w)) - 1);
+    for (size_t k = w; k < 8; k *= 2) v |= v << (8 * k);
+    void* d = dst;
+    size_t words = bytes / 8;
+    asm volatile("rep stosq" : "+D"(d), "+c"(words) : "a"(v) : "memory");
+    std::memcpy(static_cast<uint8_t*>(dst) + bytes / 8 * 8, &v, bytes % 8);
+    return;
+  }
+#endif
+  if (simd::fill(unsigned(w), dst, code, n)) return;
   for (size_t i = 0; i < n; ++i) store_code(t, dst, i, code);
 }
 

@@ -373,15 +373,15 @@ TEST(OpsFill, EveryWidthAndLength) {
   every_target([&] {
     for (DType t : {DType::u8, DType::fp16, DType::fp32, DType::s64})
       for (size_t off : {0, 1, 3})
-        for (size_t n : {0, 1, 7, 16, 63, 64, 65, 257, 1000}) {
+        for (size_t n : {0, 1, 7, 16, 63, 64, 65, 257, 1000, 600001, 1048579}) {
           const size_t w = formats::info(t).storage_bits / 8;
           std::vector<uint8_t> buf((n + off + 4) * w, 0xEE);
           const uint64_t code = 0x0123456789ABCDEFull;
           fill(t, buf.data() + off * w, code, n);
+          const uint64_t in = w == 8 ? code : code & ((uint64_t{1} << (8 * w)) - 1);
+          const uint64_t out = w == 8 ? ~uint64_t{0} / 255 * 0xEE : (uint64_t{1} << (8 * w)) / 255 * 0xEE;
           for (size_t i = 0; i < n + off + 4; ++i) {
-            const uint64_t want = i >= off && i < off + n
-                                      ? (w == 8 ? code : code & ((uint64_t{1} << (8 * w)) - 1))
-                                      : load_code(t, std::vector<uint8_t>(8, 0xEE).data(), 0);
+            const uint64_t want = i >= off && i < off + n ? in : out;
             ASSERT_EQ(load_code(t, buf.data(), i), want)
                 << formats::name(t) << " off " << off << " n " << n << " i " << i;
           }
