@@ -415,6 +415,41 @@ TEST(OpsDifferential, HalfDivDenseEveryTarget) {
   });
 }
 
+// fp16/bf16 packed compares (elementwise_simd.cpp HalfCompareBits, widened lanes; the chunked
+// fp32 route without F16C): every code against a sample of 40 (both signs of zero, NaN payloads of both signs, ±Inf,
+// subnormals, random codes), both operand orders and the scalar form, every predicate, every
+// SIMD target, against the definition (compare in fp32).
+TEST(OpsDifferential, HalfCompareBitsDenseEveryTarget) {
+  std::mt19937_64 g(19);
+  std::vector<uint16_t> sample = {0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE55, 0xFFFF, 1, 0x8001,
+                                  0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x3C00, 0xBC00, 0x7F80, 0xFF80,
+                                  0x7FC0, 0x7F7F, 0xFF7F, 0x7F81};
+  while (sample.size() < 40) sample.push_back(uint16_t(g()));
+  std::vector<uint16_t> all(65536), other(65536);
+  for (uint32_t c = 0; c < 65536; ++c) all[c] = uint16_t(c);
+  std::vector<uint8_t> bits(65536 / 8);
+  every_target([&] {
+    for (DType t : {DType::fp16, DType::bf16})
+      for (Op op : {Op::eq, Op::ne, Op::lt, Op::le, Op::gt, Op::ge})
+        for (uint16_t k : sample) {
+          std::fill(other.begin(), other.end(), k);
+          for (int form = 0; form < 3; ++form) {  // all OP k, k OP all, all OP scalar k
+            Rows2 rg;
+            rg.a = form == 1 ? other.data() : all.data();
+            rg.b = form == 1 ? all.data() : other.data();
+            rg.d = bits.data();
+            rg.n = 65536 - 3;  // a tail too
+            compare_bits_rows(op, t, rg, form == 2, k, Path::Fast);
+            for (uint32_t c = 0; c < rg.n; ++c) {
+              const uint64_t x = form == 1 ? k : c, y = form == 1 ? c : k;
+              ASSERT_EQ((bits[c / 8] >> (c % 8)) & 1, eval(op, t, x, y))
+                  << info(op).name << " " << formats::name(t) << " form " << form << " " << x << ", " << y;
+            }
+          }
+        }
+  });
+}
+
 TEST(OpsSwitches, FlushToZeroInAndOut) {
   // 2^-140 is an fp32 subnormal: ftz_in reads it as +0; ftz_out writes subnormal results as ±0.
   const float sub = 0x1p-140f, one = 1.0f;
