@@ -105,11 +105,7 @@ void Device::select_raw(SelectOp op, local_addr_t dst0, local_addr_t dst1, const
                         const variable_t* src1, const variable_t* src2, const variable_t* src3,
                         const dim4* shape, int dtype_a, int dtype_b) {
   const variable_t* const src[4] = {src0, src1, src2, src3};
-  const SelectPlan p = plan_select(*chip_, op, dst0, dst1, src, shape, dtype_a, dtype_b);
-  if (reference_)
-    select_reference(mem_.data(), p);
-  else
-    select_fast(mem_.data(), p);
+  run_select(*this, op, dst0, dst1, src, shape, dtype_a, dtype_b);  // on the BDC walker
 }
 
 void Device::greater_select(local_addr_t dst, const variable_t* src0, const variable_t* src1,

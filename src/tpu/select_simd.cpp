@@ -1,5 +1,6 @@
-// Fast path of the compare-select functions (spec 50 §3): Highway SIMD over the contiguous h*w
-// plane of each (n, c), threads over planes. Bit-identical to select_reference (tested).
+// Fast path of the compare-select functions (spec 50 §3): Highway SIMD over one contiguous run of
+// elements; the BDC walker (src/tpu/bdc.cpp) calls it on each (n, c) plane, threads over planes.
+// Bit-identical to select_reference (tested).
 //
 // Floats are compared through an integer key instead of decoding: for a sign-magnitude code,
 // key = sign ? -|code| : |code| orders exactly like the values, maps +0 and -0 both to 0, and a
@@ -7,34 +8,13 @@
 // (spec 50 §3) for fp32, fp16, bf16, e4m3 and e5m2 in one formula, on the codes' own width.
 #ifndef TILESIM_TPU_SELECT_SIMD_COMMON_
 #define TILESIM_TPU_SELECT_SIMD_COMMON_
-#include <algorithm>
 #include <cstring>
 #include <type_traits>
-#include <vector>
 
-#include "tilesim/parallel.hpp"
 #include "tpu/select.hpp"
 
 namespace tilesim::tpu {
 namespace simd {
-
-// One operand stream of a plane: a pointer to h*w elements, or a constant (SCALAR / VECTOR).
-struct Stream {
-  const uint8_t* p;
-  uint32_t bits;
-};
-
-struct PlaneArgs {
-  Stream x, y;       // compare x > y (or x == y); Less / MinimumLess swap src0 and src1
-  Stream t, f;       // src2 / src3 (value width)
-  uint8_t* d_val;    // dst (select) or dst1 (extremum)
-  uint8_t* d_ext;    // dst0 of the extremum functions, else nullptr
-  bool ext_swapped;  // dst0 = g ? src0 : src1 with src0 == y when swapped
-  bool eq;           // == instead of >
-  uint8_t kind;      // CmpKind
-  uint32_t mag, nan_above;
-  size_t n;
-};
 
 // Scalar version of the key comparison, for plane tails (same formula as the vector code).
 template <class TC>
@@ -172,7 +152,7 @@ void RunPlane(const PlaneArgs& a, int cmp_bytes, int val_bytes) {
     case 4 * 8 + 4:
       return Plane<int32_t, int32_t>(a);
     default:
-      return;  // excluded by plan_select (width rules)
+      return;  // excluded by the walker's width rules
   }
 }
 
@@ -185,78 +165,8 @@ namespace simd {
 HWY_EXPORT(RunPlane);
 }  // namespace simd
 
-void select_fast(uint8_t* mem, const SelectPlan& p) {
-  const int ec = dtype_bytes(*p.cmp), ev = dtype_bytes(*p.val);
-  const int64_t HW = p.H * p.W;
-  const int64_t planes = p.N * p.C;
-  const bool swap = p.op == SelectOp::Less || p.op == SelectOp::MinimumLess;
-  const int e_dst[2] = {p.extremum ? ec : ev, ev};
-  const Strides* s_dst[2] = {p.extremum ? &p.cmp_s : &p.val_s, &p.val_s};
-  const int ndst = p.extremum ? 2 : 1;
-
-  // Reads before writes: when a destination overlaps a source other than element for element,
-  // results go to dense staging buffers first and are copied in afterwards.
-  std::vector<uint8_t> stage[2];
-  if (p.stage)
-    for (int d = 0; d < ndst; ++d) stage[d].resize(static_cast<size_t>(planes * HW * e_dst[d]));
-
-  auto plane_ptr = [&](uint32_t r, int e, const Strides& st, int64_t n, int64_t c) {
-    const ChannelPos pos = channel_pos(p.q, c, p.npu_num);
-    return mem + pos.npu * p.lms + r + (n * st.n + pos.slot * st.c) * e;
-  };
-  auto stream = [&](int i, int64_t n, int64_t c) -> simd::Stream {
-    const PlanSource& s = p.src[i];
-    const int e = i < 2 ? ec : ev;
-    if (s.kind == SCALAR) return {nullptr, s.bits};
-    if (s.kind == VECTOR) {
-      uint32_t v = 0;
-      const ChannelPos pos = channel_pos(p.q, c, p.npu_num);
-      std::memcpy(&v, mem + pos.npu * p.lms + s.r, static_cast<size_t>(e));
-      return {nullptr, v};
-    }
-    return {plane_ptr(s.r, e, i < 2 ? p.cmp_s : p.val_s, n, c), 0};
-  };
-  auto dst_ptr = [&](int d, int64_t n, int64_t c) {
-    if (p.stage) return stage[d].data() + (n * p.C + c) * HW * e_dst[d];
-    return plane_ptr(p.dst_r[d], e_dst[d], *s_dst[d], n, c);
-  };
-
-  const auto run = HWY_DYNAMIC_DISPATCH(simd::RunPlane);
-  const size_t grain = static_cast<size_t>(std::max<int64_t>(1, 32768 / HW));
-  parallel_for(static_cast<size_t>(planes), grain, [&](size_t b, size_t e) {
-    for (size_t k = b; k < e; ++k) {
-      const int64_t n = static_cast<int64_t>(k) / p.C, c = static_cast<int64_t>(k) % p.C;
-      simd::PlaneArgs a{};
-      const simd::Stream s0 = stream(0, n, c), s1 = stream(1, n, c);
-      a.x = swap ? s1 : s0;
-      a.y = swap ? s0 : s1;
-      a.t = stream(2, n, c);
-      a.f = stream(3, n, c);
-      a.ext_swapped = swap;
-      a.eq = p.op == SelectOp::Equal;
-      a.kind = static_cast<uint8_t>(p.cmp->kind);
-      a.mag = p.cmp_nan.mag_mask;
-      a.nan_above = p.cmp_nan.nan_above;
-      a.n = static_cast<size_t>(HW);
-      if (p.extremum) {
-        a.d_ext = dst_ptr(0, n, c);
-        a.d_val = dst_ptr(1, n, c);
-      } else {
-        a.d_val = dst_ptr(0, n, c);
-      }
-      run(a, ec, ev);
-    }
-  });
-  if (!p.stage) return;
-  for (int d = 0; d < ndst; ++d)
-    parallel_for(static_cast<size_t>(planes), grain, [&](size_t b, size_t e) {
-      for (size_t k = b; k < e; ++k) {
-        const int64_t n = static_cast<int64_t>(k) / p.C, c = static_cast<int64_t>(k) % p.C;
-        std::memcpy(plane_ptr(p.dst_r[d], e_dst[d], *s_dst[d], n, c),
-                    stage[d].data() + static_cast<int64_t>(k) * HW * e_dst[d],
-                    static_cast<size_t>(HW * e_dst[d]));
-      }
-    });
+void select_plane(const simd::PlaneArgs& a, int cmp_bytes, int val_bytes) {
+  HWY_DYNAMIC_DISPATCH(simd::RunPlane)(a, cmp_bytes, val_bytes);
 }
 
 }  // namespace tilesim::tpu

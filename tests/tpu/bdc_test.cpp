@@ -5,6 +5,7 @@
 // whole local memory (so nothing outside dst is written); and one test per rejection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -13,6 +14,7 @@
 #include "ops/cast.hpp"
 #include "ops/op_table.hpp"
 #include "tpu/dtype.hpp"
+#include "tilesim/parallel.hpp"
 #include "tpu/int_shift.hpp"
 #include "tpu_test_util.hpp"
 
@@ -407,6 +409,55 @@ TEST(TpuBdcDifferential, EveryFunctionAgainstTheElementModel) {
       }
   }
   EXPECT_GT(runs, 300);
+}
+
+// The walker runs planes on threads when no destination plane shares a byte with another
+// (aligned destinations): many planes (several chunks), 1..4 threads, against the reference path
+// (one plain loop), in place, staged (a destination overlapping a source another way) and with
+// broadcast source strides.
+TEST(TpuBdcDifferential, ThreadsGiveTheSameBits) {
+  struct Case {
+    const char* fn;
+    int dst_dt, a_dt, b_dt;
+    local_addr_t dst, a, b;  // in-NPU offsets on NPU 5 (start NPU 5: channels wrap)
+    bool bcast_a;            // src0 read with strides {0, H*W, 0, 1} (free layout)
+  };
+  // [2, 130, 16, 16]: 260 planes of 256 elements, 3 slots per NPU; fp32 tensors take 3 KiB.
+  const Case cases[] = {
+      {"tpu_bdc_fp_add", DT_FP32, DT_FP32, DT_FP32, 0, 8192, 16384, false},
+      {"tpu_bdc_fp_mul", DT_FP16, DT_FP16, DT_FP16, 8192, 8192, 16384, false},      // in place
+      {"tpu_bdc_fp_sub", DT_FP32, DT_FP32, DT_FP32, 8192 + 64, 8192, 16384, false},  // staged
+      {"tpu_bdc_int_mul", DT_INT16, DT_INT32, DT_INT8, 0, 8192, 16384, false},
+      {"tpu_bdc_greater", DT_INT8, DT_BFP16, DT_BFP16, 0, 8192, 16384, false},
+      {"tpu_bdc_cast", DT_FP16, DT_FP32, DT_FP32, 0, 8192, 16384, false},
+      {"tpu_bdc_cpy", DT_INT32, DT_INT32, DT_INT32, 0, 8192, 16384, true},
+      {"tpu_bdc_max", DT_FP32, DT_FP32, DT_FP32, 8192, 8192, 16384, true},  // broadcast over dst: staged
+  };
+  const dim4 shape = shape4(2, 130, 16, 16);
+  const dim4 bst{0, 16 * 16, 0, 1};
+  std::mt19937_64 rng(7);
+  Device fast("bm1684x"), ref("bm1684x");
+  ref.set_reference(true);
+  const local_addr_t base = 5 * fast.local_mem_size();
+  for (const Case& c : cases)
+    for (int threads = 1; threads <= 4; ++threads) {
+      for (size_t i = 0; i < fast.memory().size(); i += 8) {
+        const uint64_t v = rng();
+        std::memcpy(&fast.memory()[i], &v, 8);
+      }
+      std::memcpy(ref.memory().data(), fast.memory().data(), fast.memory().size());
+      BdcCall k = call(c.fn, base + c.dst, base + c.a, base + c.b, c.dst_dt);
+      k.src0_dtype = c.a_dt, k.src1_dtype = c.b_dt;
+      k.shape = &shape;
+      k.shift = 3, k.rounding = 1;
+      if (c.bcast_a) k.src0_stride = &bst;
+      tilesim::set_num_threads(size_t(threads));
+      fast.bdc(k);
+      ref.bdc(k);
+      EXPECT_TRUE(std::equal(fast.memory().begin(), fast.memory().end(), ref.memory().begin()))
+          << c.fn << " threads " << threads;
+    }
+  tilesim::set_num_threads(0);
 }
 
 // ---- rejections: function, operand, rule, values; nothing written ----
