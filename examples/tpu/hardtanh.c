@@ -25,7 +25,8 @@ static int example_hardtanh(const void* p) {
   const int esz = tpu_data_type_size(dt);
   /* local memory: input tile in the first half, output tile in the second */
   const local_addr_t in_l = 0, out_l = (local_addr_t)(LOCAL_MEM_SIZE / 2);
-  const int wmax = ALIGN_DOWN(LOCAL_MEM_SIZE / 2 / esz, tpu_eu_num(dt));
+  /* a tile's w fills half an NPU, at most 65535 (the shape limit: 64 Ki fp16 would not fit) */
+  const int wmax = ALIGN_DOWN(MIN(LOCAL_MEM_SIZE / 2 / esz, 65535), tpu_eu_num(dt));
   variable_t x = {TENSOR, {.addr = in_l}}, y = {TENSOR, {.addr = out_l}};
   variable_t lo = {SCALAR, {.scalar = a->lo}}, hi = {SCALAR, {.scalar = a->hi}};
   /* this core's slice of the elements (every core has its own local memory) */

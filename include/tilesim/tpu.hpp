@@ -118,8 +118,18 @@ class Device {
   int eu_num(data_type_t dtype) const;  // ALIGN_BYTES / sizeof(dtype)
 
   // The whole local memory: NPU k occupies [k * local_mem_size, (k + 1) * local_mem_size).
-  std::span<uint8_t> memory() noexcept { return mem_; }
+  // Writable access counts as writing all of it (see zero_memory).
+  std::span<uint8_t> memory() noexcept {
+    written_ = ~uint64_t{0};
+    return mem_;
+  }
   std::span<const uint8_t> memory() const noexcept { return mem_; }
+  // tilesim's own operations (GDMA, BDC): the memory, noting in-NPU bytes [lo, hi) of every NPU
+  // as written.
+  uint8_t* data_written(uint32_t lo, uint32_t hi) noexcept;
+  // Zeroes every byte that may be non-zero, i.e. every in-NPU granule (LOCAL_MEM_SIZE / 64
+  // bytes) written since the last zeroing: what tilesim_tpu_launch gives each core.
+  void zero_memory() noexcept;
 
   // Layout helpers (spec 50 §1), vendor semantics.
   int npu_index(local_addr_t addr) const noexcept {
@@ -201,6 +211,7 @@ class Device {
  private:
   const ChipProfile* chip_;
   std::vector<uint8_t> mem_;
+  uint64_t written_ = 0;  // bit k: in-NPU granule k may be non-zero on some NPU
   bool reference_ = false;
 };
 

@@ -16,6 +16,7 @@
 #include "tilesim/tpu.hpp"
 #include "tpu/dtype.hpp"
 #include "tpu/int_shift.hpp"
+#include "tpu/int_simd.hpp"
 #include "tpu/layout.hpp"
 #include "tpu/select.hpp"
 
@@ -645,11 +646,17 @@ struct Scratch {
   std::vector<int64_t> wa, wb, wd;
 };
 
-// One plane: H rows of W elements, through the element-op core.
+// One plane: H rows of W elements, through the element-op core. When every row follows the
+// previous one in each operand (the aligned layout, dense outputs) the plane is one row of H*W:
+// one call of each core kernel per plane instead of one per row.
 void run_plane(const Plan& p, RowsView a, RowsView b, uint8_t* d, size_t ds, Scratch& s) {
   const Form f = p.row->form;
   const Op op = p.row->op;
-  const size_t H = static_cast<size_t>(p.H), W = static_cast<size_t>(p.W);
+  size_t H = static_cast<size_t>(p.H), W = static_cast<size_t>(p.W);
+  const bool flat = H > 1 && ds == W * static_cast<size_t>(p.dst.e) &&
+                    (!a.p || a.stride == W * static_cast<size_t>(p.a.e)) &&
+                    (!b.p || b.stride == W * static_cast<size_t>(p.b.e));
+  if (flat) W *= H, H = 1;
   ops::Rows2 g;
   g.a = a.p, g.as = a.stride, g.b = b.p, g.bs = b.stride, g.d = d, g.ds = ds, g.rows = H, g.n = W;
   switch (f) {
@@ -674,8 +681,10 @@ void run_plane(const Plan& p, RowsView a, RowsView b, uint8_t* d, size_t ds, Scr
       ops::Rows2 c = g;
       c.d = s.bits.data(), c.ds = bstride;
       ops::compare_bits_rows(op, p.a.fmt, c, f == Form::CompareC, p.c_code, p.path);
-      s.truth.resize(W * p.dst.e);
-      for (size_t i = 0; i < W; ++i) ops::store_code(p.dst.fmt, s.truth.data(), i, p.true_code);
+      if (s.truth.size() < W * p.dst.e) {  // a row of true_val, once per scratch
+        s.truth.resize(W * p.dst.e);
+        for (size_t i = 0; i < W; ++i) ops::store_code(p.dst.fmt, s.truth.data(), i, p.true_code);
+      }
       ops::Rows2 sel;
       sel.a = s.truth.data(), sel.as = 0, sel.d = d, sel.ds = ds, sel.rows = H, sel.n = W;
       ops::select_bits_rows(p.dst.fmt, s.bits.data(), bstride, sel, true, 0);
@@ -701,6 +710,16 @@ void run_plane(const Plan& p, RowsView a, RowsView b, uint8_t* d, size_t ds, Scr
     case Form::IntCBinary: {
       // Exact in int64 (the product of two 32-bit values fits), then the shift's rounding, then
       // one conversion to dst that saturates or wraps (spec 15 §2 saturation table).
+      const bool same = p.a.fmt == p.dst.fmt && (f == Form::IntBinary ? p.b.fmt : p.c_fmt) == p.dst.fmt;
+      if (p.path == ops::Path::Fast && same && p.shift == 0 && (op == Op::add || op == Op::sub)) {
+        // One dtype, no shift: the lanes' own saturating / wrapping add and sub (int_simd.cpp).
+        const bool sgn = formats::info(p.dst.fmt).kind == formats::Kind::Signed;
+        for (size_t h = 0; h < H; ++h)
+          int_addsub_same_dtype(op == Op::sub, p.dst.e, sgn, a.p + h * a.stride,
+                                f == Form::IntBinary ? b.p + h * b.stride : nullptr, static_cast<uint32_t>(p.c_code),
+                                f == Form::IntCBinary, d + h * ds, W, p.saturation);
+        return;
+      }
       s.wa.resize(W), s.wb.resize(W), s.wd.resize(W);
       ops::CastMode widen;
       ops::CastMode narrow;
@@ -789,8 +808,18 @@ void select_plane_rows(const Plan& p, simd::PlaneArgs a, uint8_t* mem, uint32_t 
 // Every (n, c) plane of the call: its destination rows (in place when dense, else a staging
 // plane), its sources' rows, the form's plane function. Planes are independent when no
 // destination plane shares a byte with another (aligned layouts): then they run on threads.
+// The local memory, noting the bytes the destinations touch as written.
+uint8_t* written_memory(Device& dev, const Plan& p) {
+  for (const Opnd* d : {&p.dst1, &p.dst})
+    if (d->tensor) {
+      const auto [lo, hi] = range(*d, p, dev.npu_num());
+      dev.data_written(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi));
+    }
+  return dev.data_written(0, 0);
+}
+
 void execute(Device& dev, const Plan& p) {
-  uint8_t* mem = dev.memory().data();
+  uint8_t* mem = written_memory(dev, p);
   const uint32_t lms = dev.local_mem_size();
   const int npu = dev.npu_num();
   const bool sel = is_select(p.row->form);
@@ -869,7 +898,7 @@ void run_select(Device& dev, SelectOp op, local_addr_t dst0, local_addr_t dst1, 
                 const dim4* shape, int dtype_a, int dtype_b) {
   const Plan p = plan_select(dev, op, dst0, dst1, src, shape, dtype_a, dtype_b);
   if (dev.reference())
-    select_reference(dev.memory().data(), reference_plan(dev, op, p, src));  // the definition
+    select_reference(written_memory(dev, p), reference_plan(dev, op, p, src));  // the definition
   else
     execute(dev, p);
 }

@@ -460,6 +460,44 @@ TEST(TpuBdcDifferential, ThreadsGiveTheSameBits) {
   tilesim::set_num_threads(0);
 }
 
+// The integer forms with one dtype and shift 0 take a SIMD path (src/tpu/int_simd.cpp): against
+// the reference path (int64, then ops::cast) on every integer dtype, both saturation modes, edge
+// codes (MIN, MAX, -1, 0, 1) and random ones, rows with SIMD tails.
+TEST(TpuBdcDifferential, IntAddSubOneDtypeNoShift) {
+  const data_type_t dts[] = {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32};
+  const char* fns[] = {"tpu_bdc_int_add", "tpu_bdc_int_sub", "tpu_bdc_int_add_C", "tpu_bdc_int_sub_C",
+                       "tpu_bdc_int_C_sub"};
+  const dim4 shape = shape4(2, 3, 5, 37);
+  std::mt19937_64 rng(19);
+  Device fast("bm1688"), ref("bm1688");
+  ref.set_reference(true);
+  int runs = 0;
+  for (const data_type_t dt : dts)
+    for (const char* fn : fns)
+      for (const bool sat : {true, false}) {
+        const int e = dt == DT_INT8 || dt == DT_UINT8 ? 1 : dt == DT_INT16 || dt == DT_UINT16 ? 2 : 4;
+        const uint64_t mask = e == 4 ? 0xFFFFFFFFull : (1ull << (8 * e)) - 1, sign = 1ull << (8 * e - 1);
+        const uint64_t edges[] = {0, 1, mask, sign, sign - 1, sign + 1, mask - 1, 2};
+        for (size_t npu = 0; npu < 32; ++npu)  // the first 16 KiB of each NPU hold every operand
+          for (size_t i = 0; i < 16384; i += size_t(e)) {
+            const uint64_t v = rng() % 3 == 0 ? edges[rng() % 8] : rng();
+            std::memcpy(&fast.memory()[npu * fast.local_mem_size() + i], &v, size_t(e));
+          }
+        std::memcpy(ref.memory().data(), fast.memory().data(), fast.memory().size());
+        BdcCall k = call(fn, 0, 4096, 8192, dt);
+        k.shape = &shape;
+        k.saturation = sat;
+        k.c_bits = uint32_t(rng() % 2 ? edges[rng() % 8] : rng());
+        k.rounding = int(rng() % 7);
+        fast.bdc(k);
+        ref.bdc(k);
+        EXPECT_TRUE(std::equal(fast.memory().begin(), fast.memory().end(), ref.memory().begin()))
+            << fn << " dtype " << int(dt) << " saturation " << sat;
+        ++runs;
+      }
+  EXPECT_EQ(runs, 60);
+}
+
 // ---- rejections: function, operand, rule, values; nothing written ----
 
 TEST(TpuBdcChecks, Rejections) {
