@@ -683,7 +683,7 @@ void run_plane(const Plan& p, RowsView a, RowsView b, uint8_t* d, size_t ds, Scr
       ops::compare_bits_rows(op, p.a.fmt, c, f == Form::CompareC, p.c_code, p.path);
       if (s.truth.size() < W * p.dst.e) {  // a row of true_val, once per scratch
         s.truth.resize(W * p.dst.e);
-        for (size_t i = 0; i < W; ++i) ops::store_code(p.dst.fmt, s.truth.data(), i, p.true_code);
+        for (size_t i = 0; i < W; ++i) std::memcpy(&s.truth[i * p.dst.e], &p.true_code, p.dst.e);  // LE code
       }
       ops::Rows2 sel;
       sel.a = s.truth.data(), sel.as = 0, sel.d = d, sel.ds = ds, sel.rows = H, sel.n = W;
