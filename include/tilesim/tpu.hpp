@@ -6,6 +6,7 @@
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -106,6 +107,28 @@ struct BdcSignature {
   std::string c_dtype;
 };
 std::vector<BdcSignature> bdc_signatures();
+
+namespace detail {
+// Host memory of a chip's local memory (and large global allocations): 2 MiB-aligned and, where
+// the OS offers them, on transparent huge pages (the simulated memory is walked NPU by NPU: with
+// 4 KiB pages the TLB misses cost as much as the data). nullptr on failure; not zeroed.
+void* alloc_big(size_t bytes);
+void free_big(void* p) noexcept;
+template <class T>
+struct BigAllocator {
+  using value_type = T;
+  BigAllocator() = default;
+  template <class U>
+  BigAllocator(const BigAllocator<U>&) noexcept {}
+  T* allocate(size_t n) {
+    if (void* p = alloc_big(n * sizeof(T))) return static_cast<T*>(p);
+    throw std::bad_alloc();
+  }
+  void deallocate(T* p, size_t) noexcept { free_big(p); }
+  template <class U>
+  bool operator==(const BigAllocator<U>&) const noexcept { return true; }
+};
+}  // namespace detail
 
 class Device {
  public:
@@ -210,7 +233,7 @@ class Device {
 
  private:
   const ChipProfile* chip_;
-  std::vector<uint8_t> mem_;
+  std::vector<uint8_t, detail::BigAllocator<uint8_t>> mem_;
   uint64_t written_ = 0;  // bit k: in-NPU granule k may be non-zero on some NPU
   bool reference_ = false;
 };

@@ -14,13 +14,17 @@
 #include <mutex>
 #include <shared_mutex>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "tilesim/tpu.hpp"
 
 namespace tilesim::tpu {
 namespace {
 
 struct FreeAligned {
-  void operator()(uint8_t* p) const noexcept { std::free(p); }
+  void operator()(uint8_t* p) const noexcept { detail::free_big(p); }
 };
 using Block = std::unique_ptr<uint8_t, FreeAligned>;
 struct Allocation {
@@ -53,6 +57,23 @@ Space& space() {
 
 }  // namespace
 
+// The host memory behind local and global memory (tilesim/tpu.hpp detail): nullptr on failure.
+namespace detail {
+void* alloc_big(size_t bytes) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  if (bytes < kHuge) return std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+  const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, rounded);
+#ifdef MADV_HUGEPAGE
+  if (p) madvise(p, rounded, MADV_HUGEPAGE);  // advice only: a refusal changes nothing
+#endif
+  return p;
+}
+void free_big(void* p) noexcept {
+  std::free(p);
+}
+}  // namespace detail
+
 global_addr_t global_alloc(size_t bytes) {
   constexpr const char* fn = "tilesim_tpu_global_alloc";
   if (bytes == 0) raise(ErrorCode::Constraint, fn, "bytes must be at least 1, got 0", "docs/tpu.md#global-memory");
@@ -73,7 +94,7 @@ global_addr_t global_alloc(size_t bytes) {
     s.cached_bytes -= capacity;
     s.cache.erase(hit);
   } else {
-    block.reset(static_cast<uint8_t*>(std::aligned_alloc(kAlign, rounded)));
+    block.reset(static_cast<uint8_t*>(detail::alloc_big(rounded)));
     if (!block)
       raise(ErrorCode::Bounds, fn, fmt::format("host allocation of {} bytes failed", bytes),
             "docs/tpu.md#global-memory");
