@@ -256,42 +256,10 @@ void run_gdma(benchmark::State& state, std::string dir, Dt d, Size s) {
 
 }  // namespace tile
 
-// The hardtanh example kernel (examples/tpu/hardtanh.c, the way torch-tpu's nodechip_hardtanh.c
-// works): tiles of [1, NPU_NUM, 1, w] from global memory, greater_select then less_select with
-// SCALAR bounds, back to global memory.
-struct bench_hardtanh_args {
-  global_addr_t in, out;
-  int length;
-  int dtype;
-  scalar_t lo, hi;
-};
-static int bench_hardtanh(const void* p) {
-  const bench_hardtanh_args* a = static_cast<const bench_hardtanh_args*>(p);
-  const data_type_t dt = static_cast<data_type_t>(a->dtype);
-  const int esz = tpu_data_type_size(dt);
-  const local_addr_t in_l = 0, out_l = static_cast<local_addr_t>(LOCAL_MEM_SIZE / 2);
-  const int wmax = ALIGN_DOWN(MIN(LOCAL_MEM_SIZE / 2 / esz, 65535), tpu_eu_num(dt));  // shape->w <= 65535
-  variable_t x{TENSOR, {.addr = in_l}}, y{TENSOR, {.addr = out_l}};
-  variable_t lo{SCALAR, {.scalar = a->lo}}, hi{SCALAR, {.scalar = a->hi}};
-  int done = 0;
-  while (done < a->length) {
-    const int todo = a->length - done;
-    dim4 shape = {1, 1, 1, 1};
-    if (todo >= NPU_NUM) {
-      shape.c = NPU_NUM;
-      shape.w = MIN(todo / NPU_NUM, wmax);
-    } else {
-      shape.c = todo;
-    }
-    tpu_gdma_cpy_S2L(in_l, a->in + global_addr_t(done) * esz, &shape, nullptr, nullptr, dt);
-    tpu_bdc_greater_select(out_l, &x, &hi, &hi, &x, &shape, dt, dt);
-    tpu_bdc_less_select(out_l, &y, &lo, &lo, &y, &shape, dt, dt);
-    tpu_gdma_cpy_L2S(a->out + global_addr_t(done) * esz, out_l, &shape, nullptr, nullptr, dt);
-    done += shape.c * shape.w;
-  }
-  return 0;
-}
-TPUKERNEL_FUNC_REGISTER(bench_hardtanh)
+// The hardtanh example kernel itself (examples/tpu/hardtanh_kernel.h, the way torch-tpu's
+// nodechip_hardtanh.c works): tiles of [1, NPU_NUM, 1, w] from global memory, greater_select then
+// less_select with SCALAR bounds, back to global memory.
+#include "../examples/tpu/hardtanh_kernel.h"
 
 namespace tile {
 
@@ -307,7 +275,7 @@ void run_hardtanh(benchmark::State& state, Dt d, Size s) {
     const uint32_t c = code(d, rng);
     std::memcpy(host + i * d.e, &c, size_t(d.e));
   }
-  bench_hardtanh_args args{};
+  hardtanh_args_t args{};
   args.in = in;
   args.length = static_cast<int>(n);
   args.dtype = d.dt;
@@ -317,7 +285,7 @@ void run_hardtanh(benchmark::State& state, Dt d, Size s) {
   std::memcpy(&args.lo, &lo, 4);
   auto once = [&] {
     args.out = global_alloc(size_t(n * d.e));
-    const int rc = tilesim_tpu_launch("bench_hardtanh", &args, sizeof args);
+    const int rc = tilesim_tpu_launch("example_hardtanh", &args, sizeof args);
     global_free(args.out);
     return rc;
   };
