@@ -53,6 +53,8 @@ constexpr uint8_t kI = 2;     // int8/16/32, signed and unsigned
 constexpr uint8_t kBits = 4;  // any whole-byte dtype (moves bits)
 constexpr uint8_t kSel = 8;   // the chip's select dtypes (ChipProfile::select_dtypes, spec 50 §2)
 
+bool is_select(Form f) { return f == Form::Select || f == Form::Extremum; }
+
 struct Row {
   const char* name;
   Form form;
@@ -60,7 +62,9 @@ struct Row {
   uint8_t classes;
 };
 
-// spec 51 §3, in its order. Ops are spec 15's.
+// spec 51 §3, in its order, then spec 50's five selects. Ops are spec 15's. The selects' entries
+// are the Device select methods (variable_t operands, not addresses): BdcCall, the function
+// names and the signatures (Python methods) leave them out.
 constexpr Row kTable[] = {
     {"tpu_bdc_fp_add", Form::Binary, Op::add, kF},
     {"tpu_bdc_fp_sub", Form::Binary, Op::sub, kF},
@@ -110,18 +114,12 @@ constexpr Row kTable[] = {
     {"tpu_bdc_cpy", Form::Copy, Op::copy, kBits},
     {"tpu_bdc_npu_bcast", Form::Bcast, Op::copy, kBits},
     {"tpu_bdc_cast", Form::Cast, Op::copy, kF | kI},
-};
-
-// The five selects (spec 50 §3), in SelectOp order. Not in kTable: their C++/Python entries are
-// the Device select methods, with variable_t operands instead of addresses.
-constexpr Row kSelectRows[] = {
     {"tpu_bdc_greater_select", Form::Select, Op::gt, kSel},
     {"tpu_bdc_less_select", Form::Select, Op::lt, kSel},
     {"tpu_bdc_equal_select", Form::Select, Op::eq, kSel},
     {"tpu_bdc_maximum_greater_select", Form::Extremum, Op::gt, kSel},
     {"tpu_bdc_minimum_less_select", Form::Extremum, Op::lt, kSel},
 };
-static_assert(static_cast<int>(SelectOp::MinimumLess) == 4);
 
 const Row* find_row(std::string_view name) {
   for (const Row& r : kTable)
@@ -172,10 +170,8 @@ FormSig signature(Form f) {
     case Form::Exp:
       return {{"dst_addr", "src_addr", "work0_addr", "work1_addr", "coeff_addr", "shape", "dtype"}, nullptr};
     case Form::Select:
-      return {{"dst_addr", "src0", "src1", "src2", "src3", "shape", "src0_src1_dtype", "dst_dtype"}, nullptr};
     case Form::Extremum:
-      return {{"dst0_addr", "dst1_addr", "src0", "src1", "src2", "src3", "shape", "dst0_dtype", "dst1_dtype"},
-              nullptr};
+      break;  // the Device select methods, not BdcCall
   }
   return {{}, nullptr};
 }
@@ -188,7 +184,6 @@ bool has_scalar(Form f) {
 }
 bool is_int_form(Form f) { return f == Form::IntBinary || f == Form::IntBinaryC || f == Form::IntCBinary; }
 bool is_compare(Form f) { return f == Form::Compare || f == Form::CompareC; }
-bool is_select(Form f) { return f == Form::Select || f == Form::Extremum; }
 // Forms whose prototype has stride arguments (a NULL one means the aligned layout).
 bool has_strides(Form f) { return f != Form::Bcast && f != Form::Exp && !is_select(f); }
 
@@ -300,17 +295,9 @@ struct Checker {
           fail(ErrorCode::Constraint, fmt::format("{}_stride must be non-negative, got [{}, {}, {}, {}]", what,
                                                   stride->n, stride->c, stride->h, stride->w));
         o.s = {stride->n, stride->c, stride->h, stride->w};
-        if (o.r % static_cast<uint32_t>(o.e))
-          fail(ErrorCode::Constraint, fmt::format("{} in-NPU offset 0x{:x} must be a multiple of the element size {} "
-                                                  "(free layout)",
-                                                  what, o.r, o.e));
         break;
       case Place::Vector:
         o.vector = true;  // strides 0: channel c reads offset r of NPU (q + c) % NPU_NUM
-        if (o.r % static_cast<uint32_t>(o.e))
-          fail(ErrorCode::Constraint, fmt::format("{} in-NPU offset 0x{:x} must be a multiple of the element size {} "
-                                                  "(a VECTOR operand)",
-                                                  what, o.r, o.e));
         break;
       case Place::Aligned:
         o.aligned = true;
@@ -323,6 +310,9 @@ struct Checker {
                            has_strides(row.form) ? ", NULL stride" : ""));
         break;
     }
+    if (o.r % static_cast<uint32_t>(o.e))  // free layouts and VECTORs: element-aligned
+      fail(ErrorCode::Constraint, fmt::format("{} in-NPU offset 0x{:x} must be a multiple of the element size {} ({})",
+                                              what, o.r, o.e, o.vector ? "a VECTOR operand" : "free layout"));
     const int64_t hi = o.r + tensor_extent_bytes(o.s, o.q, p.N, C, p.H, p.W, o.e, dev.npu_num());
     if (hi > static_cast<int64_t>(dev.local_mem_size()))
       fail(ErrorCode::Bounds,
@@ -369,7 +359,7 @@ bool needs_stage(const Plan& p, int npu_num) {
 Plan plan(const Device& dev, const BdcCall& k) {
   if (!k.fn) raise(ErrorCode::Constraint, "tpu_bdc", "function name is NULL", kDoc);
   const Row* row = find_row(k.fn);
-  if (!row)
+  if (!row || is_select(row->form))
     raise(ErrorCode::Unsupported, k.fn, "not a BDC arithmetic function (see tilesim::tpu::bdc_function_names)",
           kDoc);
   const Checker ck{dev, *row, kDoc};
@@ -506,7 +496,7 @@ bool first_shared_byte(const Placed (&t)[2], int64_t q, int64_t N, int64_t C, in
 // are aligned-layout operands, a VECTOR an operand with strides 0, a SCALAR a constant.
 Plan plan_select(const Device& dev, SelectOp op, local_addr_t dst0, local_addr_t dst1,
                  const variable_t* const src[4], const dim4* shape, int dt_a, int dt_b) {
-  const Row& row = kSelectRows[static_cast<int>(op)];
+  const Row& row = *find_row(instruction_name(op));
   const Checker ck{dev, row, kSelectDoc};
   const bool ext = row.form == Form::Extremum;
   const char* name_a = ext ? "dst0_dtype" : "src0_src1_dtype";
@@ -905,13 +895,15 @@ void run_select(Device& dev, SelectOp op, local_addr_t dst0, local_addr_t dst1, 
 
 std::vector<std::string> bdc_function_names() {
   std::vector<std::string> out;
-  for (const Row& r : kTable) out.emplace_back(r.name);
+  for (const Row& r : kTable)
+    if (!is_select(r.form)) out.emplace_back(r.name);
   return out;
 }
 
 std::vector<BdcSignature> bdc_signatures() {
   std::vector<BdcSignature> out;
   for (const Row& r : kTable) {
+    if (is_select(r.form)) continue;
     const FormSig sig = signature(r.form);
     BdcSignature b;
     b.name = r.name;

@@ -1,5 +1,6 @@
 // Fast path of the BDC integer forms (spec 51 §3: tpu_bdc_int_add/sub, their _C forms and
 // int_C_sub) in their common case: the sources (or C) and dst of one dtype and shift 0.
+// Implemented in select_simd.cpp, the model's one Highway dispatch unit.
 #pragma once
 #include <cstddef>
 #include <cstdint>
