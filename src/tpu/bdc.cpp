@@ -380,7 +380,10 @@ Plan plan(const Device& dev, const BdcCall& k) {
   const DTypeInfo& ad = has_src0(f) ? ck.dtype(a_dt, is_int_form(f) || f == Form::Cast ? "src0_dtype" : "dtype", src_cls) : dd;
   const DTypeInfo* bd = nullptr;
   if (has_src1(f) || is_int_form(f)) bd = &ck.dtype(b_dt, has_src1(f) ? "src1_dtype" : "C_dtype", src_cls);
-  if (f == Form::Compare || f == Form::CompareC) bd = &ad;
+  if (f == Form::Compare || f == Form::CompareC) {
+    bd = &ad;
+    p.cmp = &ad, p.val = &dd;  // for the select kernel (run_plane)
+  }
 
   if (is_int_form(f)) {
     if (k.shift < 0 || k.shift > 31)
@@ -666,6 +669,31 @@ void run_plane(const Plan& p, RowsView a, RowsView b, uint8_t* d, size_t ds, Scr
       return;  // select_plane_rows
     case Form::Compare:
     case Form::CompareC: {
+      // >, <, ==, != into a destination at least as wide as the sources: the select kernel,
+      // dst = (a OP b) ? true_val : 0 (!= is == with the values swapped: NaN gives true_val).
+      if (p.path == ops::Path::Fast && (op == Op::gt || op == Op::lt || op == Op::eq || op == Op::ne) &&
+          p.a.e <= p.dst.e) {
+        simd::PlaneArgs sa{};
+        sa.ext_swapped = op == Op::lt;
+        sa.eq = op == Op::eq || op == Op::ne;
+        sa.kind = static_cast<uint8_t>(p.cmp->kind);
+        const NanRule nr = nan_rule(*p.cmp);
+        sa.mag = nr.mag_mask, sa.nan_above = nr.nan_above;
+        const simd::Stream yes{nullptr, static_cast<uint32_t>(p.true_code)}, no{nullptr, 0};
+        sa.t = op == Op::ne ? no : yes;
+        sa.f = op == Op::ne ? yes : no;
+        sa.n = W;
+        for (size_t h = 0; h < H; ++h) {
+          const simd::Stream x{a.p + h * a.stride, 0};
+          const simd::Stream y = f == Form::CompareC ? simd::Stream{nullptr, static_cast<uint32_t>(p.c_code)}
+                                                     : simd::Stream{b.p + h * b.stride, 0};
+          sa.x = sa.ext_swapped ? y : x;
+          sa.y = sa.ext_swapped ? x : y;
+          sa.d_val = d + h * ds;
+          select_plane(sa, p.a.e, p.dst.e);
+        }
+        return;
+      }
       const size_t bstride = (W + 7) / 8;
       s.bits.resize(bstride * H);
       ops::Rows2 c = g;

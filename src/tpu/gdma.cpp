@@ -196,53 +196,61 @@ void fill(Device& dev, const Plan& p, uint32_t bits) {
       }
 }
 
+// A side as the caller names it: local memory or a system address, and its stride (NULL: the
+// side's default layout).
+struct Arg {
+  bool local;
+  uint64_t addr;
+  const dim4* stride;
+};
+Side resolve(const Planner& pl, const char* name, const Arg& a, const Plan& p) {
+  return a.local ? pl.local(name, static_cast<local_addr_t>(a.addr), a.stride, p)
+                 : pl.system(name, a.addr, a.stride, p);
+}
+
+// A copy: shape and dtype checked, both sides resolved (dst first for S2L, as before), then the
+// move; a copy within one memory is staged when its sides meet (every read before any write).
+void copy(Device& dev, const char* fn, const dim4* shape, int dtype, const Arg& dst, const Arg& src,
+          bool dst_first) {
+  const Planner pl{dev, fn};
+  Plan p = base_plan(pl, shape, dtype);
+  if (dst_first) p.dst = resolve(pl, "dst", dst, p);
+  p.src = resolve(pl, "src", src, p);
+  if (!dst_first) p.dst = resolve(pl, "dst", dst, p);
+  run(dev, p, dst.local == src.local && sides_meet(dev, p));
+}
+void set_c(Device& dev, const char* fn, const dim4* shape, int dtype, const Arg& dst, uint32_t c_bits) {
+  const Planner pl{dev, fn};
+  Plan p = base_plan(pl, shape, dtype);
+  p.dst = resolve(pl, "dst", dst, p);
+  fill(dev, p, c_bits);
+}
+
 }  // namespace
 
 void Device::gdma_S2L(local_addr_t dst, system_addr_t src, const dim4* shape, const dim4* dst_stride,
                       const dim4* src_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_cpy_S2L"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.dst = pl.local("dst", dst, dst_stride, p);
-  p.src = pl.system("src", src, src_stride, p);
-  run(*this, p, false);
+  copy(*this, "tpu_gdma_cpy_S2L", shape, dtype, {true, dst, dst_stride}, {false, src, src_stride}, true);
 }
 void Device::gdma_L2S(system_addr_t dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
                       const dim4* src_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_cpy_L2S"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.src = pl.local("src", src, src_stride, p);
-  p.dst = pl.system("dst", dst, dst_stride, p);
-  run(*this, p, false);
+  copy(*this, "tpu_gdma_cpy_L2S", shape, dtype, {false, dst, dst_stride}, {true, src, src_stride}, false);
 }
 void Device::gdma_L2L(local_addr_t dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
                       const dim4* src_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_cpy_L2L"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.src = pl.local("src", src, src_stride, p);
-  p.dst = pl.local("dst", dst, dst_stride, p);
-  run(*this, p, sides_meet(*this, p));
+  copy(*this, "tpu_gdma_cpy_L2L", shape, dtype, {true, dst, dst_stride}, {true, src, src_stride}, false);
 }
 void Device::gdma_S2S(system_addr_t dst, system_addr_t src, const dim4* shape, const dim4* dst_stride,
                       const dim4* src_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_cpy_S2S"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.src = pl.system("src", src, src_stride, p);
-  p.dst = pl.system("dst", dst, dst_stride, p);
-  run(*this, p, sides_meet(*this, p));
+  copy(*this, "tpu_gdma_cpy_S2S", shape, dtype, {false, dst, dst_stride}, {false, src, src_stride}, false);
 }
 void Device::gdma_set_C_system(system_addr_t dst, uint32_t c_bits, const dim4* shape,
                                const dim4* dst_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_set_C_system"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.dst = pl.system("dst", dst, dst_stride, p);
-  fill(*this, p, c_bits);
+  set_c(*this, "tpu_gdma_set_C_system", shape, dtype, {false, dst, dst_stride}, c_bits);
 }
 void Device::gdma_set_C_local(local_addr_t dst, uint32_t c_bits, const dim4* shape,
                               const dim4* dst_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_set_C_local"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.dst = pl.local("dst", dst, dst_stride, p);
-  fill(*this, p, c_bits);
+  set_c(*this, "tpu_gdma_set_C_local", shape, dtype, {true, dst, dst_stride}, c_bits);
 }
 void Device::gdma_system_cpy(system_addr_t dst, system_addr_t src, uint64_t count, int dtype) {
   const Planner pl{*this, "tpu_gdma_system_cpy"};

@@ -498,6 +498,53 @@ TEST(TpuBdcDifferential, IntAddSubOneDtypeNoShift) {
   EXPECT_EQ(runs, 60);
 }
 
+// Compares into a destination at least as wide as the sources take the select kernel (>, <, ==,
+// != ; select_simd.cpp): against the reference path on edge codes (±0, NaN, ±Inf, ties, integer
+// extremes), every source dtype, wider / equal / narrower destinations, tensor and C forms.
+TEST(TpuBdcDifferential, ComparesOnEdgeCodes) {
+  const data_type_t srcs[] = {DT_FP32, DT_FP16, DT_BFP16, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32};
+  const data_type_t dsts[] = {DT_INT8, DT_FP16, DT_INT32, DT_FP32};
+  const char* fns[] = {"tpu_bdc_equal", "tpu_bdc_not_equal", "tpu_bdc_greater", "tpu_bdc_less", "tpu_bdc_greater_equal",
+                       "tpu_bdc_less_equal", "tpu_bdc_equal_C", "tpu_bdc_not_equal_C", "tpu_bdc_greater_C",
+                       "tpu_bdc_less_C"};
+  auto edges = [](data_type_t dt) -> std::vector<uint32_t> {
+    switch (dt) {
+      case DT_FP32: return {0, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u, 0x3F800000u, 0xBF800000u, 1};
+      case DT_FP16: return {0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFC01, 0x3C00, 0xBC00, 1};
+      case DT_BFP16: return {0, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0xFF81, 0x3F80, 0xBF80, 1};
+      default: return {0, 1, 2, 0xFFFFFFFFu, 0x80000000u, 0x7FFFFFFFu, 0x80u, 0x7Fu, 0x8000u};
+    }
+  };
+  const dim4 shape = shape4(1, 5, 3, 21);
+  std::mt19937_64 rng(23);
+  Device fast("bm1684x"), ref("bm1684x");
+  ref.set_reference(true);
+  int runs = 0;
+  for (const data_type_t st : srcs)
+    for (const data_type_t dt : dsts)
+      for (const char* fn : fns) {
+        const int e = st == DT_INT8 || st == DT_UINT8 ? 1 : st == DT_FP32 || st == DT_INT32 || st == DT_UINT32 ? 4 : 2;
+        const auto pool = edges(st);
+        for (size_t npu = 0; npu < 5; ++npu)
+          for (size_t i = 0; i < 8192; i += size_t(e)) {
+            const uint32_t v = rng() % 4 ? pool[rng() % pool.size()] : uint32_t(rng());
+            std::memcpy(&fast.memory()[npu * fast.local_mem_size() + i], &v, size_t(e));
+          }
+        std::memcpy(ref.memory().data(), fast.memory().data(), 5 * size_t(fast.local_mem_size()));
+        BdcCall k = call(fn, 0, 4096, 6144, dt);
+        k.src0_dtype = st;
+        k.shape = &shape;
+        k.c_bits = pool[rng() % pool.size()];
+        k.true_bits = uint32_t(rng());
+        fast.bdc(k);
+        ref.bdc(k);
+        EXPECT_TRUE(std::equal(fast.memory().begin(), fast.memory().end(), ref.memory().begin()))
+            << fn << " src " << int(st) << " dst " << int(dt);
+        ++runs;
+      }
+  EXPECT_EQ(runs, 360);
+}
+
 // ---- rejections: function, operand, rule, values; nothing written ----
 
 TEST(TpuBdcChecks, Rejections) {
