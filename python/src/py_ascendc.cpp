@@ -379,6 +379,12 @@ std::string snake(const std::string& n) {
 }
 
 void init_vector_apis(py::module_& m) {
+  // Each table API's vendor name and dtypes, for its docstring (tools/gen_py_docs.py).
+  m.def("_api_table", [] {
+    py::dict d;
+    for (const PyVec& v : kPyVec) d[py::str(snake(v.name))] = py::make_tuple(v.name, ts::vector_api_dtypes(v.api));
+    return d;
+  });
   for (const PyVec& v : kPyVec) {
     const PyVec r = v;
     const std::string py_name = snake(r.name);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dtype_arg.hpp"
 #include "tilesim/ascendc/engine.hpp"
 #include "tilesim/ascendc/vector.hpp"
 #include "tilesim/error.hpp"
@@ -328,16 +329,7 @@ inline ts::RepeatStrides unary_strides(const py::object& params, const char* ins
 // A dtype argument: a §2 name or alias ('float16', 'bf16', ...) or a NumPy dtype (np.float16,
 // np.dtype('int32')), read through its kind and size.
 inline formats::DType dtype_arg(const py::object& o, const char* instr, const char* what) {
-  if (py::isinstance<py::str>(o)) return formats::parse_dtype(o.cast<std::string>(), what);
-  py::dtype dt;
-  try {
-    dt = py::dtype::from_args(o);
-  } catch (const py::error_already_set&) {
-    tilesim::raise(ErrorCode::Constraint, instr,
-                   std::string(what) + " must be a dtype name or a NumPy dtype, got " + py::repr(o).cast<std::string>(),
-                   "docs/formats.md#dtype-names");
-  }
-  return dtype_of(py::array(dt, std::vector<py::ssize_t>{0}), instr, what);
+  return formats::parse_dtype(tilesim::pydtype::dtype_text(o, instr, what), what);
 }
 
 // The closure functions beyond the arithmetic table (py_ascendc_api.cpp).

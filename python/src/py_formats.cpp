@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "dtype_arg.hpp"
 #include "registry.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/formats.hpp"
@@ -83,8 +84,8 @@ std::vector<uint8_t> to_storage(fm::DType t, const std::vector<uint64_t>& codes)
   return buf;
 }
 
-py::array decode(const py::object& codes_obj, const std::string& fmt) {
-  const fm::DType t = fm::parse_dtype(fmt, "formats.decode");
+py::array decode(const py::object& codes_obj, const py::object& fmt) {
+  const fm::DType t = fm::parse_dtype(tilesim::pydtype::dtype_text(fmt, "formats.decode", "fmt"), "formats.decode");
   const fm::FormatInfo& f = fm::info(t);
   const py::array a = contiguous(codes_obj);
   std::vector<uint64_t> codes;
@@ -153,9 +154,16 @@ py::array encode_typed(const py::array& a, fm::DType t, fm::Rounding mode, bool 
   }
 }
 
-py::array encode(const py::object& values, const std::string& fmt, const std::string& rounding,
-                 bool saturate) {
-  const fm::DType t = fm::parse_dtype(fmt, "formats.encode");
+py::array encode(const py::object& values, const py::object& fmt, const std::string& rounding,
+                 const py::object& saturate_o) {
+  // saturate: True or False only (numpy.bool_ too); 2 or 'yes' is a mistake, not "true".
+  if (!py::isinstance<py::bool_>(saturate_o) &&
+      !py::isinstance(saturate_o, py::module_::import("numpy").attr("bool_")))
+    tilesim::raise(ErrorCode::Constraint, "formats.encode",
+                   "saturate must be True or False, got " + py::repr(saturate_o).cast<std::string>(),
+                   "docs/formats.md#python");
+  const bool saturate = PyObject_IsTrue(saturate_o.ptr()) == 1;
+  const fm::DType t = fm::parse_dtype(tilesim::pydtype::dtype_text(fmt, "formats.encode", "fmt"), "formats.encode");
   const fm::Rounding mode = fm::parse_rounding(rounding);
   fm::require_rounding(t, mode, "formats.encode");  // rto into e8m0, before any work (10 §4)
   py::array asarr = py::module_::import("numpy").attr("asarray")(values).cast<py::array>();

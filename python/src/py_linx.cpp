@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "dtype_arg.hpp"
 #include "registry.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/linx.hpp"
@@ -165,10 +166,7 @@ fm::DType dtype_arg(const py::handle& d, const py::array* arr, const std::string
     bad(fn, "dtype omitted and the array's NumPy dtype " + py::str(py::handle(dt)).cast<std::string>() +
                 " maps to no format (float16/32/64 and [u]int8..64 do; bit-carried formats need dtype=)");
   }
-  if (py::isinstance<py::str>(d)) return fm::parse_dtype(d.cast<std::string>(), fn + " dtype");
-  if (py::isinstance(d, py::module_::import("numpy").attr("dtype")))
-    return fm::parse_dtype(d.attr("name").cast<std::string>(), fn + " dtype");
-  bad(fn, "dtype must be a dtype name such as 'fp16' or None, got " + shown(d));
+  return fm::parse_dtype(tilesim::pydtype::dtype_text(d, fn, "dtype"), fn + " dtype");
 }
 
 lx::Layout layout_arg(const py::handle& h, const std::string& fn) {
@@ -388,9 +386,12 @@ void init_linx(py::module_&, py::module_& m) {
           py::arg("queue"), py::arg("raw_bytes"), py::arg("size") = py::none())
       .def(
           "run",
-          [](lx::Machine& self, const py::object& prog, const py::object& trace, bool trace_values) {
+          [](lx::Machine& self, const py::object& prog, const py::object& trace, const py::object& tv) {
             // trace= (docs/cli.md#trace): a path, a file object or a list; the lines written up to
-            // a fault are delivered too.
+            // a fault are delivered too. trace_values without trace= has nothing to apply to.
+            const bool trace_values = bool_arg(tv, "tilesim.linx.Machine.run", "trace_values");
+            if (trace_values && trace.is_none())
+              bad("tilesim.linx.Machine.run", "trace_values=True applies only with trace=");
             std::ostringstream lines;
             if (!trace.is_none()) self.set_trace(&lines, trace_values);
             const auto deliver = [&] {

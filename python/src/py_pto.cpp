@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "registry.hpp"
@@ -251,6 +252,19 @@ void init_pto(py::module_&, py::module_& m) {
                               tp::fe::has_tmp_form(info)));
     }
     return l;
+  });
+  // An instruction's dtype sets per target, for its docstring: [(target, [dtype names])].
+  m.def("_dtypes", [](const std::string& name) {
+    const tp::InstrInfo* info = tp::find_instr(name);
+    py::list out;
+    if (!info) return out;
+    for (const auto& [target, set] : {std::pair<const char*, uint16_t>{"a2a3", info->a2a3}, {"a5", info->a5}}) {
+      py::list names;
+      for (int e = 0; e <= static_cast<int>(tp::Elem::u64); ++e)
+        if (set & (1u << e)) names.append(std::string(tp::elem_name(tp::Elem(e))));
+      out.append(py::make_tuple(target, names));
+    }
+    return out;
   });
   m.def("_is_float", [](const std::string& n) { return tp::elem_is_float(tp::parse_elem(n, "dtype")); });
   m.def("_execute", &execute_instr);

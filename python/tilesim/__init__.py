@@ -14,6 +14,7 @@ from . import formats  # noqa: E402
 from ._compare import CompareReport, compare  # noqa: E402
 
 import importlib as _importlib
+import sys as _sys
 
 for _name in ("pto", "linx", "ascendc", "tpu"):
     try:
@@ -23,3 +24,31 @@ for _name in ("pto", "linx", "ascendc", "tpu"):
             raise
 
 __all__ = ["CompareReport", "Error", "__version__", "compare", "formats", "num_threads", "set_num_threads"]
+
+
+def _apply_docstrings():
+    """Installs the docstring table (docs/python.md#docstrings). tools/gen_py_docs.py sets
+    TILESIM_GEN_DOCS=1 to read the compiled signatures instead."""
+    import inspect
+    import os
+
+    if os.environ.get("TILESIM_GEN_DOCS") == "1":
+        return
+    from ._docstrings import DOCS
+
+    for qual, text in DOCS.items():
+        owner_name, attr = qual.rsplit(".", 1)
+        parts = owner_name.split(".")
+        owner = _sys.modules[__name__]
+        for p in parts[1:]:
+            owner = getattr(owner, p)
+        obj = inspect.getattr_static(owner, attr) if inspect.isclass(owner) else getattr(owner, attr)
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+        if type(obj).__name__ in ("builtin_function_or_method", "instancemethod"):
+            _tilesim._set_doc(obj, text)
+        else:
+            obj.__doc__ = text
+
+
+_apply_docstrings()

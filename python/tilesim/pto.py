@@ -12,6 +12,8 @@ from . import _trace
 from ._errors import Error
 from ._load import export as _export
 
+from . import _dtype
+
 _impl = _export(globals(), "pto")
 
 _FROM_NUMPY = {
@@ -39,7 +41,7 @@ class Tile:
             if name is None:
                 raise _impl_error("Tile: NumPy dtype %s is not a PTO dtype; pass dtype=" % arr.dtype)
         else:
-            name = _impl._canonical(str(dtype))
+            name = _dtype_name(dtype)
         carrier = _np.dtype(_impl._carrier(name))
         if arr.dtype != carrier:
             ints = arr.dtype.kind in "iub" and carrier.kind in "iu"
@@ -254,14 +256,7 @@ def _scalar_text(x, dtype):
 
 def _dtype_name(dtype):
     """A spec 60 §2 name or alias, or a NumPy dtype (np.int32, np.float16, ...)."""
-    if not isinstance(dtype, str):
-        try:
-            np_name = _np.dtype(dtype).name
-        except TypeError:
-            np_name = None
-        if np_name in _FROM_NUMPY:
-            return _FROM_NUMPY[np_name]
-    return _impl._canonical(str(dtype))
+    return _impl._canonical(_dtype.text(dtype))
 
 
 def _mode(x, what):

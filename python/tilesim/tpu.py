@@ -10,10 +10,13 @@ import numbers
 
 import numpy as _np
 
+from . import _dtype
+from . import _tilesim
 from ._errors import Error
-from ._load import export as _export
 
-_impl = _export(globals(), "tpu")
+# The compiled half's helpers stay private; the public API is this module (spec 60 §4).
+_impl = _tilesim.tpu
+chips = _impl.chips
 
 _TENSOR, _SCALAR, _VECTOR = 0, 1, 2
 # NumPy dtype -> spec 60 §2 name, for dtype inference (bit-carried formats need an explicit dtype).
@@ -119,7 +122,7 @@ def _dim4(where, what, values, stride=False):
 
 
 def _dt(name):
-    return _impl.parse_dtype(str(name))
+    return _impl.parse_dtype(_dtype.text(name))
 
 
 def _bit_carried_codes():

@@ -59,6 +59,12 @@ std::string dtype_list(uint32_t set) {
   return s;
 }
 
+}  // namespace
+
+std::string vector_api_dtypes(VecApi api) { return dtype_list(kRows[static_cast<size_t>(api)].dtypes); }
+
+namespace {
+
 // ---- legality predicates (spec 70 item 13) ----
 
 void dtype_in(const char* api, DType t, uint32_t set) {

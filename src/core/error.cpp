@@ -21,12 +21,9 @@ void raise(ErrorCode code, std::string_view instr, std::string_view detail, std:
   msg.reserve(instr.size() + detail.size() + spec.size() + 16);
   if (!instr.empty()) msg.append(instr).append(": ");
   msg.append(detail);
-  // A citation of the project's docs ("docs/pto-instructions.md#element-wise") is shown as is; older call sites
-  // still pass a spec section ("docs/pto.md#trowexpand-constraints").
-  if (spec.starts_with("docs/"))
-    msg.append(" [").append(spec).append("]");
-  else if (!spec.empty())
-    msg.append(" [spec ").append(spec).append("]");
+  // The citation is a section of the project's docs ("docs/pto-instructions.md#element-wise"), which
+  // users have; tests/core/docs_anchor_test.cpp checks every cited anchor exists.
+  if (!spec.empty()) msg.append(" [").append(spec).append("]");
   throw Error(code, msg);
 }
 

@@ -15,7 +15,7 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
 void unknown_profile(std::string_view kind, std::string_view name, std::string valid_list) {
   std::string detail = "unknown ";
   detail.append(kind).append(" '").append(name).append("'; valid names: ").append(valid_list);
-  raise(ErrorCode::Unsupported, "profile", detail, "00 Target profiles");
+  raise(ErrorCode::Unsupported, "profile", detail, "docs/getting-started.md#target-profiles");
 }
 
 }  // namespace tilesim::detail

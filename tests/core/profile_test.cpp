@@ -28,7 +28,7 @@ TEST(Profile, UnknownNameListsValidNames) {
     EXPECT_EQ(e.code(), tilesim::ErrorCode::Unsupported);
     EXPECT_STREQ(e.what(),
                  "profile: unknown test chip 'delta'; valid names: alpha, Beta_2, gamma "
-                 "[spec 00 Target profiles]");
+                 "[docs/getting-started.md#target-profiles]");
   }
   EXPECT_THROW(tilesim::find_profile<TestProfile>(kRows, "test chip", ""), tilesim::Error);
   EXPECT_THROW(tilesim::find_profile<TestProfile>(kRows, "test chip", "alph"), tilesim::Error);

@@ -266,7 +266,8 @@ def test_every_rejection_is_tilesim_error(call, fn, arg):
     with pytest.raises(tilesim.Error) as e:
         call(m, np.zeros((16, 16), np.float16))
     msg = str(e.value)
-    assert fn in msg and arg in msg and "[docs/linx.md#python]" in msg, msg
+    doc = "[docs/python.md#dtype-arguments]" if arg == "dtype" else "[docs/linx.md#python]"
+    assert fn in msg and arg in msg and doc in msg, msg
     assert e.value.code == "Constraint"
 
 

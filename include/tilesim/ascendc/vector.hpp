@@ -4,6 +4,7 @@
 // and call these.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "tilesim/ascendc/engine.hpp"
 #include "tilesim/formats.hpp"
@@ -66,6 +67,9 @@ struct MemRef {
   const uint8_t* gm_end = nullptr;
   uint64_t elems = 0;
 };
+
+// The dtypes an API of the table takes ("fp16 fp32 s16 s32"), as its errors and docs list them.
+std::string vector_api_dtypes(VecApi api);
 
 // Count forms (spec 41 §3): counter mode over elements [0, count) of every operand, then the core's
 // mask register is left in normal mode, all ones. `scalar` is a code of t (Scalar kind).
