@@ -249,8 +249,8 @@ HWY_NOINLINE void HalfRoot(const void* a, size_t as, void* d, size_t ds, size_t 
 }
 #endif
 
-// fp16/bf16 abs and neg on the codes: the sign bit cleared / flipped, a NaN made canonical
-// (spec 15 §1) — no widening needed.
+// fp16/bf16 abs, neg and relu on the codes: the sign bit cleared / flipped, a negative code
+// (-0 included) made +0, a NaN made canonical (spec 15 §1) — no widening needed.
 template <Op op, bool kBf16>
 HWY_NOINLINE void HalfSign(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n) {
   const hn::ScalableTag<uint16_t> du;
@@ -265,7 +265,9 @@ HWY_NOINLINE void HalfSign(const void* a, size_t as, void* d, size_t ds, size_t 
       [&](const uint16_t* x, uint16_t* o) HWY_ATTR {
         const auto v = hn::LoadU(du, x);
         const auto mag = hn::And(v, mag_mask);
-        const auto res = op == Op::abs ? mag : hn::Xor(v, sign);
+        const auto res = op == Op::abs   ? mag
+                         : op == Op::neg ? hn::Xor(v, sign)
+                                         : hn::IfThenZeroElse(hn::Ne(mag, v), v);  // relu: sign set -> +0
         hn::StoreU(hn::IfThenElse(hn::Gt(mag, inf), qnan, res), du, o);
       },
       [&](uint16_t c) { return uint16_t(eval(op, t, c)); });
@@ -544,6 +546,12 @@ bool UnaryImpl(Op op, DType t, const Rows2& g) {
   const bool half = t == DType::fp16 || t == DType::bf16;
   if (half && (op == Op::abs || op == Op::neg)) {
     HalfKernel<Op::abs, Op::neg>(op, t, [&](auto o, auto bf) {
+      HalfSign<decltype(o)::value, decltype(bf)::value>(g.a, g.as, g.d, g.ds, g.rows, g.n);
+    });
+    return true;
+  }
+  if (half && op == Op::relu) {
+    HalfKernel<Op::relu, Op::relu>(op, t, [&](auto o, auto bf) {
       HalfSign<decltype(o)::value, decltype(bf)::value>(g.a, g.as, g.d, g.ds, g.rows, g.n);
     });
     return true;
