@@ -41,8 +41,9 @@ def doc(name, summary, dtypes, *example):
 doc("tilesim.num_threads", "The number of threads large operations may use: TILESIM_THREADS if set"
     " (a positive integer), else the hardware concurrency (docs/python.md#threads).",
     "n/a (no arrays)", "n = tilesim.num_threads()", "n >= 1")
-doc("tilesim.set_num_threads", "Sets the number of threads large operations may use (n >= 1); results"
-    " are bit-identical for every thread count (docs/python.md#threads).",
+doc("tilesim.set_num_threads", "Sets the number of threads large operations may use: 1..1024, or 0 for"
+    " the default again; anything else is an error. Results are bit-identical for every thread"
+    " count (docs/python.md#threads).",
     "n/a (no arrays)", "tilesim.set_num_threads(2)", "tilesim.num_threads()")
 doc("tilesim.compare", "Compares got with want element by element: equal bits (bits=True) or"
     " |got - want| <= atol + rtol * |want| with NaN matching NaN; returns a CompareReport with the"

@@ -1,7 +1,8 @@
 /* hardtanh(x) = min(max(x, lo), hi) as a TPU-Kernel kernel: global memory in, tiles of
  * [1, NPU_NUM, 1, w] through local memory, two BDC compare-selects with SCALAR bounds (the way
  * torch-tpu's nodechip_hardtanh.c does it), global memory out. A C program: the kernel, its
- * TPUKERNEL_FUNC_REGISTER entry, and a host driver.
+ * TPUKERNEL_FUNC_REGISTER entry (hardtanh_kernel.h, which bench/bench_tpu.cpp times too), and a
+ * host driver.
  *
  *   example_tpu_hardtanh                                  self-check on known answers
  *   example_tpu_hardtanh DTYPE N LO HI in.bin out.bin     run on a file (check_examples.py)
@@ -12,47 +13,7 @@
 
 #include "tpu_example_io.h"
 
-typedef struct {
-  global_addr_t in, out;
-  int length;
-  int dtype;
-  scalar_t lo, hi; /* in dtype */
-} hardtanh_args_t;
-
-static int example_hardtanh(const void* p) {
-  const hardtanh_args_t* a = (const hardtanh_args_t*)p;
-  const data_type_t dt = (data_type_t)a->dtype;
-  const int esz = tpu_data_type_size(dt);
-  /* local memory: input tile in the first half, output tile in the second */
-  const local_addr_t in_l = 0, out_l = (local_addr_t)(LOCAL_MEM_SIZE / 2);
-  const int wmax = ALIGN_DOWN(LOCAL_MEM_SIZE / 2 / esz, tpu_eu_num(dt));
-  variable_t x = {TENSOR, {.addr = in_l}}, y = {TENSOR, {.addr = out_l}};
-  variable_t lo = {SCALAR, {.scalar = a->lo}}, hi = {SCALAR, {.scalar = a->hi}};
-  /* this core's slice of the elements (every core has its own local memory) */
-  const int slice = DIV_UP(a->length, tpu_core_num());
-  const int begin = MIN(a->length, slice * tpu_core_index()), end = MIN(a->length, begin + slice);
-  int done = begin;
-  TPUKERNEL_ASSERT(esz > 0 && wmax > 0);
-  tpu_initialize();
-  while (done < end) {
-    const int todo = end - done;
-    dim4 shape = {1, 1, 1, 1};
-    if (todo >= NPU_NUM) {
-      shape.c = NPU_NUM;
-      shape.w = MIN(todo / NPU_NUM, wmax);
-    } else {
-      shape.c = todo;
-    }
-    tpu_gdma_cpy_S2L(in_l, a->in + (global_addr_t)done * esz, &shape, NULL, NULL, dt);
-    tpu_bdc_greater_select(out_l, &x, &hi, &hi, &x, &shape, dt, dt); /* y = x > hi ? hi : x */
-    tpu_bdc_less_select(out_l, &y, &lo, &lo, &y, &shape, dt, dt);    /* y = y < lo ? lo : y */
-    tpu_gdma_cpy_L2S(a->out + (global_addr_t)done * esz, out_l, &shape, NULL, NULL, dt);
-    done += shape.c * shape.w;
-  }
-  tpu_poll();
-  return 0;
-}
-TPUKERNEL_FUNC_REGISTER(example_hardtanh)
+#include "hardtanh_kernel.h"
 
 static int run(int dtype, int n, float lo, float hi, global_addr_t in, global_addr_t out) {
   hardtanh_args_t args;

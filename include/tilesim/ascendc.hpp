@@ -1272,3 +1272,6 @@ inline AscendC::TPipe* GetTPipePtr() {
                    "docs/ascendc.md#kernel-utilities");
   return static_cast<AscendC::TPipe*>(p);
 }
+
+// printf / PRINTF, DumpTensor, ascendc_assert (docs/ascendc.md#debug-prints).
+#include "tilesim/ascendc/debug.hpp"

@@ -737,6 +737,8 @@ TILESIM_PTO_INSTRS(TILESIM_PTO_GEN)
 }  // namespace pto
 
 #include "tilesim/pto/kernel.hpp"
+// TPRINT (docs/pto.md#tprint).
+#include "tilesim/pto/print.hpp"
 
 #undef TILESIM_PTO_NO_PREFIX
 #undef TILESIM_PTO_DIV_PREFIX

@@ -6,6 +6,7 @@
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -107,6 +108,28 @@ struct BdcSignature {
 };
 std::vector<BdcSignature> bdc_signatures();
 
+namespace detail {
+// Host memory of a chip's local memory (and large global allocations): 2 MiB-aligned and, where
+// the OS offers them, on transparent huge pages (the simulated memory is walked NPU by NPU: with
+// 4 KiB pages the TLB misses cost as much as the data). nullptr on failure; not zeroed.
+void* alloc_big(size_t bytes);
+void free_big(void* p) noexcept;
+template <class T>
+struct BigAllocator {
+  using value_type = T;
+  BigAllocator() = default;
+  template <class U>
+  BigAllocator(const BigAllocator<U>&) noexcept {}
+  T* allocate(size_t n) {
+    if (void* p = alloc_big(n * sizeof(T))) return static_cast<T*>(p);
+    throw std::bad_alloc();
+  }
+  void deallocate(T* p, size_t) noexcept { free_big(p); }
+  template <class U>
+  bool operator==(const BigAllocator<U>&) const noexcept { return true; }
+};
+}  // namespace detail
+
 class Device {
  public:
   explicit Device(std::string_view chip = kDefaultChip);
@@ -118,8 +141,18 @@ class Device {
   int eu_num(data_type_t dtype) const;  // ALIGN_BYTES / sizeof(dtype)
 
   // The whole local memory: NPU k occupies [k * local_mem_size, (k + 1) * local_mem_size).
-  std::span<uint8_t> memory() noexcept { return mem_; }
+  // Writable access counts as writing all of it (see zero_memory).
+  std::span<uint8_t> memory() noexcept {
+    written_ = ~uint64_t{0};
+    return mem_;
+  }
   std::span<const uint8_t> memory() const noexcept { return mem_; }
+  // tilesim's own operations (GDMA, BDC): the memory, noting in-NPU bytes [lo, hi) of every NPU
+  // as written.
+  uint8_t* data_written(uint32_t lo, uint32_t hi) noexcept;
+  // Zeroes every byte that may be non-zero, i.e. every in-NPU granule (LOCAL_MEM_SIZE / 64
+  // bytes) written since the last zeroing: what tilesim_tpu_launch gives each core.
+  void zero_memory() noexcept;
 
   // Layout helpers (spec 50 §1), vendor semantics.
   int npu_index(local_addr_t addr) const noexcept {
@@ -200,7 +233,8 @@ class Device {
 
  private:
   const ChipProfile* chip_;
-  std::vector<uint8_t> mem_;
+  std::vector<uint8_t, detail::BigAllocator<uint8_t>> mem_;
+  uint64_t written_ = 0;  // bit k: in-NPU granule k may be non-zero on some NPU
   bool reference_ = false;
 };
 

@@ -24,8 +24,14 @@ using bfloat16_t = AscendC::bfloat16_t;
 // The CPU twin's older namespace (tik2 samples: `using namespace tik2;`, tik2::GmAlloc).
 namespace tik2 = AscendC;
 
-// The kernel macros' ASSERT (vendor kernel_macros.h: assert(x) in CPU-debug builds).
+// The kernel `assert` is the vendor's (asc_assert.h): assert(expr) or assert(expr, fmt, args...), the
+// same as ascendc_assert: a failed one prints "[ASSERT] file:line: ..." and fails its block with a
+// tilesim::Error instead of aborting the process (docs/ascendc.md#debug-prints). As there, <cassert>
+// included after this header brings the C library's assert back.
 #include <cassert>
+#undef assert
+#define assert(...) ascendc_assert(__VA_ARGS__)
+// The kernel macros' ASSERT (vendor kernel_macros.h: assert(x) in CPU-debug builds).
 #ifndef ASSERT
 #define ASSERT(x) assert(x)
 #endif

@@ -32,7 +32,20 @@ PYBIND11_MODULE(_tilesim, m) {
   m.doc() = "tilesim: bit-exact CPU twin of AI-accelerator tile and vector instructions";
   m.attr("__version__") = tilesim::version();
   m.def("num_threads", &tilesim::num_threads);
-  m.def("set_num_threads", &tilesim::set_num_threads, py::arg("n"));
+  // n: 0 (back to the default) or 1..1024; anything else, bool and float included, is an error
+  // naming it rather than a TypeError or a silent clamp (docs/python.md#threads).
+  m.def("set_num_threads", [](const py::object& n) {
+    const bool integral = !py::isinstance<py::bool_>(n) &&
+                          (py::isinstance<py::int_>(n) || py::hasattr(n, "__index__"));
+    if (integral) {
+      const long long v = PyNumber_AsSsize_t(py::reinterpret_steal<py::object>(PyNumber_Index(n.ptr())).ptr(), nullptr);
+      if (!PyErr_Occurred() && v >= 0) return tilesim::set_num_threads(static_cast<size_t>(v));
+      PyErr_Clear();
+    }
+    tilesim::raise(tilesim::ErrorCode::Constraint, "tilesim.set_num_threads",
+                   "n must be 0 (the default) or 1..1024, got " + py::repr(n).cast<std::string>(),
+                   "docs/python.md#threads");
+  }, py::arg("n"));
   // Resolves a dtype name or alias to its canonical name (spec 60 §2); used by the Python layer.
   m.def("canonical_dtype", [](const std::string& name) {
     return std::string(tilesim::formats::name(tilesim::formats::parse_dtype(name)));

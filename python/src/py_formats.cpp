@@ -155,7 +155,14 @@ py::array encode_typed(const py::array& a, fm::DType t, fm::Rounding mode, bool 
 }
 
 py::array encode(const py::object& values, const py::object& fmt, const std::string& rounding,
-                 bool saturate) {
+                 const py::object& saturate_o) {
+  // saturate: True or False only (numpy.bool_ too); 2 or 'yes' is a mistake, not "true".
+  if (!py::isinstance<py::bool_>(saturate_o) &&
+      !py::isinstance(saturate_o, py::module_::import("numpy").attr("bool_")))
+    tilesim::raise(ErrorCode::Constraint, "formats.encode",
+                   "saturate must be True or False, got " + py::repr(saturate_o).cast<std::string>(),
+                   "docs/formats.md#python");
+  const bool saturate = PyObject_IsTrue(saturate_o.ptr()) == 1;
   const fm::DType t = fm::parse_dtype(tilesim::pydtype::dtype_text(fmt, "formats.encode", "fmt"), "formats.encode");
   const fm::Rounding mode = fm::parse_rounding(rounding);
   fm::require_rounding(t, mode, "formats.encode");  // rto into e8m0, before any work (10 §4)

@@ -386,9 +386,12 @@ void init_linx(py::module_&, py::module_& m) {
           py::arg("queue"), py::arg("raw_bytes"), py::arg("size") = py::none())
       .def(
           "run",
-          [](lx::Machine& self, const py::object& prog, const py::object& trace, bool trace_values) {
+          [](lx::Machine& self, const py::object& prog, const py::object& trace, const py::object& tv) {
             // trace= (docs/cli.md#trace): a path, a file object or a list; the lines written up to
-            // a fault are delivered too.
+            // a fault are delivered too. trace_values without trace= has nothing to apply to.
+            const bool trace_values = bool_arg(tv, "tilesim.linx.Machine.run", "trace_values");
+            if (trace_values && trace.is_none())
+              bad("tilesim.linx.Machine.run", "trace_values=True applies only with trace=");
             std::ostringstream lines;
             if (!trace.is_none()) self.set_trace(&lines, trace_values);
             const auto deliver = [&] {

@@ -866,7 +866,7 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                            '\n'
                            ">>> tilesim.formats.decode(np.uint8([0x38, 0x7e, 0x80]), 'e4m3')\n"
                            'array([  1., 448.,  -0.], dtype=float32)',
- 'tilesim.formats.encode': "encode(values, fmt, rounding='rne', saturate: bool = False) -> numpy.ndarray\n"
+ 'tilesim.formats.encode': "encode(values, fmt, rounding='rne', saturate=False) -> numpy.ndarray\n"
                            '\n'
                            'Encodes values in format fmt with rounding (rne rna rtz rdn rup rhu rhd rto) and '
                            'saturate;\n'
@@ -1027,7 +1027,7 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                                   ">>> m.write_mem(16, b'ab')\n"
                                   '>>> m.read_mem(16, 2)\n'
                                   "b'ab'",
- 'tilesim.linx.Machine.run': 'run(program, trace=None, trace_values: bool = False) -> None\n'
+ 'tilesim.linx.Machine.run': 'run(program, trace=None, trace_values=False) -> None\n'
                              '\n'
                              'Runs a program (text or words) block by block; a fault raises '
                              'tilesim.linx.Fault with kind,\n'
@@ -2298,11 +2298,12 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                       '>>> i = tilesim.pto.Tile(np.arange(32, dtype=np.int16).reshape(2, 16))\n'
                       '>>> tilesim.pto.txors(i, 3).data[0, :6]\n'
                       'array([3, 2, 1, 0, 7, 6], dtype=int16)',
- 'tilesim.set_num_threads': 'set_num_threads(n: int) -> None\n'
+ 'tilesim.set_num_threads': 'set_num_threads(n) -> None\n'
                             '\n'
-                            'Sets the number of threads large operations may use (n >= 1); results are '
-                            'bit-identical for\n'
-                            'every thread count (docs/python.md#threads).\n'
+                            'Sets the number of threads large operations may use: 1..1024, or 0 for the '
+                            'default again;\n'
+                            'anything else is an error. Results are bit-identical for every thread count\n'
+                            '(docs/python.md#threads).\n'
                             '\n'
                             'dtypes: n/a (no arrays)\n'
                             '\n'

@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/debug_print.hpp"
 #include "tilesim/ascendc/engine.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/parallel.hpp"
@@ -79,6 +80,11 @@ struct Launch {
   int64_t first_ended = -1;  // the first core that ended (its GetBlockIdx), -1 if none yet
   std::vector<std::optional<Error>> errors;
   std::weak_ptr<Launch> self;  // for sync_all's add_runner
+  // Debug prints (docs/ascendc.md#debug-prints): each core's output, written to stdout (under m)
+  // in core order as soon as every lower core has ended, so blocks never interleave.
+  std::vector<std::string> out;
+  std::vector<char> ended;
+  int64_t flushed = 0;
 };
 
 struct BlockState {
@@ -137,6 +143,7 @@ void run_block(Launch& L, int64_t core) {
   bind_core(&c);
   std::optional<Error> err;
   try {
+    const debug::BlockScope prints(core, L.cores, &L.out[static_cast<size_t>(core)]);
     (*L.body)();
     check_flags(c);
   } catch (const Error& e) {
@@ -152,6 +159,12 @@ void run_block(Launch& L, int64_t core) {
   t_block = nullptr;
   std::lock_guard<std::mutex> lk(L.m);
   L.errors[static_cast<size_t>(core)] = std::move(err);
+  L.ended[static_cast<size_t>(core)] = 1;
+  for (; L.flushed < L.cores && L.ended[static_cast<size_t>(L.flushed)]; ++L.flushed) {
+    std::string& o = L.out[static_cast<size_t>(L.flushed)];
+    debug::write_stdout(o);
+    std::string().swap(o);
+  }
   if (L.first_ended < 0) L.first_ended = core;
   if (st.holds_permit) ++L.permits;
   ++L.finished;
@@ -347,6 +360,8 @@ void launch(const char* kernel, int64_t block_dim, std::initializer_list<LaunchA
   L.product = core().product;
   L.permits = std::max<size_t>(1, num_threads());
   L.errors.resize(static_cast<size_t>(L.cores));
+  L.out.resize(static_cast<size_t>(L.cores));
+  L.ended.assign(static_cast<size_t>(L.cores), 0);
   L.body = &body;
   {
     // The launching thread is one runner; pool threads make up the rest of the permits.

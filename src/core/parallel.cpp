@@ -162,7 +162,13 @@ size_t num_threads() {
   return n;
 }
 
-void set_num_threads(size_t n) { g_threads.store(n == 0 ? default_threads() : std::min<size_t>(n, kMaxThreads)); }
+void set_num_threads(size_t n) {
+  if (n > kMaxThreads)  // a count the host cannot mean; clamping it would hide the mistake
+    raise(ErrorCode::Constraint, "set_num_threads",
+          "n must be 0 (the default) or 1.." + std::to_string(kMaxThreads) + ", got " + std::to_string(n),
+          "docs/python.md#threads");
+  g_threads.store(n == 0 ? default_threads() : n);
+}
 
 void parallel_for(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body) {
   if (n == 0) return;

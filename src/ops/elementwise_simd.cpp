@@ -33,20 +33,6 @@ HWY_INLINE T* RowW(void* p, size_t stride, size_t r) {
   return reinterpret_cast<T*>(static_cast<uint8_t*>(p) + r * stride);
 }
 
-// The walk of a one-operand 16-bit kernel: vec(x + i, o + i) for each whole vector of N lanes of
-// each row, one(x[i]) -> o[i] for the tail.
-template <class Vec, class One>
-HWY_INLINE void Rows16(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n,
-                       size_t N, Vec&& vec, One&& one) {
-  for (size_t r = 0; r < rows; ++r) {
-    const uint16_t* x = Row<uint16_t>(a, as, r);
-    uint16_t* o = RowW<uint16_t>(d, ds, r);
-    size_t i = 0;
-    for (; i + N <= n; i += N) vec(x + i, o + i);
-    for (; i < n; ++i) o[i] = one(x[i]);
-  }
-}
-
 // Operand shapes, fixed at compile time so the loops carry no per-vector branches.
 enum Mode { kTT, kTS, kST };  // tile op tile, tile op scalar, scalar op tile
 

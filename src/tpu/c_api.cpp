@@ -203,7 +203,7 @@ int tilesim_tpu_launch(const char* name, const void* args, size_t args_size) {
   for (int core = 0; core < cores; ++core) {
     t_state.core = core;
     t_state.parallel = false;
-    std::memset(t_state.launch->memory().data(), 0, t_state.launch->memory().size());
+    t_state.launch->zero_memory();  // every byte the previous core (or launch) may have written
     if (run_core(fn, args) != 0) break;  // TPUKERNEL_ASSERT failed (RECORD mode)
     if (t_state.launch_code) break;
   }

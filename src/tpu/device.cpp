@@ -2,6 +2,7 @@
 // GDMA copies of spec 50 §5, and the entry of the five compare-select functions.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -15,6 +16,32 @@ namespace tilesim::tpu {
 Device::Device(std::string_view chip)
     : chip_(&find_chip(chip)),
       mem_(static_cast<size_t>(chip_->local_mem_size) * static_cast<size_t>(chip_->npu_num), 0) {}
+
+uint8_t* Device::data_written(uint32_t lo, uint32_t hi) noexcept {
+  if (hi > lo) {
+    const uint32_t g = local_mem_size() / 64;  // every chip's LOCAL_MEM_SIZE is a multiple of 64
+    const uint32_t first = lo / g, last = std::min<uint32_t>((hi - 1) / g, 63);
+    written_ |= (last == 63 ? ~uint64_t{0} : (uint64_t{2} << last) - 1) & ~((uint64_t{1} << first) - 1);
+  }
+  return mem_.data();
+}
+
+void Device::zero_memory() noexcept {
+  if (!written_) return;
+  const size_t g = local_mem_size() / 64;
+  for (int k = 0; k < npu_num(); ++k)
+    for (int b = 0; b < 64;) {
+      if (!(written_ >> b & 1)) {
+        ++b;
+        continue;
+      }
+      int e = b;  // a run of written granules: one memset
+      while (e < 64 && (written_ >> e & 1)) ++e;
+      std::memset(mem_.data() + size_t(k) * local_mem_size() + size_t(b) * g, 0, size_t(e - b) * g);
+      b = e;
+    }
+  written_ = 0;
+}
 
 int Device::eu_num(data_type_t dtype) const {
   return eu_num_raw(raw_enum(dtype));
@@ -105,11 +132,7 @@ void Device::select_raw(SelectOp op, local_addr_t dst0, local_addr_t dst1, const
                         const variable_t* src1, const variable_t* src2, const variable_t* src3,
                         const dim4* shape, int dtype_a, int dtype_b) {
   const variable_t* const src[4] = {src0, src1, src2, src3};
-  const SelectPlan p = plan_select(*chip_, op, dst0, dst1, src, shape, dtype_a, dtype_b);
-  if (reference_)
-    select_reference(mem_.data(), p);
-  else
-    select_fast(mem_.data(), p);
+  run_select(*this, op, dst0, dst1, src, shape, dtype_a, dtype_b);  // on the BDC walker
 }
 
 void Device::greater_select(local_addr_t dst, const variable_t* src0, const variable_t* src1,

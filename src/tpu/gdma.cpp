@@ -123,10 +123,17 @@ inline uint8_t* row(const Side& sd, uint8_t* mem, uint32_t lms, int npu_num, int
   return sd.host + (n * sd.s.n + c * sd.s.c + h * sd.s.h) * e;
 }
 
+// The local memory, noting the bytes a local destination touches as written.
+uint8_t* local_memory(Device& dev, const Plan& p) {
+  if (!p.dst.local) return dev.data_written(0, 0);
+  const int64_t hi = p.dst.r + tensor_extent_bytes(p.dst.s, p.dst.q, p.N, p.C, p.H, p.W, p.e, dev.npu_num());
+  return dev.data_written(p.dst.r, static_cast<uint32_t>(hi));
+}
+
 // Moves the elements; `stage` first gathers the source into a dense buffer (same memory on both
 // sides: every read happens before any write).
 void run(Device& dev, const Plan& p, bool stage) {
-  uint8_t* mem = dev.memory().data();
+  uint8_t* mem = local_memory(dev, p);
   const uint32_t lms = dev.local_mem_size();
   const int npu = dev.npu_num();
   const int e = p.e;
@@ -143,21 +150,42 @@ void run(Device& dev, const Plan& p, bool stage) {
     src = dense;
   }
   const bool dense_w = p.dst.s.w == 1 && src.s.w == 1;
+  // Rows that follow each other on both sides (the aligned layout, continuous system memory) are
+  // one run of H*W elements per (n, c).
+  const bool flat = dense_w && (p.H == 1 || (p.dst.s.h == p.W && src.s.h == p.W));
+  const int64_t rows = flat ? 1 : p.H, run_bytes = (flat ? p.H * p.W : p.W) * e;
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t c = 0; c < p.C; ++c)
-      for (int64_t h = 0; h < p.H; ++h) {
+      for (int64_t h = 0; h < rows; ++h) {
         uint8_t* d = row(p.dst, mem, lms, npu, n, c, h, e);
         const uint8_t* s = row(src, mem, lms, npu, n, c, h, e);
         if (dense_w) {
-          std::memmove(d, s, static_cast<size_t>(p.W * e));
+          std::memmove(d, s, static_cast<size_t>(run_bytes));
         } else {
           for (int64_t w = 0; w < p.W; ++w) std::memmove(d + w * p.dst.s.w * e, s + w * src.s.w * e, e);
         }
       }
 }
 
+// Whether a copy between one memory and itself must be staged: the two sides' byte ranges meet
+// (local: the in-NPU ranges, on any NPU; system: the host byte ranges).
+bool sides_meet(const Device& dev, const Plan& p) {
+  auto span = [&](const Side& sd) {
+    if (sd.local) {
+      const int64_t lo = sd.r;
+      return std::pair{lo, lo + tensor_extent_bytes(sd.s, sd.q, p.N, p.C, p.H, p.W, p.e, dev.npu_num())};
+    }
+    const int64_t lo = static_cast<int64_t>(reinterpret_cast<uintptr_t>(sd.host));
+    return std::pair{lo, lo + ((p.N - 1) * sd.s.n + (p.C - 1) * sd.s.c + (p.H - 1) * sd.s.h + (p.W - 1) * sd.s.w + 1) *
+                                  p.e};
+  };
+  const auto [dlo, dhi] = span(p.dst);
+  const auto [slo, shi] = span(p.src);
+  return dlo < shi && slo < dhi;
+}
+
 void fill(Device& dev, const Plan& p, uint32_t bits) {
-  uint8_t* mem = dev.memory().data();
+  uint8_t* mem = local_memory(dev, p);
   uint8_t code[4];
   std::memcpy(code, &bits, 4);  // the low bytes of the scalar_t are the value (little-endian host)
   for (int64_t n = 0; n < p.N; ++n)
@@ -168,53 +196,61 @@ void fill(Device& dev, const Plan& p, uint32_t bits) {
       }
 }
 
+// A side as the caller names it: local memory or a system address, and its stride (NULL: the
+// side's default layout).
+struct Arg {
+  bool local;
+  uint64_t addr;
+  const dim4* stride;
+};
+Side resolve(const Planner& pl, const char* name, const Arg& a, const Plan& p) {
+  return a.local ? pl.local(name, static_cast<local_addr_t>(a.addr), a.stride, p)
+                 : pl.system(name, a.addr, a.stride, p);
+}
+
+// A copy: shape and dtype checked, both sides resolved (dst first for S2L, as before), then the
+// move; a copy within one memory is staged when its sides meet (every read before any write).
+void copy(Device& dev, const char* fn, const dim4* shape, int dtype, const Arg& dst, const Arg& src,
+          bool dst_first) {
+  const Planner pl{dev, fn};
+  Plan p = base_plan(pl, shape, dtype);
+  if (dst_first) p.dst = resolve(pl, "dst", dst, p);
+  p.src = resolve(pl, "src", src, p);
+  if (!dst_first) p.dst = resolve(pl, "dst", dst, p);
+  run(dev, p, dst.local == src.local && sides_meet(dev, p));
+}
+void set_c(Device& dev, const char* fn, const dim4* shape, int dtype, const Arg& dst, uint32_t c_bits) {
+  const Planner pl{dev, fn};
+  Plan p = base_plan(pl, shape, dtype);
+  p.dst = resolve(pl, "dst", dst, p);
+  fill(dev, p, c_bits);
+}
+
 }  // namespace
 
 void Device::gdma_S2L(local_addr_t dst, system_addr_t src, const dim4* shape, const dim4* dst_stride,
                       const dim4* src_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_cpy_S2L"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.dst = pl.local("dst", dst, dst_stride, p);
-  p.src = pl.system("src", src, src_stride, p);
-  run(*this, p, false);
+  copy(*this, "tpu_gdma_cpy_S2L", shape, dtype, {true, dst, dst_stride}, {false, src, src_stride}, true);
 }
 void Device::gdma_L2S(system_addr_t dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
                       const dim4* src_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_cpy_L2S"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.src = pl.local("src", src, src_stride, p);
-  p.dst = pl.system("dst", dst, dst_stride, p);
-  run(*this, p, false);
+  copy(*this, "tpu_gdma_cpy_L2S", shape, dtype, {false, dst, dst_stride}, {true, src, src_stride}, false);
 }
 void Device::gdma_L2L(local_addr_t dst, local_addr_t src, const dim4* shape, const dim4* dst_stride,
                       const dim4* src_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_cpy_L2L"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.src = pl.local("src", src, src_stride, p);
-  p.dst = pl.local("dst", dst, dst_stride, p);
-  run(*this, p, true);
+  copy(*this, "tpu_gdma_cpy_L2L", shape, dtype, {true, dst, dst_stride}, {true, src, src_stride}, false);
 }
 void Device::gdma_S2S(system_addr_t dst, system_addr_t src, const dim4* shape, const dim4* dst_stride,
                       const dim4* src_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_cpy_S2S"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.src = pl.system("src", src, src_stride, p);
-  p.dst = pl.system("dst", dst, dst_stride, p);
-  run(*this, p, true);
+  copy(*this, "tpu_gdma_cpy_S2S", shape, dtype, {false, dst, dst_stride}, {false, src, src_stride}, false);
 }
 void Device::gdma_set_C_system(system_addr_t dst, uint32_t c_bits, const dim4* shape,
                                const dim4* dst_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_set_C_system"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.dst = pl.system("dst", dst, dst_stride, p);
-  fill(*this, p, c_bits);
+  set_c(*this, "tpu_gdma_set_C_system", shape, dtype, {false, dst, dst_stride}, c_bits);
 }
 void Device::gdma_set_C_local(local_addr_t dst, uint32_t c_bits, const dim4* shape,
                               const dim4* dst_stride, int dtype) {
-  const Planner pl{*this, "tpu_gdma_set_C_local"};
-  Plan p = base_plan(pl, shape, dtype);
-  p.dst = pl.local("dst", dst, dst_stride, p);
-  fill(*this, p, c_bits);
+  set_c(*this, "tpu_gdma_set_C_local", shape, dtype, {true, dst, dst_stride}, c_bits);
 }
 void Device::gdma_system_cpy(system_addr_t dst, system_addr_t src, uint64_t count, int dtype) {
   const Planner pl{*this, "tpu_gdma_system_cpy"};

@@ -1,15 +1,22 @@
 // The simulated global memory (DDR) of spec 51 §1: a process-wide set of live allocations, shared
 // by every core and thread. Addresses are kGlobalTag + a byte offset that only grows, so a freed
 // range is never handed out again and a stale address is always an error (never another
-// allocation's bytes). Lookups take a shared lock; alloc/free an exclusive one.
+// allocation's bytes). Lookups take a shared lock; alloc/free an exclusive one. The host blocks
+// behind freed allocations are kept for reuse (a bounded cache): a fresh block of many MiB costs
+// a page fault per 4 KiB on first touch, which on a virtual machine dwarfs zeroing it.
 #include <fmt/format.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "tilesim/tpu.hpp"
 
@@ -17,23 +24,31 @@ namespace tilesim::tpu {
 namespace {
 
 struct FreeAligned {
-  void operator()(uint8_t* p) const noexcept { std::free(p); }
+  void operator()(uint8_t* p) const noexcept { detail::free_big(p); }
 };
+using Block = std::unique_ptr<uint8_t, FreeAligned>;
 struct Allocation {
   uint64_t bytes;
-  std::unique_ptr<uint8_t, FreeAligned> data;
+  uint64_t capacity;  // of the host block
+  Block data;
 };
 
 // Offsets below 2^40 (1 TiB of address space handed out over a process's life) keep every
 // address inside [kGlobalTag, kGlobalTag + 2^40): bit 62 set, bit 63 clear.
 constexpr uint64_t kSpace = uint64_t{1} << 40;
 constexpr uint64_t kAlign = 64;
+// Freed host blocks of at least kCacheMin bytes are kept, kCacheMax bytes in all, and reused for a
+// request of at least half their capacity.
+constexpr uint64_t kCacheMin = uint64_t{64} << 10;
+constexpr uint64_t kCacheMax = uint64_t{64} << 20;
 
 struct Space {
   std::shared_mutex mu;
   std::map<uint64_t, Allocation> live;  // by offset
   uint64_t next = kAlign;               // offset 0 is never used: an address is never kGlobalTag
   size_t live_bytes = 0;
+  std::multimap<uint64_t, Block> cache;  // freed host blocks by capacity
+  uint64_t cached_bytes = 0;
 };
 Space& space() {
   static Space s;
@@ -41,6 +56,23 @@ Space& space() {
 }
 
 }  // namespace
+
+// The host memory behind local and global memory (tilesim/tpu.hpp detail): nullptr on failure.
+namespace detail {
+void* alloc_big(size_t bytes) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  if (bytes < kHuge) return std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+  const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, rounded);
+#ifdef MADV_HUGEPAGE
+  if (p) madvise(p, rounded, MADV_HUGEPAGE);  // advice only: a refusal changes nothing
+#endif
+  return p;
+}
+void free_big(void* p) noexcept {
+  std::free(p);
+}
+}  // namespace detail
 
 global_addr_t global_alloc(size_t bytes) {
   constexpr const char* fn = "tilesim_tpu_global_alloc";
@@ -53,14 +85,24 @@ global_addr_t global_alloc(size_t bytes) {
           fmt::format("{} bytes do not fit the global address space (offset 0x{:x}, limit 0x{:x})",
                       bytes, s.next, kSpace),
           "docs/tpu.md#global-memory");
-  void* p = std::aligned_alloc(kAlign, rounded);
-  if (!p)
-    raise(ErrorCode::Bounds, fn, fmt::format("host allocation of {} bytes failed", bytes),
-          "docs/tpu.md#global-memory");
-  std::memset(p, 0, rounded);
+  Block block;
+  uint64_t capacity = rounded;
+  const auto hit = s.cache.lower_bound(rounded);
+  if (hit != s.cache.end() && hit->first / 2 <= rounded) {
+    capacity = hit->first;
+    block = std::move(hit->second);
+    s.cached_bytes -= capacity;
+    s.cache.erase(hit);
+  } else {
+    block.reset(static_cast<uint8_t*>(detail::alloc_big(rounded)));
+    if (!block)
+      raise(ErrorCode::Bounds, fn, fmt::format("host allocation of {} bytes failed", bytes),
+            "docs/tpu.md#global-memory");
+  }
+  std::memset(block.get(), 0, rounded);
   const uint64_t off = s.next;
   s.next += rounded;
-  s.live.emplace(off, Allocation{bytes, std::unique_ptr<uint8_t, FreeAligned>(static_cast<uint8_t*>(p))});
+  s.live.emplace(off, Allocation{bytes, capacity, std::move(block)});
   s.live_bytes += bytes;
   return kGlobalTag + off;
 }
@@ -77,6 +119,16 @@ void global_free(global_addr_t addr) {
                       addr),
           "docs/tpu.md#global-memory");
   s.live_bytes -= it->second.bytes;
+  Allocation& a = it->second;
+  if (a.capacity >= kCacheMin && a.capacity <= kCacheMax) {
+    s.cached_bytes += a.capacity;
+    s.cache.emplace(a.capacity, std::move(a.data));
+    while (s.cached_bytes > kCacheMax) {  // drop the largest blocks first
+      auto big = std::prev(s.cache.end());
+      s.cached_bytes -= big->first;
+      s.cache.erase(big);
+    }
+  }
   s.live.erase(it);
 }
 

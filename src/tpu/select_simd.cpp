@@ -1,40 +1,31 @@
-// Fast path of the compare-select functions (spec 50 §3): Highway SIMD over the contiguous h*w
-// plane of each (n, c), threads over planes. Bit-identical to select_reference (tested).
+// The TPU model's Highway SIMD kernels (one dispatch unit): the compare-select plane and the
+// integer add/sub fast path of int_simd.hpp.
+//
+// Compare-select (spec 50 §3): SIMD over one contiguous run of elements; the BDC walker
+// (src/tpu/bdc.cpp) calls it on each (n, c) plane, threads over planes. Bit-identical to
+// select_reference (tested).
 //
 // Floats are compared through an integer key instead of decoding: for a sign-magnitude code,
 // key = sign ? -|code| : |code| orders exactly like the values, maps +0 and -0 both to 0, and a
 // NaN (|code| above the largest non-NaN magnitude) forces the result false — IEEE comparison
 // (spec 50 §3) for fp32, fp16, bf16, e4m3 and e5m2 in one formula, on the codes' own width.
+//
+// Integer add/sub (int_simd.hpp): with one dtype and no shift the exact sum or difference needs no
+// 64-bit intermediate: saturation is an overflow test on the dtype's own lanes (Highway's
+// saturating add/sub for 8- and 16-bit lanes; for 32-bit a sign test, which gives the bound the
+// exact result passed), wrapping is the lanes' own modular add/sub.
 #ifndef TILESIM_TPU_SELECT_SIMD_COMMON_
 #define TILESIM_TPU_SELECT_SIMD_COMMON_
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <type_traits>
-#include <vector>
 
-#include "tilesim/parallel.hpp"
+#include "tpu/int_simd.hpp"
 #include "tpu/select.hpp"
 
 namespace tilesim::tpu {
 namespace simd {
-
-// One operand stream of a plane: a pointer to h*w elements, or a constant (SCALAR / VECTOR).
-struct Stream {
-  const uint8_t* p;
-  uint32_t bits;
-};
-
-struct PlaneArgs {
-  Stream x, y;       // compare x > y (or x == y); Less / MinimumLess swap src0 and src1
-  Stream t, f;       // src2 / src3 (value width)
-  uint8_t* d_val;    // dst (select) or dst1 (extremum)
-  uint8_t* d_ext;    // dst0 of the extremum functions, else nullptr
-  bool ext_swapped;  // dst0 = g ? src0 : src1 with src0 == y when swapped
-  bool eq;           // == instead of >
-  uint8_t kind;      // CmpKind
-  uint32_t mag, nan_above;
-  size_t n;
-};
 
 // Scalar version of the key comparison, for plane tails (same formula as the vector code).
 template <class TC>
@@ -59,6 +50,27 @@ inline bool cmp_scalar(TC x, TC y, const PlaneArgs& a) {
 
 }  // namespace simd
 }  // namespace tilesim::tpu
+
+namespace tilesim::tpu::isimd {
+
+struct Args {
+  bool sub, saturate, c_first;
+  const uint8_t *a, *b;
+  uint32_t c;
+  uint8_t* d;
+  size_t n;
+};
+
+// One element, exactly as the generic path: the int64 result, then clamp or the low bits.
+template <class T>
+inline T one(T x, T y, const Args& g) {
+  if (g.c_first) std::swap(x, y);
+  const int64_t r = g.sub ? int64_t(x) - int64_t(y) : int64_t(x) + int64_t(y);
+  if (!g.saturate) return T(r);
+  return T(std::clamp<int64_t>(r, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+}
+
+}  // namespace tilesim::tpu::isimd
 #endif  // TILESIM_TPU_SELECT_SIMD_COMMON_
 
 #undef HWY_TARGET_INCLUDE
@@ -172,11 +184,75 @@ void RunPlane(const PlaneArgs& a, int cmp_bytes, int val_bytes) {
     case 4 * 8 + 4:
       return Plane<int32_t, int32_t>(a);
     default:
-      return;  // excluded by plan_select (width rules)
+      return;  // excluded by the walker's width rules
   }
 }
 
 }  // namespace tilesim::tpu::simd::HWY_NAMESPACE
+
+namespace tilesim::tpu::isimd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V AddSub(D d, V x, V y, const Args& g) {
+  using T = hn::TFromD<D>;
+  if (!g.saturate) return g.sub ? hn::Sub(x, y) : hn::Add(x, y);
+  if constexpr (sizeof(T) <= 2) {
+    return g.sub ? hn::SaturatedSub(x, y) : hn::SaturatedAdd(x, y);
+  } else if constexpr (hwy::IsSigned<T>()) {
+    const V z = hn::Zero(d);
+    const V r = g.sub ? hn::Sub(x, y) : hn::Add(x, y);
+    // Overflow: add when x and y share a sign that r lacks; sub when x and y differ in sign and r
+    // differs from x. The exact result then lies beyond the bound on x's side.
+    const V t = g.sub ? hn::And(hn::Xor(x, y), hn::Xor(x, r)) : hn::And(hn::Xor(x, r), hn::Xor(y, r));
+    const V bound = hn::IfThenElse(hn::Lt(x, z), hn::Set(d, hwy::LimitsMin<T>()), hn::Set(d, hwy::LimitsMax<T>()));
+    return hn::IfThenElse(hn::Lt(t, z), bound, r);
+  } else {
+    // Unsigned: add overflows when the wrapped sum is below x, sub when y > x.
+    if (g.sub) return hn::IfThenElse(hn::Lt(x, y), hn::Zero(d), hn::Sub(x, y));
+    const V r = hn::Add(x, y);
+    return hn::IfThenElse(hn::Lt(r, x), hn::Set(d, hwy::LimitsMax<T>()), r);
+  }
+}
+
+template <class T>
+void Run(const Args& g) {
+  const hn::ScalableTag<T> d;
+  const size_t N = hn::Lanes(d);
+  const T* a = reinterpret_cast<const T*>(g.a);
+  const T* b = reinterpret_cast<const T*>(g.b);
+  T* out = reinterpret_cast<T*>(g.d);
+  T c;
+  std::memcpy(&c, &g.c, sizeof(T));  // the low bytes of the code (little-endian host)
+  const auto cv = hn::Set(d, c);
+  size_t i = 0;
+  for (; i + N <= g.n; i += N) {
+    const auto x = hn::LoadU(d, a + i);
+    const auto y = b ? hn::LoadU(d, b + i) : cv;
+    hn::StoreU(g.c_first ? AddSub(d, y, x, g) : AddSub(d, x, y, g), d, out + i);
+  }
+  for (; i < g.n; ++i) {
+    T x, y = c;
+    std::memcpy(&x, g.a + i * sizeof(T), sizeof(T));
+    if (b) std::memcpy(&y, g.b + i * sizeof(T), sizeof(T));
+    const T r = one<T>(x, y, g);
+    std::memcpy(g.d + i * sizeof(T), &r, sizeof(T));
+  }
+}
+
+void Dispatch(const Args& g, int e, bool is_signed) {
+  switch (e * 2 + (is_signed ? 1 : 0)) {
+    case 2: return Run<uint8_t>(g);
+    case 3: return Run<int8_t>(g);
+    case 4: return Run<uint16_t>(g);
+    case 5: return Run<int16_t>(g);
+    case 8: return Run<uint32_t>(g);
+    case 9: return Run<int32_t>(g);
+    default: return;
+  }
+}
+
+}  // namespace tilesim::tpu::isimd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
@@ -185,79 +261,20 @@ namespace simd {
 HWY_EXPORT(RunPlane);
 }  // namespace simd
 
-void select_fast(uint8_t* mem, const SelectPlan& p) {
-  const int ec = dtype_bytes(*p.cmp), ev = dtype_bytes(*p.val);
-  const int64_t HW = p.H * p.W;
-  const int64_t planes = p.N * p.C;
-  const bool swap = p.op == SelectOp::Less || p.op == SelectOp::MinimumLess;
-  const int e_dst[2] = {p.extremum ? ec : ev, ev};
-  const Strides* s_dst[2] = {p.extremum ? &p.cmp_s : &p.val_s, &p.val_s};
-  const int ndst = p.extremum ? 2 : 1;
-
-  // Reads before writes: when a destination overlaps a source other than element for element,
-  // results go to dense staging buffers first and are copied in afterwards.
-  std::vector<uint8_t> stage[2];
-  if (p.stage)
-    for (int d = 0; d < ndst; ++d) stage[d].resize(static_cast<size_t>(planes * HW * e_dst[d]));
-
-  auto plane_ptr = [&](uint32_t r, int e, const Strides& st, int64_t n, int64_t c) {
-    const ChannelPos pos = channel_pos(p.q, c, p.npu_num);
-    return mem + pos.npu * p.lms + r + (n * st.n + pos.slot * st.c) * e;
-  };
-  auto stream = [&](int i, int64_t n, int64_t c) -> simd::Stream {
-    const PlanSource& s = p.src[i];
-    const int e = i < 2 ? ec : ev;
-    if (s.kind == SCALAR) return {nullptr, s.bits};
-    if (s.kind == VECTOR) {
-      uint32_t v = 0;
-      const ChannelPos pos = channel_pos(p.q, c, p.npu_num);
-      std::memcpy(&v, mem + pos.npu * p.lms + s.r, static_cast<size_t>(e));
-      return {nullptr, v};
-    }
-    return {plane_ptr(s.r, e, i < 2 ? p.cmp_s : p.val_s, n, c), 0};
-  };
-  auto dst_ptr = [&](int d, int64_t n, int64_t c) {
-    if (p.stage) return stage[d].data() + (n * p.C + c) * HW * e_dst[d];
-    return plane_ptr(p.dst_r[d], e_dst[d], *s_dst[d], n, c);
-  };
-
-  const auto run = HWY_DYNAMIC_DISPATCH(simd::RunPlane);
-  const size_t grain = static_cast<size_t>(std::max<int64_t>(1, 32768 / HW));
-  parallel_for(static_cast<size_t>(planes), grain, [&](size_t b, size_t e) {
-    for (size_t k = b; k < e; ++k) {
-      const int64_t n = static_cast<int64_t>(k) / p.C, c = static_cast<int64_t>(k) % p.C;
-      simd::PlaneArgs a{};
-      const simd::Stream s0 = stream(0, n, c), s1 = stream(1, n, c);
-      a.x = swap ? s1 : s0;
-      a.y = swap ? s0 : s1;
-      a.t = stream(2, n, c);
-      a.f = stream(3, n, c);
-      a.ext_swapped = swap;
-      a.eq = p.op == SelectOp::Equal;
-      a.kind = static_cast<uint8_t>(p.cmp->kind);
-      a.mag = p.cmp_nan.mag_mask;
-      a.nan_above = p.cmp_nan.nan_above;
-      a.n = static_cast<size_t>(HW);
-      if (p.extremum) {
-        a.d_ext = dst_ptr(0, n, c);
-        a.d_val = dst_ptr(1, n, c);
-      } else {
-        a.d_val = dst_ptr(0, n, c);
-      }
-      run(a, ec, ev);
-    }
-  });
-  if (!p.stage) return;
-  for (int d = 0; d < ndst; ++d)
-    parallel_for(static_cast<size_t>(planes), grain, [&](size_t b, size_t e) {
-      for (size_t k = b; k < e; ++k) {
-        const int64_t n = static_cast<int64_t>(k) / p.C, c = static_cast<int64_t>(k) % p.C;
-        std::memcpy(plane_ptr(p.dst_r[d], e_dst[d], *s_dst[d], n, c),
-                    stage[d].data() + static_cast<int64_t>(k) * HW * e_dst[d],
-                    static_cast<size_t>(HW * e_dst[d]));
-      }
-    });
+void select_plane(const simd::PlaneArgs& a, int cmp_bytes, int val_bytes) {
+  HWY_DYNAMIC_DISPATCH(simd::RunPlane)(a, cmp_bytes, val_bytes);
 }
+
+namespace isimd {
+HWY_EXPORT(Dispatch);
+}  // namespace isimd
+
+void int_addsub_same_dtype(bool sub, int e, bool is_signed, const uint8_t* a, const uint8_t* b, uint32_t c,
+                           bool c_first, uint8_t* d, size_t n, bool saturate) {
+  const isimd::Args g{sub, saturate, c_first, a, b, c, d, n};
+  HWY_DYNAMIC_DISPATCH(isimd::Dispatch)(g, e, is_signed);
+}
+
 
 }  // namespace tilesim::tpu
 #endif  // HWY_ONCE

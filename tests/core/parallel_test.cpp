@@ -92,3 +92,20 @@ TEST(Parallel, ThreadsFromEnv) {
     }
   }
 }
+
+// A thread count above 1024 is a mistake, not something to clamp silently (docs/python.md#threads);
+// 0 goes back to the default.
+TEST(Parallel, SetNumThreadsRejectsCountsAbove1024) {
+  tilesim::set_num_threads(3);
+  try {
+    tilesim::set_num_threads(1025);
+    FAIL() << "expected an error";
+  } catch (const tilesim::Error& e) {
+    EXPECT_EQ(e.code(), tilesim::ErrorCode::Constraint);
+    EXPECT_STREQ(e.what(), "set_num_threads: n must be 0 (the default) or 1..1024, got 1025 [docs/python.md#threads]");
+  }
+  EXPECT_EQ(tilesim::num_threads(), 3u);
+  tilesim::set_num_threads(1024);
+  EXPECT_EQ(tilesim::num_threads(), 1024u);
+  tilesim::set_num_threads(0);
+}

@@ -195,3 +195,41 @@ def test_disasm_keeps_going_past_bad_words(tmp):
     assert r2.stdout.count("# invalid:") == 2
     ok = cli("disasm", "--words", *[hex(w) for w in good])
     assert ok.returncode == 0 and "invalid" not in ok.stdout + ok.stderr
+
+
+def test_set_num_threads_takes_only_a_thread_count():
+    # 0 is the documented "back to the default"; anything else outside 1..1024 is a mistake, not a clamp
+    before = tilesim.num_threads()
+    tilesim.set_num_threads(1)
+    assert tilesim.num_threads() == 1
+    tilesim.set_num_threads(0)
+    assert tilesim.num_threads() == before
+    for bad in (-1, 1025, 2.5, True, "2", None):
+        with pytest.raises(tilesim.Error) as e:
+            tilesim.set_num_threads(bad)
+        assert "n must be 0 (the default) or 1..1024, got " + repr(bad) in str(e.value)
+        assert "[docs/python.md#threads]" in str(e.value)
+    assert tilesim.num_threads() == before
+    tilesim.set_num_threads(np.int64(2))
+    assert tilesim.num_threads() == 2
+    tilesim.set_num_threads(0)
+
+
+def test_linx_trace_values_without_trace_is_an_error():
+    from tilesim import linx
+    m = linx.Machine()
+    with pytest.raises(tilesim.Error) as e:
+        m.run("BSTOP", trace_values=True)
+    assert "trace_values=True applies only with trace=" in str(e.value)
+    with pytest.raises(tilesim.Error):
+        m.run("BSTOP", trace=[], trace_values=1)
+    lines = []
+    m.run("BSTOP", trace=lines, trace_values=np.bool_(True))
+
+
+def test_encode_saturate_takes_only_a_bool():
+    assert tilesim.formats.encode([1e6], "fp16", saturate=np.bool_(True)).tolist() == [0x7BFF]
+    for bad in (2, 1, "yes", None):
+        with pytest.raises(tilesim.Error) as e:
+            tilesim.formats.encode([1e6], "fp16", saturate=bad)
+        assert "saturate must be True or False, got " + repr(bad) in str(e.value)

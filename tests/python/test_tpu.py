@@ -154,7 +154,7 @@ def test_device_address_level():
     with pytest.raises(tilesim.Error) as ei:
         d.less_select(q, tpu.tensor(0), tpu.tensor(q), tpu.tensor(q), tpu.tensor(q),
                       (1, 2, 3, 5), "fp32", "fp32")
-    assert "starts on NPU 0, dst on NPU 5" in str(ei.value)
+    assert "src0 (TENSOR) starts on NPU 0 but dst on NPU 5" in str(ei.value)
     np.testing.assert_array_equal(before, d.memory())
 
 

@@ -5,6 +5,7 @@
 // whole local memory (so nothing outside dst is written); and one test per rejection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -13,6 +14,7 @@
 #include "ops/cast.hpp"
 #include "ops/op_table.hpp"
 #include "tpu/dtype.hpp"
+#include "tilesim/parallel.hpp"
 #include "tpu/int_shift.hpp"
 #include "tpu_test_util.hpp"
 
@@ -407,6 +409,140 @@ TEST(TpuBdcDifferential, EveryFunctionAgainstTheElementModel) {
       }
   }
   EXPECT_GT(runs, 300);
+}
+
+// The walker runs planes on threads when no destination plane shares a byte with another
+// (aligned destinations): many planes (several chunks), 1..4 threads, against the reference path
+// (one plain loop), in place, staged (a destination overlapping a source another way) and with
+// broadcast source strides.
+TEST(TpuBdcDifferential, ThreadsGiveTheSameBits) {
+  struct Case {
+    const char* fn;
+    int dst_dt, a_dt, b_dt;
+    local_addr_t dst, a, b;  // in-NPU offsets on NPU 5 (start NPU 5: channels wrap)
+    bool bcast_a;            // src0 read with strides {0, H*W, 0, 1} (free layout)
+  };
+  // [2, 130, 16, 16]: 260 planes of 256 elements, 3 slots per NPU; fp32 tensors take 3 KiB.
+  const Case cases[] = {
+      {"tpu_bdc_fp_add", DT_FP32, DT_FP32, DT_FP32, 0, 8192, 16384, false},
+      {"tpu_bdc_fp_mul", DT_FP16, DT_FP16, DT_FP16, 8192, 8192, 16384, false},      // in place
+      {"tpu_bdc_fp_sub", DT_FP32, DT_FP32, DT_FP32, 8192 + 64, 8192, 16384, false},  // staged
+      {"tpu_bdc_int_mul", DT_INT16, DT_INT32, DT_INT8, 0, 8192, 16384, false},
+      {"tpu_bdc_greater", DT_INT8, DT_BFP16, DT_BFP16, 0, 8192, 16384, false},
+      {"tpu_bdc_cast", DT_FP16, DT_FP32, DT_FP32, 0, 8192, 16384, false},
+      {"tpu_bdc_cpy", DT_INT32, DT_INT32, DT_INT32, 0, 8192, 16384, true},
+      {"tpu_bdc_max", DT_FP32, DT_FP32, DT_FP32, 8192, 8192, 16384, true},  // broadcast over dst: staged
+  };
+  const dim4 shape = shape4(2, 130, 16, 16);
+  const dim4 bst{0, 16 * 16, 0, 1};
+  std::mt19937_64 rng(7);
+  Device fast("bm1684x"), ref("bm1684x");
+  ref.set_reference(true);
+  const local_addr_t base = 5 * fast.local_mem_size();
+  for (const Case& c : cases)
+    for (int threads = 1; threads <= 4; ++threads) {
+      for (size_t i = 0; i < fast.memory().size(); i += 8) {
+        const uint64_t v = rng();
+        std::memcpy(&fast.memory()[i], &v, 8);
+      }
+      std::memcpy(ref.memory().data(), fast.memory().data(), fast.memory().size());
+      BdcCall k = call(c.fn, base + c.dst, base + c.a, base + c.b, c.dst_dt);
+      k.src0_dtype = c.a_dt, k.src1_dtype = c.b_dt;
+      k.shape = &shape;
+      k.shift = 3, k.rounding = 1;
+      if (c.bcast_a) k.src0_stride = &bst;
+      tilesim::set_num_threads(size_t(threads));
+      fast.bdc(k);
+      ref.bdc(k);
+      EXPECT_TRUE(std::equal(fast.memory().begin(), fast.memory().end(), ref.memory().begin()))
+          << c.fn << " threads " << threads;
+    }
+  tilesim::set_num_threads(0);
+}
+
+// The integer forms with one dtype and shift 0 take a SIMD path (src/tpu/int_simd.cpp): against
+// the reference path (int64, then ops::cast) on every integer dtype, both saturation modes, edge
+// codes (MIN, MAX, -1, 0, 1) and random ones, rows with SIMD tails.
+TEST(TpuBdcDifferential, IntAddSubOneDtypeNoShift) {
+  const data_type_t dts[] = {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32};
+  const char* fns[] = {"tpu_bdc_int_add", "tpu_bdc_int_sub", "tpu_bdc_int_add_C", "tpu_bdc_int_sub_C",
+                       "tpu_bdc_int_C_sub"};
+  const dim4 shape = shape4(2, 3, 5, 37);
+  std::mt19937_64 rng(19);
+  Device fast("bm1688"), ref("bm1688");
+  ref.set_reference(true);
+  int runs = 0;
+  for (const data_type_t dt : dts)
+    for (const char* fn : fns)
+      for (const bool sat : {true, false}) {
+        const int e = dt == DT_INT8 || dt == DT_UINT8 ? 1 : dt == DT_INT16 || dt == DT_UINT16 ? 2 : 4;
+        const uint64_t mask = e == 4 ? 0xFFFFFFFFull : (1ull << (8 * e)) - 1, sign = 1ull << (8 * e - 1);
+        const uint64_t edges[] = {0, 1, mask, sign, sign - 1, sign + 1, mask - 1, 2};
+        for (size_t npu = 0; npu < 32; ++npu)  // the first 16 KiB of each NPU hold every operand
+          for (size_t i = 0; i < 16384; i += size_t(e)) {
+            const uint64_t v = rng() % 3 == 0 ? edges[rng() % 8] : rng();
+            std::memcpy(&fast.memory()[npu * fast.local_mem_size() + i], &v, size_t(e));
+          }
+        std::memcpy(ref.memory().data(), fast.memory().data(), fast.memory().size());
+        BdcCall k = call(fn, 0, 4096, 8192, dt);
+        k.shape = &shape;
+        k.saturation = sat;
+        k.c_bits = uint32_t(rng() % 2 ? edges[rng() % 8] : rng());
+        k.rounding = int(rng() % 7);
+        fast.bdc(k);
+        ref.bdc(k);
+        EXPECT_TRUE(std::equal(fast.memory().begin(), fast.memory().end(), ref.memory().begin()))
+            << fn << " dtype " << int(dt) << " saturation " << sat;
+        ++runs;
+      }
+  EXPECT_EQ(runs, 60);
+}
+
+// Compares into a destination at least as wide as the sources take the select kernel (>, <, ==,
+// != ; select_simd.cpp): against the reference path on edge codes (±0, NaN, ±Inf, ties, integer
+// extremes), every source dtype, wider / equal / narrower destinations, tensor and C forms.
+TEST(TpuBdcDifferential, ComparesOnEdgeCodes) {
+  const data_type_t srcs[] = {DT_FP32, DT_FP16, DT_BFP16, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32};
+  const data_type_t dsts[] = {DT_INT8, DT_FP16, DT_INT32, DT_FP32};
+  const char* fns[] = {"tpu_bdc_equal", "tpu_bdc_not_equal", "tpu_bdc_greater", "tpu_bdc_less", "tpu_bdc_greater_equal",
+                       "tpu_bdc_less_equal", "tpu_bdc_equal_C", "tpu_bdc_not_equal_C", "tpu_bdc_greater_C",
+                       "tpu_bdc_less_C"};
+  auto edges = [](data_type_t dt) -> std::vector<uint32_t> {
+    switch (dt) {
+      case DT_FP32: return {0, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u, 0x3F800000u, 0xBF800000u, 1};
+      case DT_FP16: return {0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFC01, 0x3C00, 0xBC00, 1};
+      case DT_BFP16: return {0, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0xFF81, 0x3F80, 0xBF80, 1};
+      default: return {0, 1, 2, 0xFFFFFFFFu, 0x80000000u, 0x7FFFFFFFu, 0x80u, 0x7Fu, 0x8000u};
+    }
+  };
+  const dim4 shape = shape4(1, 5, 3, 21);
+  std::mt19937_64 rng(23);
+  Device fast("bm1684x"), ref("bm1684x");
+  ref.set_reference(true);
+  int runs = 0;
+  for (const data_type_t st : srcs)
+    for (const data_type_t dt : dsts)
+      for (const char* fn : fns) {
+        const int e = st == DT_INT8 || st == DT_UINT8 ? 1 : st == DT_FP32 || st == DT_INT32 || st == DT_UINT32 ? 4 : 2;
+        const auto pool = edges(st);
+        for (size_t npu = 0; npu < 5; ++npu)
+          for (size_t i = 0; i < 8192; i += size_t(e)) {
+            const uint32_t v = rng() % 4 ? pool[rng() % pool.size()] : uint32_t(rng());
+            std::memcpy(&fast.memory()[npu * fast.local_mem_size() + i], &v, size_t(e));
+          }
+        std::memcpy(ref.memory().data(), fast.memory().data(), 5 * size_t(fast.local_mem_size()));
+        BdcCall k = call(fn, 0, 4096, 6144, dt);
+        k.src0_dtype = st;
+        k.shape = &shape;
+        k.c_bits = pool[rng() % pool.size()];
+        k.true_bits = uint32_t(rng());
+        fast.bdc(k);
+        ref.bdc(k);
+        EXPECT_TRUE(std::equal(fast.memory().begin(), fast.memory().end(), ref.memory().begin()))
+            << fn << " src " << int(st) << " dst " << int(dt);
+        ++runs;
+      }
+  EXPECT_EQ(runs, 360);
 }
 
 // ---- rejections: function, operand, rule, values; nothing written ----

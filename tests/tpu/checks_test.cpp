@@ -61,13 +61,13 @@ TEST_F(Fixture, SameStartNpu) {
   const variable_t other = tensor(3 * d.local_mem_size() + 4096);
   expect_rejected(
       d, ErrorCode::Constraint,
-      {"src1 (TENSOR) starts on NPU 3, dst on NPU 0", "must start on the same NPU", "[docs/tpu.md#checks]"},
+      {"src1 (TENSOR) starts on NPU 3 but dst on NPU 0", "must start on the same NPU", "[docs/tpu.md#checks]"},
       [&] { gs(16384, &t0, &other, &t2, &t3, &s); });
   const variable_t vec = vector(5 * d.local_mem_size());
   expect_rejected(d, ErrorCode::Constraint, {"src2 (VECTOR) starts on NPU 5"},
                   [&] { gs(16384, &t0, &t1, &vec, &t3, &s); });
   expect_rejected(d, ErrorCode::Constraint,
-                  {"tpu_bdc_minimum_less_select: dst1 starts on NPU 1, dst0 on NPU 0"}, [&] {
+                  {"tpu_bdc_minimum_less_select: dst1 starts on NPU 1 but dst0 on NPU 0"}, [&] {
                     d.minimum_less_select(16384, d.local_mem_size() + 20480, &t0, &t1, &t2, &t3, &s,
                                           DT_FP32, DT_FP32);
                   });
@@ -76,7 +76,7 @@ TEST_F(Fixture, SameStartNpu) {
 TEST_F(Fixture, DstAlignment) {
   expect_rejected(
       d, ErrorCode::Constraint,
-      {"dst in-NPU offset 0x4020 must be a multiple of ALIGN_BYTES 64 (bm1684x)", "[docs/tpu.md#checks]"},
+      {"dst in-NPU offset 0x4020 must be a multiple of ALIGN_BYTES 64 (bm1684x, 64-byte aligned layout)", "[docs/tpu.md#checks]"},
       [&] { gs(16384 + 32, &t0, &t1, &t2, &t3, &s); });
   expect_rejected(
       d, ErrorCode::Constraint, {"dst1 in-NPU offset 0x5004 must be a multiple of ALIGN_BYTES 64"},

@@ -45,6 +45,25 @@ TEST(TpuGlobal, AllocTagsAlignsZeroesAndNeverReuses) {
   EXPECT_EQ(tilesim::tpu::global_live_bytes(), live);
 }
 
+// Freed host blocks are reused (global_mem.cpp keeps them): a reused block is zeroed again and
+// sits behind a new global address; the stale address stays an error.
+TEST(TpuGlobal, ReusedHostBlocksAreZeroed) {
+  const size_t n = (size_t(3) << 20) + 4096;  // a size no other test frees: this block is the one reused
+  global_addr_t a = tilesim::tpu::global_alloc(n);
+  uint8_t* pa = tilesim::tpu::global_span(a, n);
+  std::memset(pa, 0xAB, n);
+  tilesim::tpu::global_free(a);
+  global_addr_t b = tilesim::tpu::global_alloc(n - 100);
+  const uint8_t* pb = tilesim::tpu::global_span(b, n - 100);
+  EXPECT_EQ(pb, pa);  // the same host block, behind a new address
+  EXPECT_GT(b, a);
+  size_t nonzero = 0;
+  for (size_t i = 0; i < n - 100; ++i) nonzero += pb[i] != 0;
+  EXPECT_EQ(nonzero, 0u);
+  EXPECT_THROW(tilesim::tpu::global_span(a, 4), tilesim::Error);
+  tilesim::tpu::global_free(b);
+}
+
 TEST(TpuGlobal, SpanRejections) {
   Global g(64);
   try {
@@ -82,6 +101,21 @@ TEST(TpuGdma, GlobalRoundTripWithStrides) {
       for (int h = 0; h < 2; ++h)
         for (int w = 0; w < 4; ++w)
           EXPECT_EQ(out.p<float>()[((n * 3 + c) * 2 + h) * 4 + w], float(((n * 4 + w) * 3 + c) * 2 + h));
+}
+
+// L2L between two start NPUs, aligned layouts on both sides (whole h*w planes per channel), and
+// between in-NPU ranges that meet on other NPUs (staged): the elements of spec 50 §1 either way.
+TEST(TpuGdma, L2LAcrossStartNpus) {
+  Device d("bm1684x");
+  const dim4 s = shape4(2, 70, 3, 5);  // channels wrap past NPU 63 from start NPU 3
+  std::vector<int16_t> v(count(s));
+  std::iota(v.begin(), v.end(), int16_t(-1000));
+  const local_addr_t L = d.local_mem_size();
+  put(d, 3 * L + 4096, s, v, DT_INT16);
+  d.gdma_L2L(0, 3 * L + 4096, &s, nullptr, nullptr, DT_INT16);  // to start NPU 0, offset 0: apart
+  EXPECT_EQ(get<int16_t>(d, 0, s, DT_INT16), v);
+  d.gdma_L2L(64, 0, &s, nullptr, nullptr, DT_INT16);  // 64 bytes on: the in-NPU ranges meet (staged)
+  EXPECT_EQ(get<int16_t>(d, 64, s, DT_INT16), v);
 }
 
 TEST(TpuGdma, L2LOverlappingReadsBeforeWrites) {
