@@ -115,7 +115,11 @@ HWY_INLINE hn::Mask<D> Compare(D d, V x, V y, const PlaneArgs& a) {
 
 // TC: signed lane type of the compared codes, TV: of the selected values (sizeof TC <= TV).
 template <class TC, class TV>
-void Plane(const PlaneArgs& a) {
+void Plane(const PlaneArgs& args) {
+  // A local copy: the stores below could alias `args` as far as the compiler knows, which made it
+  // reload kind, eq and n in every iteration; a copy keeps them in registers and lets the loop be
+  // unswitched on them.
+  const PlaneArgs a = args;
   const hn::ScalableTag<TV> dv;
   const hn::Rebind<TC, decltype(dv)> dc;  // same lane count, compare width
   const size_t N = hn::Lanes(dv);
@@ -216,7 +220,8 @@ HWY_INLINE V AddSub(D d, V x, V y, const Args& g) {
 }
 
 template <class T>
-void Run(const Args& g) {
+void Run(const Args& args) {
+  const Args g = args;  // a local copy, as in Plane: no reload of the flags per iteration
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
   const T* a = reinterpret_cast<const T*>(g.a);
