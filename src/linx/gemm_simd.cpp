@@ -5,6 +5,7 @@
 // count or vector width. Bit-identical to chain_*_reference (tests check it).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "linx/gemm_simd.cpp"
@@ -96,8 +97,31 @@ T* scratch(int slot, size_t n) {
   return reinterpret_cast<T*>(buf[slot].get());
 }
 
+// A operand's element (x, k) (x = row of A / column of B): view.p[(k / k0) * S + x * k0 + k % k0].
 template <class T>
-void Chain(const T* A, const T* B, BStride bs, T* C, size_t M, size_t N, size_t K, bool zero_start) {
+HWY_INLINE const T* Line(const PanelView& v, size_t x, size_t kb) {
+  return static_cast<const T*>(v.p) + kb * v.S + x * v.k0;
+}
+// dst[k * W + c] = view(x0 + c, k) for c < w, k < K; zero for w <= c < W (the panel's padding).
+template <class T>
+void PackView(const PanelView& v, size_t x0, size_t w, size_t W, size_t K, T* HWY_RESTRICT dst) {
+  for (size_t c = 0; c < W; ++c) {
+    if (c >= w) {
+      for (size_t k = 0; k < K; ++k) dst[k * W + c] = T(0);
+      continue;
+    }
+    for (size_t kb = 0, k0 = 0; k0 < K; ++kb, k0 += v.k0) {
+      const T* src = Line<T>(v, x0 + c, kb);
+      const size_t n = std::min(v.k0, K - k0);
+      for (size_t q = 0; q < n; ++q) dst[(k0 + q) * W + c] = src[q];
+    }
+  }
+}
+
+// av: A as a view (x = i); bv: B as a view (x = j), or Brow (row-major K x N) when not null.
+template <class T>
+void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t M, size_t N, size_t K,
+           bool zero_start) {
   const hn::ScalableTag<T> d;
   const size_t NR = 2 * hn::Lanes(d);
   const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
@@ -105,35 +129,27 @@ void Chain(const T* A, const T* B, BStride bs, T* C, size_t M, size_t N, size_t 
   // Scratch kept per thread across calls (no page faults per call on large sizes).
   T* const ApBuf = scratch<T>(0, mp * K * kMR);
   T* const BpBuf = scratch<T>(1, np * K * NR);
-  for (size_t ip = 0; ip < mp; ++ip) {
-    T* dst = ApBuf + ip * K * kMR;
-    for (size_t r = 0; r < kMR; ++r) {
-      const size_t i = ip * kMR + r;
-      if (i < M)
-        for (size_t k = 0; k < K; ++k) dst[k * kMR + r] = A[i * K + k];
-      else
-        for (size_t k = 0; k < K; ++k) dst[k * kMR + r] = T(0);
-    }
-  }
-  for (size_t jp = 0; jp < np; ++jp) {
-    T* dst = BpBuf + jp * K * NR;
-    const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
-    if (bs.sj == 1) {  // row-major B: panel rows are contiguous runs
-      for (size_t k = 0; k < K; ++k) {
-        std::memcpy(dst + k * NR, B + k * bs.sk + j0, w * sizeof(T));
+  // Packing is split over the threads too (panels are independent).
+  parallel_for(mp + np, 8, [&](size_t p0, size_t p1) {
+    for (size_t p = p0; p < p1; ++p) {
+      if (p < mp) {
+        const size_t i0 = p * kMR;
+        PackView<T>(av, i0, std::min(kMR, M - i0), kMR, K, ApBuf + p * K * kMR);
+        continue;
+      }
+      const size_t jp = p - mp;
+      T* dst = BpBuf + jp * K * NR;
+      const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
+      if (!Brow) {
+        PackView<T>(bv, j0, w, NR, K, dst);
+        continue;
+      }
+      for (size_t k = 0; k < K; ++k) {  // row-major B: panel rows are contiguous runs
+        std::memcpy(dst + k * NR, Brow + k * N + j0, w * sizeof(T));
         for (size_t c = w; c < NR; ++c) dst[k * NR + c] = T(0);
       }
-    } else {  // column-major B: each column is a contiguous k run
-      for (size_t c = 0; c < NR; ++c) {
-        if (c < w) {
-          const T* col = B + (j0 + c) * bs.sj;
-          for (size_t k = 0; k < K; ++k) dst[k * NR + c] = col[k * bs.sk];
-        } else {
-          for (size_t k = 0; k < K; ++k) dst[k * NR + c] = T(0);
-        }
-      }
     }
-  }
+  });
   const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR), tiles_n = (np + kNCp - 1) / kNCp;
   const T* ApP = ApBuf;
   const T* BpP = BpBuf;
@@ -169,21 +185,41 @@ void Chain(const T* A, const T* B, BStride bs, T* C, size_t M, size_t N, size_t 
 }
 #endif
 
-void ChainF32(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K, bool zero_start) {
+// Flattens the views for the reference chain (targets without a fused SIMD fma).
+template <class T>
+std::vector<T> Flat(const PanelView& v, size_t X, size_t K) {
+  std::vector<T> out(X * K);
+  for (size_t x = 0; x < X; ++x)
+    for (size_t k = 0; k < K; ++k) out[x * K + k] = static_cast<const T*>(v.p)[(k / v.k0) * v.S + x * v.k0 + k % v.k0];
+  return out;
+}
+void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M, size_t N, size_t K, bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(A, B, bs, C, M, N, K, zero_start);
+  Chain<float>(av, bv, Brow, C, M, N, K, zero_start);
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(float));
-  chain_f32_reference(A, B, bs, C, M, N, K);
+  const std::vector<float> A = Flat<float>(av, M, K);
+  if (Brow) {
+    chain_f32_reference(A.data(), Brow, BStride{N, 1}, C, M, N, K);
+  } else {
+    const std::vector<float> B = Flat<float>(bv, N, K);
+    chain_f32_reference(A.data(), B.data(), BStride{1, K}, C, M, N, K);
+  }
 #endif
 }
-void ChainI32(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
+void ChainI32(PanelView av, PanelView bv, const int32_t* Brow, int32_t* C, size_t M, size_t N, size_t K,
               bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<int32_t>(A, B, bs, C, M, N, K, zero_start);
+  Chain<int32_t>(av, bv, Brow, C, M, N, K, zero_start);
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
-  chain_i32_reference(A, B, bs, C, M, N, K);
+  const std::vector<int32_t> A = Flat<int32_t>(av, M, K);
+  if (Brow) {
+    chain_i32_reference(A.data(), Brow, BStride{N, 1}, C, M, N, K);
+  } else {
+    const std::vector<int32_t> B = Flat<int32_t>(bv, N, K);
+    chain_i32_reference(A.data(), B.data(), BStride{1, K}, C, M, N, K);
+  }
 #endif
 }
 
@@ -223,13 +259,23 @@ HWY_EXPORT(ChainI32);
 HWY_EXPORT(EpilogueF32);
 void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
                     bool zero_start) {
-  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(A, B, bs, C, M, N, K, zero_start);
+  const bool row = bs.sj == 1;
+  chain_f32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start);
 }
 void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
                     bool zero_start) {
+  const bool row = bs.sj == 1;
+  chain_i32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start);
+}
+void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
+                     bool zero_start) {
+  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, C, M, N, K, zero_start);
+}
+void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C, size_t M, size_t N, size_t K,
+                     bool zero_start) {
   if (!K && zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(A, B, bs, C, M, N, K, zero_start);
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(a, b, b_row, C, M, N, K, zero_start);
 }
 void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N) {
   HWY_DYNAMIC_DISPATCH(EpilogueF32)(C, bias, M, N);
