@@ -27,9 +27,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 #endif
 
 #if TILESIM_LINX_SIMD
-constexpr size_t kMR = 8;     // rows per micro-tile
+// Rows per micro-tile: 2 * kMR accumulators + 2 B vectors + 1 broadcast fit the register file
+// (32 zmm on AVX-512: 12 rows = 24 accumulators; 16 ymm on AVX2: 6 rows = 12).
+#ifndef TILESIM_LINX_MR
+#define TILESIM_LINX_MR 12
+#endif
+constexpr size_t kMR = HWY_TARGET <= HWY_AVX3 ? TILESIM_LINX_MR : 6;
 constexpr size_t kKC = 256;   // K block (packed B panel slice stays in L1/L2)
-constexpr size_t kMC = 64;    // rows per task tile
+constexpr size_t kMC = kMR * (HWY_TARGET <= HWY_AVX3 ? 6 : 10);  // rows per task tile
 constexpr size_t kNCp = 8;    // B panels per task tile
 
 template <class V>
@@ -48,40 +53,32 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp,
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
   using V = hn::Vec<D>;
-  V c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, c60, c61, c70, c71;
+  V c0[kMR], c1[kMR];
   if (zero) {
-    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = hn::Zero(d);
-    c40 = c41 = c50 = c51 = c60 = c61 = c70 = c71 = hn::Zero(d);
+    HWY_UNROLL(kMR)
+    for (size_t r = 0; r < kMR; ++r) c0[r] = c1[r] = hn::Zero(d);
   } else {
-    c00 = hn::LoadU(d, c + 0 * ldc); c01 = hn::LoadU(d, c + 0 * ldc + L);
-    c10 = hn::LoadU(d, c + 1 * ldc); c11 = hn::LoadU(d, c + 1 * ldc + L);
-    c20 = hn::LoadU(d, c + 2 * ldc); c21 = hn::LoadU(d, c + 2 * ldc + L);
-    c30 = hn::LoadU(d, c + 3 * ldc); c31 = hn::LoadU(d, c + 3 * ldc + L);
-    c40 = hn::LoadU(d, c + 4 * ldc); c41 = hn::LoadU(d, c + 4 * ldc + L);
-    c50 = hn::LoadU(d, c + 5 * ldc); c51 = hn::LoadU(d, c + 5 * ldc + L);
-    c60 = hn::LoadU(d, c + 6 * ldc); c61 = hn::LoadU(d, c + 6 * ldc + L);
-    c70 = hn::LoadU(d, c + 7 * ldc); c71 = hn::LoadU(d, c + 7 * ldc + L);
+    HWY_UNROLL(kMR)
+    for (size_t r = 0; r < kMR; ++r) {
+      c0[r] = hn::LoadU(d, c + r * ldc);
+      c1[r] = hn::LoadU(d, c + r * ldc + L);
+    }
   }
   for (size_t k = 0; k < kc; ++k) {
     const V b0 = hn::Load(d, bp + k * NR), b1 = hn::Load(d, bp + k * NR + L);
     const T* a = ap + k * kMR;
-    V x = hn::Set(d, a[0]); c00 = Step(x, b0, c00); c01 = Step(x, b1, c01);
-    x = hn::Set(d, a[1]); c10 = Step(x, b0, c10); c11 = Step(x, b1, c11);
-    x = hn::Set(d, a[2]); c20 = Step(x, b0, c20); c21 = Step(x, b1, c21);
-    x = hn::Set(d, a[3]); c30 = Step(x, b0, c30); c31 = Step(x, b1, c31);
-    x = hn::Set(d, a[4]); c40 = Step(x, b0, c40); c41 = Step(x, b1, c41);
-    x = hn::Set(d, a[5]); c50 = Step(x, b0, c50); c51 = Step(x, b1, c51);
-    x = hn::Set(d, a[6]); c60 = Step(x, b0, c60); c61 = Step(x, b1, c61);
-    x = hn::Set(d, a[7]); c70 = Step(x, b0, c70); c71 = Step(x, b1, c71);
+    HWY_UNROLL(kMR)
+    for (size_t r = 0; r < kMR; ++r) {
+      const V x = hn::Set(d, a[r]);
+      c0[r] = Step(x, b0, c0[r]);
+      c1[r] = Step(x, b1, c1[r]);
+    }
   }
-  hn::StoreU(c00, d, c + 0 * ldc); hn::StoreU(c01, d, c + 0 * ldc + L);
-  hn::StoreU(c10, d, c + 1 * ldc); hn::StoreU(c11, d, c + 1 * ldc + L);
-  hn::StoreU(c20, d, c + 2 * ldc); hn::StoreU(c21, d, c + 2 * ldc + L);
-  hn::StoreU(c30, d, c + 3 * ldc); hn::StoreU(c31, d, c + 3 * ldc + L);
-  hn::StoreU(c40, d, c + 4 * ldc); hn::StoreU(c41, d, c + 4 * ldc + L);
-  hn::StoreU(c50, d, c + 5 * ldc); hn::StoreU(c51, d, c + 5 * ldc + L);
-  hn::StoreU(c60, d, c + 6 * ldc); hn::StoreU(c61, d, c + 6 * ldc + L);
-  hn::StoreU(c70, d, c + 7 * ldc); hn::StoreU(c71, d, c + 7 * ldc + L);
+  HWY_UNROLL(kMR)
+  for (size_t r = 0; r < kMR; ++r) {
+    hn::StoreU(c0[r], d, c + r * ldc);
+    hn::StoreU(c1[r], d, c + r * ldc + L);
+  }
 }
 
 // Grow-only aligned buffers, one set per thread (slot 0: A panels, 1: B panels).
