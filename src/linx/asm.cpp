@@ -346,14 +346,15 @@ void tmpl(Parser& p, std::vector<uint32_t>& out) {
 }
 
 // Template form of a TMA, ACCCVT or TEPL block (docs/linx.md#template-form):
-//   TLOAD[.LAYOUT]  <LB0:c[, LB1:r][, LB2:C], DT[, opts]>[,] [[base[, stride]],] ->Q<Size>
+//   TLOAD[.LAYOUT]  <LB0:c[, LB1:r][, LB2:C], DT[, opts]>[,] [[base[, stride...]],] ->Q<Size>
 //   TSTORE[.LAYOUT] <..., DT[, opts]>[,] SRC[.reuse][, [base[, stride]]]
 //   TMOV[.LAYOUT]   <..., DT[, opts]>[,] SRC[.reuse], ->Q<Size>
 //   ACCCVT[.LAYOUT] <LB0:M, LB1:N, SrcType[, DstType][, opts]>[,] [scale,] ->Q<Size>
 //   <TEPL op>       <..., DT[, opts]>[,] [SRC0[, SRC1],] [reg,] ->Q<Size>
 // opts: a pad name (Zero Max Min Null), sat, rmodeN, cmodeN, or sat=N rmode=N cmode=N pad=N.
 // Expansion: BSTART, B.DATR (only when a field is non-zero or DstType is given), B.DIM per given
-// LB in order, B.IOR (only when registers are given), one B.IOT with `last`.
+// LB in order, B.IOR (only when registers are given; a second one for registers 4..6), one B.IOT
+// with `last`.
 enum class TK { tload, tstore, tmov, acccvt, tepl };
 
 void block_tmpl(Parser& p, std::vector<uint32_t>& out, TK k, unsigned code, unsigned layout) {
@@ -468,7 +469,7 @@ void block_tmpl(Parser& p, std::vector<uint32_t>& out, TK k, unsigned code, unsi
           if (o[j].up != ",") p.fail(o[j].col, "expected ',' between registers");
           continue;
         }
-        if (regs.size() == 3) p.fail(o[j].col, "at most 3 registers (B.IOR)");
+        if (regs.size() == 6) p.fail(o[j].col, "at most 6 registers (two B.IOR)");
         regs.push_back(p.reg(o[j]));
       }
       if (o.size() % 2 == 0) p.fail(o.back().col, "expected a register before ']'");
@@ -489,7 +490,7 @@ void block_tmpl(Parser& p, std::vector<uint32_t>& out, TK k, unsigned code, unsi
     }
     if (mem) bad(t, "expected a tile, '[base[, stride]]' or ->Q<Size>, got '" + t.text + "'");
     if (k == TK::tmov) bad(t, "unexpected operand '" + t.text + "'");
-    if (regs.size() == 3) bad(t, "at most 3 registers (B.IOR)");
+    if (regs.size() == 6) bad(t, "at most 6 registers (two B.IOR)");
     if (o.size() != 1) p.fail(o[1].col, "unexpected '" + o[1].text + "' after a register");
     regs.push_back(p.reg(t));
   }
@@ -530,11 +531,12 @@ void block_tmpl(Parser& p, std::vector<uint32_t>& out, TK k, unsigned code, unsi
     t[F::lb] = x;
     out.push_back(emit(t, L, col, p.mn));
   }
-  if (!regs.empty()) {
+  // B.IOR: three registers a word; a second B.IOR continues the list (RegSrc3.., spec 31 §1).
+  for (size_t from = 0; from < regs.size(); from += 3) {
     enc::Word r;
     r.op = Op::b_ior;
     const F rf[3] = {F::rs0, F::rs1, F::rs2};
-    for (size_t j = 0; j < regs.size(); ++j) r[rf[j]] = regs[j];
+    for (size_t j = from; j < regs.size() && j < from + 3; ++j) r[rf[j - from]] = regs[j];
     out.push_back(emit(r, L, col, p.mn));
   }
   enc::Word io;

@@ -1,5 +1,6 @@
 // Disassembler: raw form per word, optional folding of CUBE, TMA, ACCCVT and TEPL blocks back into
 // template form (spec 30 §5, spec 31 §3). Field values come from the encoding table's decoder; no bit positions here.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <vector>
@@ -156,16 +157,19 @@ std::optional<std::string> fold_tile_block(std::span<const enc::Word> b) {
   }
   if (last_lb < 0 || (k == acccvt && last_lb < 1)) return std::nullopt;
   std::string regs;
-  if (i < b.size() && b[i].op == Op::b_ior) {
+  // One or two B.IOR (the second continues the list): every register of a B.IOR that another
+  // follows, up to the last non-zero one (at least one) of the final B.IOR.
+  for (int n = 0; i < b.size() && b[i].op == Op::b_ior; ++n) {
     const enc::Word& r = b[i++];
-    if (r[F::rd] || k == tmov) return std::nullopt;
+    if (n == 2 || r[F::rd] || k == tmov) return std::nullopt;
+    const bool more = i < b.size() && b[i].op == Op::b_ior;
     const F rf[3] = {F::rs0, F::rs1, F::rs2};
-    int last = 0;
+    int last = more ? 2 : 0;
     for (int j = 0; j < 3; ++j)
-      if (r[rf[j]]) last = j;
-    for (int j = 0; j <= last; ++j) regs += (j ? ", " : "") + std::string(enc::reg_name(r[rf[j]]));
-    if (k == tload || k == tstore) regs = "[" + regs + "]";
+      if (r[rf[j]]) last = std::max(last, j);
+    for (int j = 0; j <= last; ++j) regs += (regs.empty() ? "" : ", ") + std::string(enc::reg_name(r[rf[j]]));
   }
+  if (!regs.empty() && (k == tload || k == tstore)) regs = "[" + regs + "]";
   if (i + 1 != b.size()) return std::nullopt;
   const enc::Word& io = b[i];
   if ((io.op != Op::b_iot0 && io.op != Op::b_iot1 && io.op != Op::b_iot2) || !io[F::last]) return std::nullopt;

@@ -238,6 +238,13 @@ TEST(LinxAsmBlockTemplate, ExpandsToTheRawWords) {
             "BSTART.TEPL TMAXS, FP16\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOR\nB.IOT T#1, last, ->T<512B>\n");
   EXPECT_EQ(disassemble(assemble("TADD <LB0:16, BF16, cmode3>, T#2.reuse, U#1, ->N<1KB>")),
             "BSTART.TEPL TADD, BF16\nB.DATR cmode=3\nB.DIM zero, 16, ->LB0\nB.IOT T#2.reuse, U#1, last, ->N<1KB>\n");
+  // Registers 4..6 go to a second B.IOR, which continues the list (spec 31 §1).
+  EXPECT_EQ(disassemble(assemble("TLOAD.NORM <LB0:a2+12, LB1:13, LB2:sp, FP32, Max>, [a1, a2, a3, a7], ->T<64KB>")),
+            "BSTART.TLOAD FP32\nB.DATR pad=1\nB.DIM a2, 12, ->LB0\nB.DIM zero, 13, ->LB1\nB.DIM sp, 0, ->LB2\n"
+            "B.IOR a1, a2, a3\nB.IOR a7\nB.IOT last, ->T<64KB>\n");
+  for (const char* s : {"TSTORE <LB0:16, FP16>, T#1, [a1, zero, zero, a7]", "TSTORE <LB0:16, FP16>, T#1, [a1, zero, zero, zero]",
+                        "TADDS <LB0:16, FP16>, T#1, a0, a1, a2, a3, a4, a5, ->T<512B>"})
+    EXPECT_EQ(disassemble(assemble(s), true), std::string(s) + "\n");
   // Pad Zero is code 0: the same block as no B.DATR (TLOAD pads with zero bytes either way).
   EXPECT_EQ(assemble("TLOAD <LB0:16, FP16, Zero>, [a0], ->T<512B>"), assemble("TLOAD <LB0:16, FP16>, [a0], ->T<512B>"));
   // Lower case, no comma after '>', key=N options.
@@ -293,6 +300,7 @@ TEST(LinxAsmBlockTemplate, NonTemplateBlocksStayRaw) {
       "BSTART.ACCCVT FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.DIM zero, 16, ->LB2\nB.IOT last, ->T<512B>",
       "BSTART.TEPL TADD, FP16\nB.DIM zero, 65536, ->LB0\nB.IOT T#1, T#2, last, ->T<512B>",  // above a lane bound
       "BSTART.TLOAD FP16\nB.DATR layout=16\nB.DIM zero, 16, ->LB0\nB.IOR a0\nB.IOT last, ->T<512B>",  // reserved layout
+      "BSTART.TLOAD FP16\nB.DIM zero, 16, ->LB0\nB.IOR a0\nB.IOR a1\nB.IOR a2\nB.IOT last, ->T<512B>",  // 3 B.IOR
   };
   for (const char* b : blocks) {
     const auto w = assemble(b);
@@ -336,7 +344,7 @@ TEST(LinxAsmBlockTemplate, GeneratedProgramsRoundTrip) {
   };
   auto addr = [&]() {
     std::string a = std::string("[") + pick(regs);
-    if (rng() % 2) a += std::string(", ") + pick(regs);
+    for (unsigned n = rng() % 6; n > 0; --n) a += std::string(", ") + pick(regs);  // 4..6: a second B.IOR
     return a + "]";
   };
   for (int t = 0; t < 400; ++t) {
@@ -386,7 +394,7 @@ TEST(LinxAsmBlockTemplate, Errors) {
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16>, [a0]"), "f.s:1:27: TLOAD: missing ->Q<Size> (TLOAD operands: [base[, stride]], ->Q<Size>)");
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16>, T#1, [a0], ->T<512B>"), "f.s:1:23: TLOAD: TLOAD has no tile source");
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16>, a0, ->T<512B>"), "f.s:1:23: TLOAD: expected a tile, '[base[, stride]]' or ->Q<Size>, got 'a0'");
-  EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16>, [a0, a1, a2, a3], ->T<512B>"), "f.s:1:36: TLOAD: at most 3 registers (B.IOR)");
+  EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16>, [a0, a1, a2, a3, a4, a5, a6], ->T<512B>"), "f.s:1:48: TLOAD: at most 6 registers (two B.IOR)");
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16>, [a0 a1], ->T<512B>"), "f.s:1:27: TLOAD: expected ',' between registers");
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16>, [a0,], ->T<512B>"), "f.s:1:27: TLOAD: expected a register before ']'");
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16>, [a0, ->T<512B>"), "missing ']'");
