@@ -1,4 +1,4 @@
-// Assembler: template form and raw header form (spec 30 §5) -> words via the encoding table.
+// Assembler: template forms (CUBE: spec 30 §5; TMA, ACCCVT, TEPL: spec 31 §3) and the raw header form -> words
 // Checks syntax and encodability only; semantic legality is the machine's (spec 30 §5).
 #include <cctype>
 #include <functional>
@@ -63,7 +63,7 @@ std::vector<Tok> lex(const std::string& s, size_t& end_col, const std::function<
       i = j;
       continue;
     }
-    if (std::string_view(",<>:+=").find(c) != std::string_view::npos) {
+    if (std::string_view(",<>:+=[]").find(c) != std::string_view::npos) {
       out.push_back({std::string(1, c), std::string(1, c), i + 1});
       ++i;
       continue;
@@ -92,8 +92,8 @@ struct Parser {
     int depth = 0;
     for (; pos < L.toks.size(); ++pos) {
       const Tok& t = L.toks[pos];
-      if (t.up == "<") ++depth;
-      if (t.up == ">") --depth;
+      if (t.up == "<" || t.up == "[") ++depth;
+      if (t.up == ">" || t.up == "]") --depth;
       if (t.up == "," && depth == 0) {
         if (g.empty()) fail(t.col, "empty operand");
         gs.push_back(std::move(g));
@@ -345,6 +345,227 @@ void tmpl(Parser& p, std::vector<uint32_t>& out) {
   }
 }
 
+// Template form of a TMA, ACCCVT or TEPL block (docs/linx.md#template-form):
+//   TLOAD[.LAYOUT]  <LB0:c[, LB1:r][, LB2:C], DT[, opts]>[,] [[base[, stride...]],] ->Q<Size>
+//   TSTORE[.LAYOUT] <..., DT[, opts]>[,] SRC[.reuse][, [base[, stride]]]
+//   TMOV[.LAYOUT]   <..., DT[, opts]>[,] SRC[.reuse], ->Q<Size>
+//   ACCCVT[.LAYOUT] <LB0:M, LB1:N, SrcType[, DstType][, opts]>[,] [scale,] ->Q<Size>
+//   <TEPL op>       <..., DT[, opts]>[,] [SRC0[, SRC1],] [reg,] ->Q<Size>
+// opts: a pad name (Zero Max Min Null), sat, rmodeN, cmodeN, or sat=N rmode=N cmode=N pad=N.
+// Expansion: BSTART, B.DATR (only when a field is non-zero or DstType is given), B.DIM per given
+// LB in order, B.IOR (only when registers are given; a second one for registers 4..6), one B.IOT
+// with `last`.
+enum class TK { tload, tstore, tmov, acccvt, tepl };
+
+void block_tmpl(Parser& p, std::vector<uint32_t>& out, TK k, unsigned code, unsigned layout) {
+  const Line& L = p.L;
+  if (p.pos >= L.toks.size() || L.toks[p.pos].up != "<")
+    p.fail(p.col_here(), k == TK::acccvt ? "expected '<LB0:M, LB1:N, SrcType[, DstType][, options]>'"
+                                         : "expected '<LB0:ValidCol[, LB1:ValidRow][, LB2:Col], DT[, options]>'");
+  ++p.pos;
+  std::vector<Group> items;
+  Group g;
+  for (;; ++p.pos) {
+    if (p.pos >= L.toks.size()) p.fail(L.end_col, "missing '>'");
+    const Tok& t = L.toks[p.pos];
+    if (t.up == "," || t.up == ">") {
+      if (g.empty()) p.fail(t.col, "empty item in <...>");
+      items.push_back(std::move(g));
+      g.clear();
+      if (t.up == ">") { ++p.pos; break; }
+      continue;
+    }
+    g.push_back(t);
+  }
+  std::pair<unsigned, uint32_t> dims[3];
+  bool seen[3] = {false, false, false};
+  std::vector<unsigned> types;
+  uint32_t opt[4] = {0, 0, 0, 0};  // sat rmode cmode pad
+  unsigned opt_seen = 0;
+  bool any_opt = false;
+  static const char* const opt_names[4] = {"SAT", "RMODE", "CMODE", "PAD"};
+  static const uint32_t opt_max[4] = {1, 7, 7, 31};
+  const auto set_opt = [&](unsigned n, uint32_t v, const Tok& t) {
+    if (opt_seen & (1u << n)) p.fail(t.col, "option '" + t.text + "' given twice");
+    opt_seen |= 1u << n;
+    opt[n] = v;
+    any_opt = true;
+  };
+  const size_t max_types = k == TK::acccvt ? 2 : 1;
+  for (const Group& it : items) {
+    if (it.size() >= 2 && it[1].up == ":") {
+      int x = -1;
+      for (int j = 0; j < 3; ++j)
+        if (it[0].up == std::string("LB") + char('0' + j)) x = j;
+      if (x < 0 || (k == TK::acccvt && x == 2))
+        p.fail(it[0].col, "unknown dimension label '" + it[0].text + (k == TK::acccvt ? "' (LB0, LB1)" : "' (LB0, LB1, LB2)"));
+      if (seen[x]) p.fail(it[0].col, "dimension " + it[0].text + " given twice");
+      if (!types.empty()) p.fail(it[0].col, "dimensions come before the types");
+      if (it.size() < 3) p.fail(it[1].col, "missing dimension value");
+      dims[x] = p.dim(it, 2);
+      seen[x] = true;
+      continue;
+    }
+    const Tok& t = it[0];
+    if (it.size() == 3 && it[1].up == "=") {
+      int n = -1;
+      for (int j = 0; j < 4; ++j)
+        if (t.up == opt_names[j]) n = j;
+      if (n < 0) p.fail(t.col, "unknown option '" + t.text + "' (sat=N, rmode=N, cmode=N, pad=N)");
+      set_opt(static_cast<unsigned>(n), p.number(it[2], opt_max[n], opt_names[n]), t);
+      continue;
+    }
+    if (it.size() != 1) p.fail(t.col, "bad item in <...>: expected LBx:dim, a type or an option");
+    unsigned v;
+    if (t.up == "SAT") { set_opt(0, 1, t); continue; }
+    if ((t.up.rfind("RMODE", 0) == 0 || t.up.rfind("CMODE", 0) == 0) && t.up.size() > 5 &&
+        std::isdigit(static_cast<unsigned char>(t.up[5]))) {
+      const unsigned n = t.up[0] == 'R' ? 1 : 2;
+      set_opt(n, p.number(Tok{t.text.substr(5), t.up.substr(5), t.col + 5}, 7, opt_names[n]), t);
+      continue;
+    }
+    if (enc::parse_pad(t.up, v)) { set_opt(3, v, t); continue; }
+    if (any_opt) p.fail(t.col, "types come before the options");
+    if (types.size() == max_types)
+      p.fail(t.col, k == TK::acccvt ? "ACCCVT takes SrcType[, DstType] in <...>, got a third type '" + t.text + "'"
+                                    : p.mn + " takes one type in <...>, got a second '" + t.text + "'");
+    types.push_back(p.type(t));
+  }
+  if (!seen[0]) p.fail(L.toks[1].col, "missing dimension LB0");
+  if (k == TK::acccvt && !seen[1]) p.fail(L.toks[1].col, "missing dimension LB1");
+  if (types.empty()) p.fail(L.toks[1].col, "missing the type in <...>");
+  if (p.pos < L.toks.size() && L.toks[p.pos].up == ",") ++p.pos;  // optional comma after '>'
+  const std::vector<Group> gs = p.groups();
+  // Operands in order: tile sources, registers ([...] for TLOAD/TSTORE, bare for ACCCVT/TEPL), ->Q<Size>.
+  std::vector<std::pair<unsigned, unsigned>> srcs;
+  std::vector<unsigned> regs;
+  bool bracket = false, have_dst = false;
+  std::pair<unsigned, unsigned> dst{enc::kDstNone, 0};
+  const bool mem = k == TK::tload || k == TK::tstore;
+  const char* shape = k == TK::tload    ? "[base[, stride]], ->Q<Size>"
+                      : k == TK::tstore ? "SRC, [base[, stride]]"
+                      : k == TK::tmov   ? "SRC, ->Q<Size>"
+                      : k == TK::acccvt ? "[scale,] ->Q<Size>"
+                                        : "[SRC0[, SRC1],] [scalar,] ->Q<Size>";
+  const auto bad = [&](const Tok& t, const std::string& why) {
+    p.fail(t.col, why + " (" + p.mn + " operands: " + shape + ")");
+  };
+  for (const Group& o : gs) {
+    const Tok& t = o[0];
+    if (have_dst) bad(t, "unexpected operand after the destination");
+    if (t.up == "->") {
+      if (k == TK::tstore) bad(t, "TSTORE has no destination");
+      dst = p.dest(o, false);
+      have_dst = true;
+      continue;
+    }
+    if (t.up == "[") {
+      if (!mem) bad(t, "'[...]' (a memory address) only in TLOAD and TSTORE");
+      if (bracket || !regs.empty()) bad(t, "one address '[...]' only");
+      if (o.back().up != "]") p.fail(o.back().col, "missing ']'");
+      if (o.size() < 3) bad(t, "empty address '[]'");
+      for (size_t j = 1; j + 1 < o.size(); ++j) {
+        if (j % 2 == 0) {
+          if (o[j].up != ",") p.fail(o[j].col, "expected ',' between registers");
+          continue;
+        }
+        if (regs.size() == 6) p.fail(o[j].col, "at most 6 registers (two B.IOR)");
+        regs.push_back(p.reg(o[j]));
+      }
+      if (o.size() % 2 == 0) p.fail(o.back().col, "expected a register before ']'");
+      bracket = true;
+      continue;
+    }
+    std::string u = t.up;
+    if (u.size() > 6 && u.substr(u.size() - 6) == ".REUSE") u.resize(u.size() - 6);
+    unsigned tc;
+    bool oor;
+    if (enc::parse_tile(u, tc, oor)) {
+      if (bracket || !regs.empty()) bad(t, "tile sources come before the registers");
+      const size_t max_src = k == TK::tepl ? 2 : (k == TK::tstore || k == TK::tmov) ? 1 : 0;
+      if (srcs.size() == max_src)
+        bad(t, max_src == 0 ? p.mn + " has no tile source" : "too many tile sources (at most " + std::to_string(max_src) + ")");
+      srcs.push_back(p.tile(o));
+      continue;
+    }
+    if (mem) bad(t, "expected a tile, '[base[, stride]]' or ->Q<Size>, got '" + t.text + "'");
+    if (k == TK::tmov) bad(t, "unexpected operand '" + t.text + "'");
+    if (regs.size() == 6) bad(t, "at most 6 registers (two B.IOR)");
+    if (o.size() != 1) p.fail(o[1].col, "unexpected '" + o[1].text + "' after a register");
+    regs.push_back(p.reg(t));
+  }
+  if (k != TK::tstore && !have_dst) p.fail(L.end_col, "missing ->Q<Size> (" + p.mn + " operands: " + shape + ")");
+  if ((k == TK::tstore || k == TK::tmov) && srcs.empty()) p.fail(L.end_col, "missing the source tile (" + p.mn + " operands: " + shape + ")");
+  const size_t col = L.toks[0].col;
+  enc::Word w;
+  if (k == TK::acccvt) {
+    w.op = Op::bstart_cube;
+    w[F::fn] = 8;
+  } else if (k == TK::tepl) {
+    w.op = Op::bstart_tepl;
+    w[F::topc] = code;
+  } else {
+    w.op = Op::bstart_tma;
+    w[F::fn] = code;
+  }
+  w[F::dt] = types[0];
+  out.push_back(emit(w, L, col, p.mn));
+  if (layout || any_opt || types.size() == 2) {
+    enc::Word d;
+    d.op = Op::b_datr;
+    d[F::datatype] = types.size() == 2 ? types[1] : 31;
+    d[F::layout] = layout;
+    d[F::sat] = opt[0];
+    d[F::rmode] = opt[1];
+    d[F::cmode] = opt[2];
+    d[F::pad] = opt[3];
+    // Every field zero (e.g. only `Zero`, pad code 0): the block is the same without the word.
+    if (layout || opt[0] || opt[1] || opt[2] || opt[3] || types.size() == 2) out.push_back(emit(d, L, col, p.mn));
+  }
+  for (unsigned x = 0; x < 3; ++x) {
+    if (!seen[x]) continue;
+    enc::Word t;
+    t.op = Op::b_dim;
+    t[F::reg] = dims[x].first;
+    t[F::uimm] = dims[x].second;
+    t[F::lb] = x;
+    out.push_back(emit(t, L, col, p.mn));
+  }
+  // B.IOR: three registers a word; a second B.IOR continues the list (RegSrc3.., spec 31 §1).
+  for (size_t from = 0; from < regs.size(); from += 3) {
+    enc::Word r;
+    r.op = Op::b_ior;
+    const F rf[3] = {F::rs0, F::rs1, F::rs2};
+    for (size_t j = from; j < regs.size() && j < from + 3; ++j) r[rf[j - from]] = regs[j];
+    out.push_back(emit(r, L, col, p.mn));
+  }
+  enc::Word io;
+  io.op = srcs.size() == 2 ? Op::b_iot2 : srcs.size() == 1 ? Op::b_iot1 : Op::b_iot0;
+  if (!srcs.empty()) { io[F::s0] = srcs[0].first; io[F::s0r] = srcs[0].second; }
+  if (srcs.size() == 2) { io[F::s1] = srcs[1].first; io[F::s1r] = srcs[1].second; }
+  io[F::last] = 1;
+  io[F::dst] = dst.first;
+  io[F::size] = dst.second;
+  out.push_back(emit(io, L, col, p.mn));
+}
+
+// The block template a mnemonic names, if any: TLOAD/TSTORE/TMOV/ACCCVT with an optional
+// `.LAYOUT` suffix, or a TEPL function name.
+bool block_kind(const Parser& p, TK& k, unsigned& code, unsigned& layout) {
+  std::string base = p.mn, suffix;
+  const size_t dot = base.find('.');
+  if (dot != std::string::npos) { suffix = base.substr(dot + 1); base.resize(dot); }
+  layout = 0;
+  if (enc::parse_tma_fn(base, code)) k = code == 0 ? TK::tload : code == 1 ? TK::tstore : TK::tmov;
+  else if (base == "ACCCVT") k = TK::acccvt;
+  else if (suffix.empty() && enc::parse_tepl(base, code)) { k = TK::tepl; return true; }
+  else return false;
+  if (!suffix.empty() && !enc::parse_layout_code(suffix, layout))
+    p.fail(p.L.toks[0].col, "unknown layout '." + p.L.toks[0].text.substr(dot + 1) +
+                                "' (NORM, ND2NZ, DN2NZ, ND2ZN, DN2ZN, NZ2ND, ZN2ND, NZ2DN, ... as in B.DATR)");
+  return true;
+}
+
 void raw(Parser& p, std::vector<uint32_t>& out) {
   const Line& L = p.L;
   const std::string& mn = p.mn;
@@ -580,9 +801,12 @@ std::vector<uint32_t> assemble(std::string_view text, std::string_view filename)
       if (!std::isalpha(static_cast<unsigned char>(L.toks[0].text[0])))
         L.fail(L.toks[0].col, "", "expected a mnemonic, got '" + L.toks[0].text + "'");
       Parser p(L);
-      unsigned fn;
+      unsigned fn, code, layout;
+      TK k;
       if (enc::parse_cube_fn(p.mn, fn) && fn <= 2)
         tmpl(p, out);
+      else if (block_kind(p, k, code, layout))
+        block_tmpl(p, out, k, code, layout);
       else
         raw(p, out);
     }

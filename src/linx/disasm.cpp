@@ -1,5 +1,6 @@
-// Disassembler: raw form per word, optional folding of CUBE blocks back into template form
-// (spec 30 §5). Field values come from the encoding table's decoder; no bit positions here.
+// Disassembler: raw form per word, optional folding of CUBE, TMA, ACCCVT and TEPL blocks back into
+// template form (spec 30 §5, spec 31 §3). Field values come from the encoding table's decoder; no bit positions here.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <vector>
@@ -106,10 +107,93 @@ std::string dim_text(const enc::Word& w) {
   if (imm == 0) return enc::reg_name(reg);
   return std::string(enc::reg_name(reg)) + "+" + std::to_string(imm);
 }
+
+// TMA, ACCCVT and TEPL blocks: exactly the expansion of asm.cpp's block template
+// (docs/linx.md#template-form), else nullopt.
+std::optional<std::string> fold_tile_block(std::span<const enc::Word> b) {
+  enum { tload, tstore, tmov, acccvt, tepl } k;
+  std::string mn;
+  if (b[0].op == Op::bstart_tma) {
+    k = b[0][F::fn] == 0 ? tload : b[0][F::fn] == 1 ? tstore : tmov;
+    mn = enc::tma_fn_name(b[0][F::fn]);
+  } else if (b[0].op == Op::bstart_tepl) {
+    k = tepl;
+    mn = enc::tepl_name(b[0][F::topc]);
+  } else if (b[0].op == Op::bstart_cube && b[0][F::fn] == 8) {
+    k = acccvt;
+    mn = "ACCCVT";
+  } else {
+    return std::nullopt;
+  }
+  size_t i = 1;
+  std::string items;
+  const char* dt = type_code(b[0][F::dt]).name;
+  std::string types = dt ? dt : "";
+  std::string opts;
+  if (i < b.size() && b[i].op == Op::b_datr) {
+    const enc::Word& d = b[i++];
+    const unsigned dty = d[F::datatype], lay = d[F::layout];
+    if (dty != 31) {
+      if (k != acccvt || !type_code(dty).name) return std::nullopt;
+      types += std::string(", ") + type_code(dty).name;
+    }
+    if (lay) {
+      if (k == tepl || !enc::layout_name(lay)) return std::nullopt;
+      mn += std::string(".") + enc::layout_name(lay);
+    }
+    if (d[F::pad]) opts += std::string(", ") + (enc::pad_name(d[F::pad]) ? enc::pad_name(d[F::pad]) : "pad=" + std::to_string(d[F::pad]));
+    if (d[F::cmode]) opts += ", cmode" + std::to_string(d[F::cmode]);
+    if (d[F::rmode]) opts += ", rmode" + std::to_string(d[F::rmode]);
+    if (d[F::sat]) opts += ", sat";
+    if (dty == 31 && opts.empty() && !lay) return std::nullopt;  // the template would not emit it
+  }
+  int last_lb = -1;
+  for (; i < b.size() && b[i].op == Op::b_dim; ++i) {
+    const int lb = static_cast<int>(b[i][F::lb]);
+    if (lb <= last_lb || (last_lb < 0 && lb != 0) || b[i][F::uimm] > 0xFFFF) return std::nullopt;
+    if (k == acccvt && lb == 2) return std::nullopt;
+    last_lb = lb;
+    items += "LB" + std::to_string(lb) + ":" + dim_text(b[i]) + ", ";
+  }
+  if (last_lb < 0 || (k == acccvt && last_lb < 1)) return std::nullopt;
+  std::string regs;
+  // One or two B.IOR (the second continues the list): every register of a B.IOR that another
+  // follows, up to the last non-zero one (at least one) of the final B.IOR.
+  for (int n = 0; i < b.size() && b[i].op == Op::b_ior; ++n) {
+    const enc::Word& r = b[i++];
+    if (n == 2 || r[F::rd] || k == tmov) return std::nullopt;
+    const bool more = i < b.size() && b[i].op == Op::b_ior;
+    const F rf[3] = {F::rs0, F::rs1, F::rs2};
+    int last = more ? 2 : 0;
+    for (int j = 0; j < 3; ++j)
+      if (r[rf[j]]) last = std::max(last, j);
+    for (int j = 0; j <= last; ++j) regs += (regs.empty() ? "" : ", ") + std::string(enc::reg_name(r[rf[j]]));
+  }
+  if (!regs.empty() && (k == tload || k == tstore)) regs = "[" + regs + "]";
+  if (i + 1 != b.size()) return std::nullopt;
+  const enc::Word& io = b[i];
+  if ((io.op != Op::b_iot0 && io.op != Op::b_iot1 && io.op != Op::b_iot2) || !io[F::last]) return std::nullopt;
+  const size_t nsrc = io.op == Op::b_iot2 ? 2 : io.op == Op::b_iot1 ? 1 : 0;
+  const bool has_dst = io[F::dst] != enc::kDstNone;
+  switch (k) {
+    case tload: case acccvt: if (nsrc != 0 || !has_dst) return std::nullopt; break;
+    case tstore: if (nsrc != 1 || has_dst) return std::nullopt; break;
+    case tmov: if (nsrc != 1 || !has_dst) return std::nullopt; break;
+    case tepl: if (!has_dst) return std::nullopt; break;
+  }
+  std::string ops;
+  const auto add = [&](const std::string& x) { ops += (ops.empty() ? "" : ", ") + x; };
+  if (nsrc >= 1) add(src(io, F::s0, F::s0r));
+  if (nsrc == 2) add(src(io, F::s1, F::s1r));
+  if (!regs.empty()) add(regs);
+  if (has_dst) add(dest(io));
+  return mn + " <" + items + types + opts + ">, " + ops;
+}
 }  // namespace
 
 std::optional<std::string> fold_block(std::span<const enc::Word> b) {
-  if (b.empty() || b[0].op != Op::bstart_cube) return std::nullopt;
+  if (b.empty()) return std::nullopt;
+  if (b[0].op != Op::bstart_cube || b[0][F::fn] == 8) return fold_tile_block(b);
   const unsigned fn = b[0][F::fn];
   if (fn > 2) return std::nullopt;
   size_t i = 1;

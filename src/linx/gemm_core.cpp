@@ -212,4 +212,29 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
         C[i * N + j] = static_cast<int32_t>(static_cast<uint32_t>(C[i * N + j]) + bs[j]);
 }
 
+void run_views(Domain d, PanelView A, PanelView B, const void* bias, const void* start, void* out, size_t M,
+               size_t N, size_t K, const Rules& rules) {
+  if (const std::string why = unsupported(rules, d); !why.empty())
+    raise(ErrorCode::Unsupported, "linx GEMM core", why, "docs/linx.md#semantics");
+  if (start && start != out) std::memcpy(out, start, M * N * 4);
+  if (d == Domain::f32) {
+    switch (rules.float_order) {  // checked above
+      case FloatOrder::sequential_fma:
+        chain_f32_views(A, B, nullptr, static_cast<float*>(out), M, N, K, !start);
+        break;
+    }
+    epilogue_f32_fast(static_cast<float*>(out), static_cast<const float*>(bias), M, N);
+    return;
+  }
+  switch (rules.int_overflow) {
+    case IntOverflow::wrap32:
+      chain_i32_views(A, B, nullptr, static_cast<int32_t*>(out), M, N, K, !start);
+      break;
+  }
+  auto* C = static_cast<uint32_t*>(out);
+  if (const auto* bs = static_cast<const uint32_t*>(bias))
+    for (size_t i = 0; i < M; ++i)
+      for (size_t j = 0; j < N; ++j) C[i * N + j] += bs[j];
+}
+
 }  // namespace tilesim::linx::core

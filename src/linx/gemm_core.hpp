@@ -42,6 +42,18 @@ void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t
                     bool zero_start);
 void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
                     bool zero_start);
+// An operand read in place from the layout it is stored in: element (x, k) — x the row of A or the
+// column of B — at p[(k / k0) * S + x * k0 + k % k0]. NZ A tiles and ZN B tiles (spec 30 §4) are
+// this with their k0 and S = padded x count * k0; a K-contiguous matrix is {p, K, 0}.
+struct PanelView {
+  const void* p;
+  size_t k0, S;
+};
+// The fast chains on views; b_row (row-major K x N B) replaces b when not null. Same bits.
+void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
+                     bool zero_start);
+void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C, size_t M, size_t N, size_t K,
+                     bool zero_start);
 // C = C + bias[j] (when bias) then NaN -> 0x7FC00000, SIMD; identical to the scalar epilogue.
 void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N);
 
@@ -51,5 +63,9 @@ void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N);
 // Error(Unsupported), before anything is written, when unsupported(rules, d) is not empty.
 void run(Domain d, const void* A, const void* B, const void* bias, const void* start, void* out, size_t M,
          size_t N, size_t K, Engine e, bool b_col_major, const Rules& rules);
+
+// run() with the fast engine on operand views (the TMATMUL block path: no flattening copy).
+void run_views(Domain d, PanelView A, PanelView B, const void* bias, const void* start, void* out, size_t M,
+               size_t N, size_t K, const Rules& rules);
 
 }  // namespace tilesim::linx::core

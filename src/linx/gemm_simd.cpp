@@ -5,6 +5,7 @@
 // count or vector width. Bit-identical to chain_*_reference (tests check it).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "linx/gemm_simd.cpp"
@@ -26,9 +27,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 #endif
 
 #if TILESIM_LINX_SIMD
-constexpr size_t kMR = 8;     // rows per micro-tile
+// Rows per micro-tile: 2 * kMR accumulators + 2 B vectors + 1 broadcast fit the register file
+// (32 zmm on AVX-512: 12 rows = 24 accumulators; 16 ymm on AVX2: 6 rows = 12).
+#ifndef TILESIM_LINX_MR
+#define TILESIM_LINX_MR 12
+#endif
+constexpr size_t kMR = HWY_TARGET <= HWY_AVX3 ? TILESIM_LINX_MR : 6;
 constexpr size_t kKC = 256;   // K block (packed B panel slice stays in L1/L2)
-constexpr size_t kMC = 64;    // rows per task tile
+constexpr size_t kMC = kMR * (HWY_TARGET <= HWY_AVX3 ? 6 : 10);  // rows per task tile
 constexpr size_t kNCp = 8;    // B panels per task tile
 
 template <class V>
@@ -47,40 +53,32 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp,
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
   using V = hn::Vec<D>;
-  V c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51, c60, c61, c70, c71;
+  V c0[kMR], c1[kMR];
   if (zero) {
-    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = hn::Zero(d);
-    c40 = c41 = c50 = c51 = c60 = c61 = c70 = c71 = hn::Zero(d);
+    HWY_UNROLL(kMR)
+    for (size_t r = 0; r < kMR; ++r) c0[r] = c1[r] = hn::Zero(d);
   } else {
-    c00 = hn::LoadU(d, c + 0 * ldc); c01 = hn::LoadU(d, c + 0 * ldc + L);
-    c10 = hn::LoadU(d, c + 1 * ldc); c11 = hn::LoadU(d, c + 1 * ldc + L);
-    c20 = hn::LoadU(d, c + 2 * ldc); c21 = hn::LoadU(d, c + 2 * ldc + L);
-    c30 = hn::LoadU(d, c + 3 * ldc); c31 = hn::LoadU(d, c + 3 * ldc + L);
-    c40 = hn::LoadU(d, c + 4 * ldc); c41 = hn::LoadU(d, c + 4 * ldc + L);
-    c50 = hn::LoadU(d, c + 5 * ldc); c51 = hn::LoadU(d, c + 5 * ldc + L);
-    c60 = hn::LoadU(d, c + 6 * ldc); c61 = hn::LoadU(d, c + 6 * ldc + L);
-    c70 = hn::LoadU(d, c + 7 * ldc); c71 = hn::LoadU(d, c + 7 * ldc + L);
+    HWY_UNROLL(kMR)
+    for (size_t r = 0; r < kMR; ++r) {
+      c0[r] = hn::LoadU(d, c + r * ldc);
+      c1[r] = hn::LoadU(d, c + r * ldc + L);
+    }
   }
   for (size_t k = 0; k < kc; ++k) {
     const V b0 = hn::Load(d, bp + k * NR), b1 = hn::Load(d, bp + k * NR + L);
     const T* a = ap + k * kMR;
-    V x = hn::Set(d, a[0]); c00 = Step(x, b0, c00); c01 = Step(x, b1, c01);
-    x = hn::Set(d, a[1]); c10 = Step(x, b0, c10); c11 = Step(x, b1, c11);
-    x = hn::Set(d, a[2]); c20 = Step(x, b0, c20); c21 = Step(x, b1, c21);
-    x = hn::Set(d, a[3]); c30 = Step(x, b0, c30); c31 = Step(x, b1, c31);
-    x = hn::Set(d, a[4]); c40 = Step(x, b0, c40); c41 = Step(x, b1, c41);
-    x = hn::Set(d, a[5]); c50 = Step(x, b0, c50); c51 = Step(x, b1, c51);
-    x = hn::Set(d, a[6]); c60 = Step(x, b0, c60); c61 = Step(x, b1, c61);
-    x = hn::Set(d, a[7]); c70 = Step(x, b0, c70); c71 = Step(x, b1, c71);
+    HWY_UNROLL(kMR)
+    for (size_t r = 0; r < kMR; ++r) {
+      const V x = hn::Set(d, a[r]);
+      c0[r] = Step(x, b0, c0[r]);
+      c1[r] = Step(x, b1, c1[r]);
+    }
   }
-  hn::StoreU(c00, d, c + 0 * ldc); hn::StoreU(c01, d, c + 0 * ldc + L);
-  hn::StoreU(c10, d, c + 1 * ldc); hn::StoreU(c11, d, c + 1 * ldc + L);
-  hn::StoreU(c20, d, c + 2 * ldc); hn::StoreU(c21, d, c + 2 * ldc + L);
-  hn::StoreU(c30, d, c + 3 * ldc); hn::StoreU(c31, d, c + 3 * ldc + L);
-  hn::StoreU(c40, d, c + 4 * ldc); hn::StoreU(c41, d, c + 4 * ldc + L);
-  hn::StoreU(c50, d, c + 5 * ldc); hn::StoreU(c51, d, c + 5 * ldc + L);
-  hn::StoreU(c60, d, c + 6 * ldc); hn::StoreU(c61, d, c + 6 * ldc + L);
-  hn::StoreU(c70, d, c + 7 * ldc); hn::StoreU(c71, d, c + 7 * ldc + L);
+  HWY_UNROLL(kMR)
+  for (size_t r = 0; r < kMR; ++r) {
+    hn::StoreU(c0[r], d, c + r * ldc);
+    hn::StoreU(c1[r], d, c + r * ldc + L);
+  }
 }
 
 // Grow-only aligned buffers, one set per thread (slot 0: A panels, 1: B panels).
@@ -96,8 +94,31 @@ T* scratch(int slot, size_t n) {
   return reinterpret_cast<T*>(buf[slot].get());
 }
 
+// A operand's element (x, k) (x = row of A / column of B): view.p[(k / k0) * S + x * k0 + k % k0].
 template <class T>
-void Chain(const T* A, const T* B, BStride bs, T* C, size_t M, size_t N, size_t K, bool zero_start) {
+HWY_INLINE const T* Line(const PanelView& v, size_t x, size_t kb) {
+  return static_cast<const T*>(v.p) + kb * v.S + x * v.k0;
+}
+// dst[k * W + c] = view(x0 + c, k) for c < w, k < K; zero for w <= c < W (the panel's padding).
+template <class T>
+void PackView(const PanelView& v, size_t x0, size_t w, size_t W, size_t K, T* HWY_RESTRICT dst) {
+  for (size_t c = 0; c < W; ++c) {
+    if (c >= w) {
+      for (size_t k = 0; k < K; ++k) dst[k * W + c] = T(0);
+      continue;
+    }
+    for (size_t kb = 0, k0 = 0; k0 < K; ++kb, k0 += v.k0) {
+      const T* src = Line<T>(v, x0 + c, kb);
+      const size_t n = std::min(v.k0, K - k0);
+      for (size_t q = 0; q < n; ++q) dst[(k0 + q) * W + c] = src[q];
+    }
+  }
+}
+
+// av: A as a view (x = i); bv: B as a view (x = j), or Brow (row-major K x N) when not null.
+template <class T>
+void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t M, size_t N, size_t K,
+           bool zero_start) {
   const hn::ScalableTag<T> d;
   const size_t NR = 2 * hn::Lanes(d);
   const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
@@ -105,35 +126,27 @@ void Chain(const T* A, const T* B, BStride bs, T* C, size_t M, size_t N, size_t 
   // Scratch kept per thread across calls (no page faults per call on large sizes).
   T* const ApBuf = scratch<T>(0, mp * K * kMR);
   T* const BpBuf = scratch<T>(1, np * K * NR);
-  for (size_t ip = 0; ip < mp; ++ip) {
-    T* dst = ApBuf + ip * K * kMR;
-    for (size_t r = 0; r < kMR; ++r) {
-      const size_t i = ip * kMR + r;
-      if (i < M)
-        for (size_t k = 0; k < K; ++k) dst[k * kMR + r] = A[i * K + k];
-      else
-        for (size_t k = 0; k < K; ++k) dst[k * kMR + r] = T(0);
-    }
-  }
-  for (size_t jp = 0; jp < np; ++jp) {
-    T* dst = BpBuf + jp * K * NR;
-    const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
-    if (bs.sj == 1) {  // row-major B: panel rows are contiguous runs
-      for (size_t k = 0; k < K; ++k) {
-        std::memcpy(dst + k * NR, B + k * bs.sk + j0, w * sizeof(T));
+  // Packing is split over the threads too (panels are independent).
+  parallel_for(mp + np, 8, [&](size_t p0, size_t p1) {
+    for (size_t p = p0; p < p1; ++p) {
+      if (p < mp) {
+        const size_t i0 = p * kMR;
+        PackView<T>(av, i0, std::min(kMR, M - i0), kMR, K, ApBuf + p * K * kMR);
+        continue;
+      }
+      const size_t jp = p - mp;
+      T* dst = BpBuf + jp * K * NR;
+      const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
+      if (!Brow) {
+        PackView<T>(bv, j0, w, NR, K, dst);
+        continue;
+      }
+      for (size_t k = 0; k < K; ++k) {  // row-major B: panel rows are contiguous runs
+        std::memcpy(dst + k * NR, Brow + k * N + j0, w * sizeof(T));
         for (size_t c = w; c < NR; ++c) dst[k * NR + c] = T(0);
       }
-    } else {  // column-major B: each column is a contiguous k run
-      for (size_t c = 0; c < NR; ++c) {
-        if (c < w) {
-          const T* col = B + (j0 + c) * bs.sj;
-          for (size_t k = 0; k < K; ++k) dst[k * NR + c] = col[k * bs.sk];
-        } else {
-          for (size_t k = 0; k < K; ++k) dst[k * NR + c] = T(0);
-        }
-      }
     }
-  }
+  });
   const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR), tiles_n = (np + kNCp - 1) / kNCp;
   const T* ApP = ApBuf;
   const T* BpP = BpBuf;
@@ -169,21 +182,41 @@ void Chain(const T* A, const T* B, BStride bs, T* C, size_t M, size_t N, size_t 
 }
 #endif
 
-void ChainF32(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K, bool zero_start) {
+// Flattens the views for the reference chain (targets without a fused SIMD fma).
+template <class T>
+std::vector<T> Flat(const PanelView& v, size_t X, size_t K) {
+  std::vector<T> out(X * K);
+  for (size_t x = 0; x < X; ++x)
+    for (size_t k = 0; k < K; ++k) out[x * K + k] = static_cast<const T*>(v.p)[(k / v.k0) * v.S + x * v.k0 + k % v.k0];
+  return out;
+}
+void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M, size_t N, size_t K, bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(A, B, bs, C, M, N, K, zero_start);
+  Chain<float>(av, bv, Brow, C, M, N, K, zero_start);
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(float));
-  chain_f32_reference(A, B, bs, C, M, N, K);
+  const std::vector<float> A = Flat<float>(av, M, K);
+  if (Brow) {
+    chain_f32_reference(A.data(), Brow, BStride{N, 1}, C, M, N, K);
+  } else {
+    const std::vector<float> B = Flat<float>(bv, N, K);
+    chain_f32_reference(A.data(), B.data(), BStride{1, K}, C, M, N, K);
+  }
 #endif
 }
-void ChainI32(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
+void ChainI32(PanelView av, PanelView bv, const int32_t* Brow, int32_t* C, size_t M, size_t N, size_t K,
               bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<int32_t>(A, B, bs, C, M, N, K, zero_start);
+  Chain<int32_t>(av, bv, Brow, C, M, N, K, zero_start);
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
-  chain_i32_reference(A, B, bs, C, M, N, K);
+  const std::vector<int32_t> A = Flat<int32_t>(av, M, K);
+  if (Brow) {
+    chain_i32_reference(A.data(), Brow, BStride{N, 1}, C, M, N, K);
+  } else {
+    const std::vector<int32_t> B = Flat<int32_t>(bv, N, K);
+    chain_i32_reference(A.data(), B.data(), BStride{1, K}, C, M, N, K);
+  }
 #endif
 }
 
@@ -223,13 +256,23 @@ HWY_EXPORT(ChainI32);
 HWY_EXPORT(EpilogueF32);
 void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
                     bool zero_start) {
-  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(A, B, bs, C, M, N, K, zero_start);
+  const bool row = bs.sj == 1;
+  chain_f32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start);
 }
 void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
                     bool zero_start) {
+  const bool row = bs.sj == 1;
+  chain_i32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start);
+}
+void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
+                     bool zero_start) {
+  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, C, M, N, K, zero_start);
+}
+void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C, size_t M, size_t N, size_t K,
+                     bool zero_start) {
   if (!K && zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(A, B, bs, C, M, N, K, zero_start);
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(a, b, b_row, C, M, N, K, zero_start);
 }
 void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N) {
   HWY_DYNAMIC_DISPATCH(EpilogueF32)(C, bias, M, N);

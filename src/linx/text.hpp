@@ -11,7 +11,7 @@ namespace tilesim::linx::text {
 bool is_commit(enc::Op op);
 // The raw form of one word ("B.DIM a1, 10, ->LB2").
 std::string raw_line(const enc::Word& w);
-// The template form of a whole CUBE block (commit word first) when it is exactly a template
+// The template form of a whole CUBE, TMA, ACCCVT or TEPL block (commit word first) when it is exactly a template
 // expansion (so assembling the text gives the same words), else nullopt.
 std::optional<std::string> fold_block(std::span<const enc::Word> block);
 // Folded form if foldable, else the raw lines joined with "; ".

@@ -56,28 +56,22 @@ void need_size(const Ctx& c, const Source& src, const char* role, unsigned code,
            "docs/linx.md#tile-layouts");
 }
 
-// Decodes a tile into the core's domain: A (NZ) as a row-major M x K matrix, B (ZN) as a
-// column-major K x N matrix (N x K row-major). Fractal lines (K0 elements along k) are contiguous
-// in both layouts, so each line is one copy. 32-bit types are already the core's domain and are
-// read straight from the tile; the others are decoded in one bulk call first.
-std::vector<uint32_t> fetch_lines(const Source& src, size_t rows, size_t cols, DType t, Layout l) {
+// A tile as the core reads it in place (spec 30 §4): A (NZ) and B (ZN) keep K0 elements along k
+// contiguous per line, so element (x, k) is at (k / K0) * (padded x count * K0) + x * K0 + k % K0.
+// 32-bit types are already the core's domain and are read straight from the tile; the others are
+// decoded first, element for element in tile order, into a per-thread buffer (slot 0: A, 1: B).
+core::PanelView fetch_view(const Source& src, size_t rows, size_t cols, DType t, Layout l, int slot) {
   const LayoutMap m(rows, cols, t, l);
-  const uint8_t* raw = src.slot->bytes->data();
-  std::vector<uint32_t> flat;
-  const uint8_t* lines = raw;  // 4-byte elements, copied bytewise
+  const void* base = src.slot->bytes->data();
   if (!(formats::info(t).storage_bits == 32 && t != DType::tf32 && t != DType::hf32)) {
-    flat.resize(m.elements);
-    core::decode(raw, t, 0, m.elements, flat.data());
-    lines = reinterpret_cast<const uint8_t*>(flat.data());
+    thread_local std::vector<uint32_t> bufs[2];
+    std::vector<uint32_t>& flat = bufs[slot];
+    if (flat.size() < m.elements) flat.resize(m.elements);
+    core::decode(src.slot->bytes->data(), t, 0, m.elements, flat.data());
+    base = flat.data();
   }
-  const bool a = l == Layout::nz;
-  const size_t outer = a ? rows : cols, inner = a ? cols : rows;  // inner = K
-  std::vector<uint32_t> out(outer * inner);
-  for (size_t o = 0; o < outer; ++o)
-    for (size_t k = 0; k < inner; k += m.k0)
-      std::memcpy(out.data() + o * inner + k, lines + 4 * (a ? m.offset(o, k) : m.offset(k, o)),
-                  std::min(m.k0, inner - k) * 4);
-  return out;
+  const size_t xp = l == Layout::nz ? m.rows_p : m.cols_p;
+  return core::PanelView{base, m.k0, xp * m.k0};
 }
 
 }  // namespace
@@ -193,18 +187,20 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
              "docs/linx.md#cube-blocks");
   }
   // ---- compute (the one GEMM core) ----
-  const std::vector<uint32_t> A = fetch_lines(sa, M, K, ta, Layout::nz);
-  const std::vector<uint32_t> B = fetch_lines(sb, K, N, tb, Layout::zn);
+  const core::PanelView A = fetch_view(sa, M, K, ta, Layout::nz, 0);
+  const core::PanelView B = fetch_view(sb, K, N, tb, Layout::zn, 1);
   Commit out;
   out.acc_set = true;
   out.acc.valid = true;
   out.acc.m = M;
   out.acc.n = N;
   out.acc.type = tacc;
-  out.acc.data.resize(M * N);
-  core::run(core::domain_of(ta), A.data(), B.data(), bias ? sbias->slot->bytes->data() : nullptr,
-            fn == 2 ? s.acc.data.data() : nullptr, out.acc.data.data(), M, N, K, Engine::fast, /*b_col_major=*/true,
-            rules);
+  if (fn == 2)
+    out.acc.data.assign(s.acc.data.begin(), s.acc.data.end());  // the chains start from ACC, in place
+  else
+    out.acc.data.resize(M * N);
+  core::run_views(core::domain_of(ta), A, B, bias ? sbias->slot->bytes->data() : nullptr,
+                  fn == 2 ? out.acc.data.data() : nullptr, out.acc.data.data(), M, N, K, rules);
   // Sources without .reuse are released when the block commits (spec 30 §1 "Reuse").
   for (const Source* src : std::initializer_list<const Source*>{&sa, &sb, sbias ? &*sbias : nullptr})
     if (src && !src->reuse) out.release.emplace_back(src->queue, src->pos);
