@@ -95,6 +95,7 @@ PTO_OPS = {
     "tmax": "max(src0, src1)", "tmin": "min(src0, src1)", "tand": "src0 & src1",
     "tor": "src0 | src1", "txor": "src0 ^ src1", "tshl": "src0 << src1", "tshr": "src0 >> src1",
     "trem": "the remainder of src0 / src1 (sign of src0)",
+    "tprelu": "src0 > 0 ? src0 : src0 * src1 (src1: a slope per element)",
     "tabs": "|src|", "tneg": "-src", "tnot": "~src", "texp": "exp(src)", "tlog": "ln(src)",
     "tsqrt": "sqrt(src)", "trsqrt": "1 / sqrt(src)", "trecip": "1 / src", "trelu": "max(src, 0)",
     "tadds": "src + scalar", "tsubs": "src - scalar", "tmuls": "src * scalar",

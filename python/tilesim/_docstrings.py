@@ -1837,6 +1837,22 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                      '>>> i = tilesim.pto.Tile(np.arange(32, dtype=np.int16).reshape(2, 16))\n'
                      '>>> tilesim.pto.tors(i, 3).data[0, :6]\n'
                      'array([3, 3, 3, 3, 7, 7], dtype=int16)',
+ 'tilesim.pto.tprelu': "tprelu(src0, src1, *, tmp=None, dst=None, target='a2a3')\n"
+                       '\n'
+                       'TPRELU: dst = src0 > 0 ? src0 : src0 * src1 (src1: a slope per element) element by '
+                       'element over\n'
+                       "dst's valid region. dst=None: a new row-major tile shaped like src0 (valid = src0's "
+                       'valid\n'
+                       'shape); returns dst. docs/pto-instructions.md#element-wise\n'
+                       '\n'
+                       'dtypes: a2a3: fp16 fp32; a5: fp16 fp32 (docs/pto-instructions.md#dtypes)\n'
+                       '\n'
+                       'Example:\n'
+                       '\n'
+                       '>>> a = tilesim.pto.Tile(np.arange(32, dtype=np.float16).reshape(2, 16))\n'
+                       '>>> b = tilesim.pto.Tile(np.full((2, 16), 2, np.float16))\n'
+                       '>>> tilesim.pto.tprelu(a, b).data[0, :6]\n'
+                       'array([0., 1., 2., 3., 4., 5.], dtype=float16)',
  'tilesim.pto.trecip': "trecip(src, *, dst=None, target='a2a3')\n"
                        '\n'
                        'TRECIP: dst = 1 / src element by element. dst=None: a new row-major tile shaped like '

@@ -103,6 +103,13 @@ void unused_zero(const Ctx& c, const Attr& a, const char* used) {
              "docs/linx.md#block-words");
 }
 
+unsigned elem_bits(const Ctx& c, unsigned dt, const char* role) {
+  const TypeCode& t = type_code(dt);
+  if (!t.known || dt == 6 || dt == 14)
+    c.fail("unsupported", std::string(role) + " DataType " + t.name + " is not supported by " + c.instr, "docs/linx.md#block-words");
+  return formats::info(t.dtype).storage_bits;
+}
+
 size_t elem_bytes(const Ctx& c, unsigned dt, const char* role) {
   const TypeCode& t = type_code(dt);
   if (!t.known || dt == 6 || dt == 14)
@@ -116,21 +123,30 @@ size_t elem_bytes(const Ctx& c, unsigned dt, const char* role) {
 }
 
 Geom geometry(const Ctx& c, const Desc& d, size_t size, size_t esize, const std::string& role) {
+  return geometry_bits(c, d, size, static_cast<unsigned>(esize * 8), role);
+}
+
+Geom geometry_bits(const Ctx& c, const Desc& d, size_t size, unsigned bits, const std::string& role) {
   Geom g{};
   g.vc = d.lb[0];
   g.vr = d.lb[1];
   g.col = d.lb_set[2] ? d.lb[2] : g.vc;
-  g.esize = esize;
+  g.esize = bits / 8;
+  g.bits = bits;
   if (!g.vc || !g.vr || !g.col)
     c.fail("dimension zero", "ValidCol=LB0=" + num(g.vc) + ", ValidRow=LB1=" + num(g.vr) + ", Col=LB2=" + num(g.col) +
                                  "; a dimension of 0 faults",
            "docs/linx.md#block-words");
-  g.row = size / (g.col * esize);
+  if (bits < 8 && (g.col % 2 || g.vc % 2))
+    c.fail("tile geometry", role + ": a 4-bit tile needs Col and ValidCol even (whole bytes), got Col " + num(g.col) +
+                                ", ValidCol " + num(g.vc),
+           "docs/linx.md#tload-tstore-tmov");
+  g.row = size * 8 / (g.col * bits);
   if (g.vc > g.col)
     c.fail("tile geometry", role + ": ValidCol " + num(g.vc) + " > Col " + num(g.col), "docs/linx.md#block-words");
   if (g.vr > g.row)
     c.fail("tile geometry", role + ": ValidRow " + num(g.vr) + " > Row " + num(g.row) + " (Size " + num(size) +
-                                " / (Col " + num(g.col) + " * " + num(esize) + " bytes))",
+                                " / (Col " + num(g.col) + (bits < 8 ? " * 4 bits / 8" : " * " + num(g.esize) + " bytes") + "))",
            "docs/linx.md#block-words");
   return g;
 }

@@ -49,12 +49,18 @@ void unused_zero(const Ctx& c, const Attr& a, const char* used);
 
 // Tile geometry (spec 31 §1): LB0 = ValidCol, LB1 = ValidRow, LB2 = Col; Row = Size / (Col * bytes).
 struct Geom {
-  size_t vr, vc, row, col, esize;
+  size_t vr, vc, row, col, esize;  // esize: element bytes, 0 for 4-bit types
+  unsigned bits;                   // element bits (4 for S4x2 U4x2 E2M1x2 E1M2x2)
 };
 Geom geometry(const Ctx& c, const Desc& d, size_t size, size_t esize, const std::string& role);
+// The same for an element of `bits` bits; 4-bit tiles need Col and ValidCol even (whole bytes per
+// row, docs/linx.md#tload-tstore-tmov).
+Geom geometry_bits(const Ctx& c, const Desc& d, size_t size, unsigned bits, const std::string& role);
 
 // Element bytes of a TMA / TEPL DataType (whole-byte types only), else a fault.
 size_t elem_bytes(const Ctx& c, unsigned dt, const char* role);
+// Element bits of a TMA DataType: whole-byte types and the 4-bit S4x2 U4x2 E2M1x2 E1M2x2.
+unsigned elem_bits(const Ctx& c, unsigned dt, const char* role);
 
 struct Source {
   const TileSlot* slot;

@@ -27,7 +27,7 @@ struct TileOrder {
 };
 
 TileOrder order(const Ctx& c, Layout l, const Geom& g, const char* code_name) {
-  const size_t k0 = 32 / g.esize;
+  const size_t k0 = 256 / g.bits;  // 32 bytes of elements (4-bit: 64)
   if (l == Layout::nz && (g.row % 16 || g.col % k0))
     c.fail("tile geometry", std::string(code_name) + " needs Row a multiple of 16 and Col of K0 = " + num(k0) +
                                 ", got Row " + num(g.row) + ", Col " + num(g.col),
@@ -37,6 +37,13 @@ TileOrder order(const Ctx& c, Layout l, const Geom& g, const char* code_name) {
                                 " and Col of 16, got Row " + num(g.row) + ", Col " + num(g.col),
            "docs/linx.md#tload-tstore-tmov");
   return {l, g.row, g.col, k0};
+}
+
+// 4-bit elements: element e in the low (even e) or high (odd e) nibble of byte e / 2 (spec 10 §2).
+unsigned nib(const uint8_t* p, size_t e) { return (p[e >> 1] >> ((e & 1) * 4)) & 0xFu; }
+void set_nib(uint8_t* p, size_t e, unsigned v) {
+  const unsigned sh = (e & 1) * 4;
+  p[e >> 1] = static_cast<uint8_t>((p[e >> 1] & ~(0xFu << sh)) | ((v & 0xFu) << sh));
 }
 
 struct Mem {
@@ -49,11 +56,14 @@ Mem memory(const Machine::State& s, const Ctx& c, const Desc& d, const Geom& g, 
   // The base is required: without B.IOR the block is malformed; RegSrc0 `zero` reads R0 = 0
   // (README decision: "absent" applies to the optional stride and scale).
   if (!d.has_ior) c.fail("malformed block", c.instr + " needs B.IOR with the base address in RegSrc0", "docs/linx.md#block-words");
+  if (g.bits < 8 && dn && g.vr % 2)
+    c.fail("tile geometry", c.instr + " of a 4-bit DN source needs ValidRow even (whole bytes per line), got " + num(g.vr),
+           "docs/linx.md#tload-tstore-tmov");
   Mem m{s.regs[d.reg_code(0)], 0, dn};
   // Absent stride: one packed line (ValidCol elements; a DN source's line holds ValidRow).
-  m.stride = d.reg_code(1) ? s.regs[d.reg_code(1)] : (dn ? g.vr : g.vc) * g.esize;
+  m.stride = d.reg_code(1) ? s.regs[d.reg_code(1)] : (dn ? g.vr : g.vc) * g.bits / 8;
   const u128 outer = dn ? g.vc : g.vr, inner = dn ? g.vr : g.vc;
-  const u128 end = u128(m.base) + (outer - 1) * m.stride + inner * g.esize;
+  const u128 end = u128(m.base) + (outer - 1) * m.stride + inner * g.bits / 8;
   mem_ok(s, c, m.base, end - m.base,
          c.instr + " of " + num(g.vr) + "x" + num(g.vc) + " elements at base " + num(m.base) + " (" +
              enc::reg_name(d.reg_code(0)) + "), stride " + num(m.stride));
@@ -69,7 +79,8 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
     c.fail("malformed block", std::string("B.DATR DataType ") + type_code(d.attr.datatype).name +
                                   " differs from the BSTART type " + type_code(dtc).name,
            "docs/linx.md#block-words");
-  const size_t es = elem_bytes(c, dtc, "TLOAD");
+  const unsigned bits = elem_bits(c, dtc, "TLOAD");
+  const size_t es = bits / 8;
   const DType t = type_code(dtc).dtype;
   const size_t size = enc::size_bytes(io[F::size]);
   const unsigned lay = d.attr.layout;
@@ -90,13 +101,22 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
   }
   Commit out;
   destination(s, c, out, io[F::dst], size);
-  const Geom g = geometry(c, d, size, es, "destination");
+  const Geom g = geometry_bits(c, d, size, bits, "destination");
   const TileOrder ord = order(c, l, g, enc::layout_name(lay));
   const uint64_t pad = pad_code(c, t, d.attr.pad);
   const Mem m = memory(s, c, d, g, dn);
   auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
   uint8_t* dst = bytes->data();
   const uint8_t* src = s.mem.data();
+  if (bits < 8) {  // nibbles: element (i, j) of an ND line at nibble j of byte base + i*stride
+    for (size_t i = 0; i < g.row; ++i)
+      for (size_t j = 0; j < g.col; ++j)
+        if (i >= g.vr || j >= g.vc) set_nib(dst, ord.offset(i, j), static_cast<unsigned>(pad));
+        else if (dn) set_nib(dst, ord.offset(i, j), nib(src + m.base + j * m.stride, i));
+        else set_nib(dst, ord.offset(i, j), nib(src + m.base + i * m.stride, j));
+    out.push.push_back({static_cast<int>(io[F::dst]), std::move(bytes)});
+    return out;
+  }
   // Pad first (elements outside the valid region), then the valid region.
   if (pad != 0)
     for (size_t i = 0; i < g.row; ++i)
@@ -132,7 +152,8 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
     c.fail("malformed block", std::string("B.DATR DataType ") + type_code(d.attr.datatype).name +
                                   " differs from the BSTART type " + type_code(dtc).name,
            "docs/linx.md#block-words");
-  const size_t es = elem_bytes(c, dtc, "TSTORE");
+  const unsigned bits = elem_bits(c, dtc, "TSTORE");
+  const size_t es = bits / 8;
   const unsigned lay = d.attr.layout;
   Layout l;
   switch (lay) {
@@ -147,11 +168,22 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
     }
   }
   const Source src = fetch(s, c, io[F::s0], io[F::s0r], "source");
-  const Geom g = geometry(c, d, src.slot->size, es, "source " + enc::tile_text(src.code));
+  const Geom g = geometry_bits(c, d, src.slot->size, bits, "source " + enc::tile_text(src.code));
   const TileOrder ord = order(c, l, g, enc::layout_name(lay));
   const Mem m = memory(s, c, d, g, false);
   Commit out;
   const uint8_t* t = src.slot->bytes->data();
+  if (bits < 8) {  // whole bytes per row: ValidCol is even
+    const size_t rb = g.vc / 2;
+    out.store_data.assign(g.vr * rb, 0);
+    for (size_t i = 0; i < g.vr; ++i) {
+      uint8_t* row = out.store_data.data() + i * rb;
+      for (size_t j = 0; j < g.vc; ++j) set_nib(row, j, nib(t, ord.offset(i, j)));
+      out.store.push_back({m.base + i * m.stride, i * rb, rb});
+    }
+    release(out, {&src});
+    return out;
+  }
   out.store_data.resize(g.vr * g.vc * es);
   for (size_t i = 0; i < g.vr; ++i) {
     uint8_t* row = out.store_data.data() + i * g.vc * es;

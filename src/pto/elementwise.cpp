@@ -108,6 +108,7 @@ void check_tmp_basic(const Ctx& c, const TileDesc& tmp, const TileDesc& dst) {
 // ---- the kinds ----
 
 void binary_tmp(const Ctx& c, const Call& call, Path path);
+void prelu(const Ctx& c, const Call& call, Path path);
 
 void binary(const Ctx& c, const Call& call, Path path) {
   const TileDesc &dst = *call.dst, &s0 = *call.src0, &s1 = *call.src1;
@@ -125,6 +126,8 @@ void binary(const Ctx& c, const Call& call, Path path) {
   if (op == ops::Op::div || op == ops::Op::rem) no_zero_divisor(c, s1, "src1 (divisor)");
 
   const TileDesc* tmp = call.tmp;
+  if (c.info.id == Instr::TPRELU) [[unlikely]]
+    return prelu(c, call, path);
   if (c.info.kind == Kind::BinaryTmp && tmp && is_a2a3(c)) [[unlikely]]
     return binary_tmp(c, call, path);
   const int R = dst.valid_row, C = dst.valid_col;
@@ -321,6 +324,51 @@ void leaky_relu(const Ctx& c, const Call& call, Path path) {
   g.d = dst.data;
   g.ds = size_t(dst.cols) * esize(dst);
   ops::binary_scalar_rows(ops::Op::mul, dt, g, s, false, core_path(path));
+  g.b = g.d;
+  g.bs = g.ds;
+  ops::select_bits_rows(dt, pos.data(), bits_row, g, false, 0);
+}
+
+// TPRELU: src0 > 0 ? src0 : src0 * src1 (a slope per element) — the core's gt, mul and select
+// (NaN: the product's NaN), as TLRELU with a tile for the slope. a2a3 computes in tmp: shaped like
+// dst, and no two of the four tiles may share bytes (TPRELU.md); a5 and cpu ignore tmp.
+[[gnu::noinline]] void prelu(const Ctx& c, const Call& call, Path path) {
+  const TileDesc &dst = *call.dst, &s0 = *call.src0, &s1 = *call.src1;
+  if (is_a2a3(c) && call.tmp) {
+    const TileDesc& tmp = *call.tmp;
+    check_tmp_basic(c, tmp, dst);
+    same_valid(c, tmp, "tmp", dst, "dst");
+    no_overlap(c, dst, "dst", s0, "src0");
+    no_overlap(c, dst, "dst", s1, "src1");
+    no_overlap(c, dst, "dst", tmp, "tmp");
+    no_overlap(c, s0, "src0", tmp, "tmp");
+    no_overlap(c, s1, "src1", tmp, "tmp");
+  }
+  const formats::DType dt = core_dtype(dst.dtype);
+  const int R = dst.valid_row, C = dst.valid_col;
+  if (R == 0 || C == 0) return;
+  const size_t es = esize(dst), row = size_t(C) * es;
+  // The valid regions of both sources, read before dst is written (either may alias it).
+  std::vector<uint8_t> x(size_t(R) * row), k(size_t(R) * row);
+  for (int r = 0; r < R; ++r) {
+    std::memcpy(x.data() + size_t(r) * row, at(s0, r, 0), row);
+    std::memcpy(k.data() + size_t(r) * row, at(s1, r, 0), row);
+  }
+  const size_t bits_row = (size_t(C) + 7) / 8;
+  std::vector<uint8_t> pos(size_t(R) * bits_row);
+  ops::Rows2 g;
+  g.a = x.data();
+  g.as = row;
+  g.d = pos.data();
+  g.ds = bits_row;
+  g.rows = size_t(R);
+  g.n = size_t(C);
+  ops::compare_bits_rows(ops::Op::gt, dt, g, true, 0, core_path(path));
+  g.b = k.data();
+  g.bs = row;
+  g.d = dst.data;
+  g.ds = size_t(dst.cols) * es;
+  ops::binary_rows(ops::Op::mul, dt, g, core_path(path));
   g.b = g.d;
   g.bs = g.ds;
   ops::select_bits_rows(dt, pos.data(), bits_row, g, false, 0);

@@ -30,6 +30,7 @@
   X(TSHR, Binary, shr, NoAlg, TILESIM_PTO_INT124, TILESIM_PTO_INT124 | S64 | U64)                  \
   X(TXOR, BinaryTmp, bxor, NoAlg, TILESIM_PTO_INT124, TILESIM_PTO_INT124)                          \
   X(TREM, BinaryTmp, rem, RemAlgorithm, F32 | S32, F16 | F32 | S16 | U16 | S32 | U32 | S64 | U64)  \
+  X(TPRELU, BinaryTmp, mul, NoAlg, F16 | F32, F16 | F32)                                          \
   /* element-wise, unary */                                                                        \
   X(TNOT, Unary, bnot, NoAlg, TILESIM_PTO_INT124, TILESIM_PTO_INT124)                              \
   X(TABS, Unary, abs, NoAlg, F16 | F32, F16 | F32 | S8 | S16 | S32)                                \
