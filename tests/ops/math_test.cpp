@@ -470,3 +470,46 @@ TEST(OpsMath, ExactPathAcrossThreads) {
 }
 
 }  // namespace
+
+// fp16 exp's fp32-lane kernel (math_simd F16Exp, the table for lanes near an fp16 midpoint or out
+// of its range): every fp16 code, on every SIMD target, against the definition, out of place and
+// in place, at every start within a vector and odd lengths; nothing written past the end.
+namespace {
+TEST(OpsMath, Fp16ExpKernel) {
+  std::vector<uint16_t> codes(65536);
+  for (uint32_t c = 0; c < 65536; ++c) codes[c] = uint16_t(c);
+  std::vector<uint16_t> want(65536);
+  math_array_reference(MathFn::exp, DType::fp16, codes.data(), want.data(), 65536);
+  EXPECT_EQ(want[0x0000], 0x3C00);  // e^+0 = 1
+  EXPECT_EQ(want[0x8000], 0x3C00);  // e^-0 = 1
+  EXPECT_EQ(want[0x3C00], 0x4170);  // e = 2.71875 (0x4170) in fp16
+  EXPECT_EQ(want[0x7C00], 0x7C00);  // e^+Inf = +Inf
+  EXPECT_EQ(want[0xFC00], 0x0000);  // e^-Inf = +0
+  EXPECT_EQ(want[0x4A00], 0x7C00);  // e^12 overflows
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::vector<uint16_t> got(65536 + 64, 0xABCD);
+    math_array(MathFn::exp, DType::fp16, codes.data(), got.data(), 65536);
+    size_t bad = 0;
+    for (uint32_t c = 0; c < 65536; ++c)
+      if (got[c] != want[c] && bad++ < 5)
+        ADD_FAILURE() << "fp16 exp(0x" << std::hex << c << ") = 0x" << got[c] << ", want 0x" << want[c];
+    EXPECT_EQ(bad, 0u);
+    EXPECT_EQ(got[65536], 0xABCD);
+    std::vector<uint16_t> in_place = codes;  // src == dst
+    math_array(MathFn::exp, DType::fp16, in_place.data(), in_place.data(), 65536);
+    EXPECT_TRUE(in_place == want);
+    for (size_t off = 0; off < 33; ++off)
+      for (size_t n : {size_t(0), size_t(1), size_t(15), size_t(16), size_t(17), size_t(31),
+                       size_t(33), size_t(100)}) {
+        const size_t start = 0x4000 + 97 * off;  // codes about 2..10: fast lanes and table lanes
+        std::fill(got.begin(), got.end(), uint16_t(0xABCD));
+        math_array(MathFn::exp, DType::fp16, codes.data() + start, got.data() + off, n);
+        for (size_t j = 0; j < n; ++j) ASSERT_EQ(got[off + j], want[start + j]) << off << " " << n;
+        ASSERT_EQ(got[off + n], 0xABCD);
+      }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+}  // namespace
