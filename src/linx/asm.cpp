@@ -237,13 +237,10 @@ uint32_t emit(const enc::Word& w, const Line& L, size_t col, const std::string& 
   }
 }
 
-void tmpl(Parser& p, std::vector<uint32_t>& out) {
+// The items of a template's <...>, split on commas up to '>' (p.pos on the '<'; left past '>').
+std::vector<Group> angle_items(Parser& p) {
   const Line& L = p.L;
-  unsigned fn;
-  enc::parse_cube_fn(p.mn, fn);
-  if (p.pos >= L.toks.size() || L.toks[p.pos].up != "<") p.fail(p.col_here(), "expected '<LB0:M, LB1:N, LB2:K, TypeA[, TypeB]>'");
   ++p.pos;
-  // Items of <...>: split on commas up to '>'.
   std::vector<Group> items;
   Group g;
   for (;; ++p.pos) {
@@ -258,6 +255,15 @@ void tmpl(Parser& p, std::vector<uint32_t>& out) {
     }
     g.push_back(t);
   }
+  return items;
+}
+
+void tmpl(Parser& p, std::vector<uint32_t>& out) {
+  const Line& L = p.L;
+  unsigned fn;
+  enc::parse_cube_fn(p.mn, fn);
+  if (p.pos >= L.toks.size() || L.toks[p.pos].up != "<") p.fail(p.col_here(), "expected '<LB0:M, LB1:N, LB2:K, TypeA[, TypeB]>'");
+  const std::vector<Group> items = angle_items(p);
   std::pair<unsigned, uint32_t> dims[3];
   bool seen[3] = {false, false, false};
   std::vector<unsigned> types;
@@ -362,21 +368,7 @@ void block_tmpl(Parser& p, std::vector<uint32_t>& out, TK k, unsigned code, unsi
   if (p.pos >= L.toks.size() || L.toks[p.pos].up != "<")
     p.fail(p.col_here(), k == TK::acccvt ? "expected '<LB0:M, LB1:N, SrcType[, DstType][, options]>'"
                                          : "expected '<LB0:ValidCol[, LB1:ValidRow][, LB2:Col], DT[, options]>'");
-  ++p.pos;
-  std::vector<Group> items;
-  Group g;
-  for (;; ++p.pos) {
-    if (p.pos >= L.toks.size()) p.fail(L.end_col, "missing '>'");
-    const Tok& t = L.toks[p.pos];
-    if (t.up == "," || t.up == ">") {
-      if (g.empty()) p.fail(t.col, "empty item in <...>");
-      items.push_back(std::move(g));
-      g.clear();
-      if (t.up == ">") { ++p.pos; break; }
-      continue;
-    }
-    g.push_back(t);
-  }
+  const std::vector<Group> items = angle_items(p);
   std::pair<unsigned, uint32_t> dims[3];
   bool seen[3] = {false, false, false};
   std::vector<unsigned> types;
