@@ -6,6 +6,7 @@
 #pragma once
 #include "tilesim/cxx20.hpp"  // one-line error below C++20
 #include "tilesim/error.hpp"  // tilesim::Error, what tilesim calls throw (issue 21 §5)
+#include "tilesim/sync.hpp"   // the pipeline-hazard checker's hooks (issue 22)
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -72,9 +73,29 @@ enum event_t : uint8_t {
 };
 
 // The twin runs every instruction to completion in program order, so the flags and barriers
-// have nothing to wait for (spec 21 §2: accepted, results unchanged).
-inline void set_flag(pipe_t, pipe_t, event_t) {}
-inline void wait_flag(pipe_t, pipe_t, event_t) {}
-inline void set_flag(pipe_t, pipe_t, int) {}
-inline void wait_flag(pipe_t, pipe_t, int) {}
-inline void pipe_barrier(pipe_t) {}
+// have nothing to wait for (spec 21 §2: accepted, results unchanged). With the pipeline-hazard
+// checker on (TILESIM_CHECK=sync, docs/sync.md) they order the pipes of its model.
+inline void set_flag(pipe_t src, pipe_t dst, event_t id,
+                     tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  if (tilesim::sync::on()) [[unlikely]]
+    tilesim::sync::set_flag("set_flag", src, dst, id, site);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, event_t id,
+                      tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  if (tilesim::sync::on()) [[unlikely]]
+    tilesim::sync::wait_flag("wait_flag", src, dst, id, site);
+}
+inline void set_flag(pipe_t src, pipe_t dst, int id,
+                     tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  if (tilesim::sync::on()) [[unlikely]]
+    tilesim::sync::set_flag("set_flag", src, dst, id, site);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, int id,
+                      tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  if (tilesim::sync::on()) [[unlikely]]
+    tilesim::sync::wait_flag("wait_flag", src, dst, id, site);
+}
+inline void pipe_barrier(pipe_t pipe, tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  if (tilesim::sync::on()) [[unlikely]]
+    tilesim::sync::barrier("pipe_barrier", pipe, site);
+}

@@ -19,7 +19,7 @@ namespace {
 
 ops::Op op_of(Instr i) {
   switch (i) {
-#define TILESIM_PTO_OP_CASE(NAME, KIND, OP, ALG, A2A3, A5) \
+#define TILESIM_PTO_OP_CASE(NAME, KIND, OP, ALG, PIPE, A2A3, A5) \
   case Instr::NAME:                                        \
     return ops::Op::OP;
     TILESIM_PTO_INSTRS(TILESIM_PTO_OP_CASE)

@@ -184,6 +184,8 @@ void convert(const Ctx& c, const Call& call, Path path);      // tcvt.cpp
 void memory(const Ctx& c, const Call& call, Path path);       // memory.cpp
 void movement(const Ctx& c, const Call& call, Path path);     // movement.cpp
 void matmul(const Ctx& c, const Call& call, Path path);       // matmul.cpp
+// The pipeline-hazard checker's record of a call that ran (sync.cpp; issue 22, docs/sync.md).
+void sync_record(const InstrInfo& info, const Call& call, const Target& t);
 
 inline ops::Path core_path(Path p) noexcept {
   return p == Path::Fast ? ops::Path::Fast : ops::Path::Reference;

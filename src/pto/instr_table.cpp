@@ -15,8 +15,8 @@ namespace {
 using namespace dts;  // the table's dtype names
 
 constexpr InstrInfo kInstrs[] = {
-#define TILESIM_PTO_INSTR_ROW(NAME, KIND, OP, ALG, A2A3, A5) \
-  {Instr::NAME, #NAME, Kind::KIND, uint16_t(A2A3), uint16_t(A5)},
+#define TILESIM_PTO_INSTR_ROW(NAME, KIND, OP, ALG, PIPE, A2A3, A5) \
+  {Instr::NAME, #NAME, Kind::KIND, PipeRule::PIPE, uint16_t(A2A3), uint16_t(A5)},
     TILESIM_PTO_INSTRS(TILESIM_PTO_INSTR_ROW)
 #undef TILESIM_PTO_INSTR_ROW
 };
@@ -45,8 +45,8 @@ const InstrInfo* find_instr(std::string_view name) noexcept {
   return nullptr;
 }
 
-void execute(const Call& call, const Target& t, const Ub& ub, Path path) {
-  const InstrInfo& info = kInstrs[unsigned(call.instr)];  // the row, without a call
+namespace {
+void run(const InstrInfo& info, const Call& call, const Target& t, const Ub& ub, Path path) {
   const instr::Ctx c{info, t, ub};
   switch (info.kind) {
     case Kind::Binary:
@@ -91,6 +91,15 @@ void execute(const Call& call, const Target& t, const Ub& ub, Path path) {
     case Kind::MatmulBias:
       return instr::matmul(c, call, path);
   }
+}
+}  // namespace
+
+void execute(const Call& call, const Target& t, const Ub& ub, Path path) {
+  const InstrInfo& info = kInstrs[unsigned(call.instr)];  // the row, without a call
+  run(info, call, t, ub, path);
+  // After the call succeeded (a rejected call accesses nothing): the hazard checker's record.
+  if (sync::on() && !call.auto_sync) [[unlikely]]
+    instr::sync_record(info, call, t);
 }
 
 void execute_current(const Call& c) {

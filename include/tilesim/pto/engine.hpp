@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "tilesim/pto/instructions.hpp"
+#include "tilesim/sync.hpp"
 
 namespace tilesim::pto {
 
@@ -220,7 +221,7 @@ struct GmDesc {
 };
 
 enum class Instr : uint8_t {
-#define TILESIM_PTO_INSTR_ENUM(NAME, KIND, OP, ALG, A2A3, A5) NAME,
+#define TILESIM_PTO_INSTR_ENUM(NAME, KIND, OP, ALG, PIPE, A2A3, A5) NAME,
   TILESIM_PTO_INSTRS(TILESIM_PTO_INSTR_ENUM)
 #undef TILESIM_PTO_INSTR_ENUM
 };
@@ -230,7 +231,7 @@ enum class Instr : uint8_t {
 constexpr uint16_t instr_dtypes_any(Instr i) noexcept {
   using namespace dts;
   switch (i) {
-#define TILESIM_PTO_INSTR_ANY(NAME, KIND, OP, ALG, A2A3, A5) \
+#define TILESIM_PTO_INSTR_ANY(NAME, KIND, OP, ALG, PIPE, A2A3, A5) \
   case Instr::NAME:                                          \
     return uint16_t((A2A3) | (A5));
     TILESIM_PTO_INSTRS(TILESIM_PTO_INSTR_ANY)
@@ -239,10 +240,20 @@ constexpr uint16_t instr_dtypes_any(Instr i) noexcept {
   return 0;
 }
 
+// The PIPE column of the instruction table (issue 22, docs/sync.md#pipes).
+enum class PipeRule : uint8_t {
+  V,
+  M,
+  MTE2,
+  BySrc,   // TSTORE: FIX from Acc, MTE3 from Vec / Mat
+  ByLocs,  // TMOV / TEXTRACT: MTE1 from Mat, FIX from Acc, V Vec -> Vec, MTE3 Vec -> Mat
+};
+
 struct InstrInfo {
   Instr id;
   const char* name;  // "TADD"
   Kind kind;
+  PipeRule pipe;
   uint16_t a2a3, a5;  // dtype sets (dts bits)
 };
 const InstrInfo& instr_info(Instr i) noexcept;
@@ -275,6 +286,10 @@ struct Call {
   uint8_t atomic = 0;                // AtomicType: AtomicNone (0), AtomicAdd (1)
   bool has_quant = false;            // the preQuantScalar forms
   uint64_t quant = 0;                // preQuantScalar
+  // The pipeline-hazard checker's view (issue 22): where the kernel made the call, and whether
+  // its translation unit is synchronised by the vendor's compiler (__PTO_AUTO__: not checked).
+  tilesim::sync::Site site{};
+  bool auto_sync = false;
 };
 
 // Runs one instruction on target `t`: every rule of its page checked before anything is written

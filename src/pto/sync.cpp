@@ -1,0 +1,109 @@
+// What a PTO instruction means to the pipeline-hazard checker (issue 22, docs/sync.md#pipes): its
+// pipe (the PIPE column of tilesim/pto/instructions.hpp, resolved by operand locations for TSTORE,
+// TMOV and TEXTRACT), the bytes it reads and writes, and the source site the front end captured.
+#include <vector>
+
+#include "pto/instr.hpp"
+
+namespace tilesim::pto::instr {
+namespace {
+
+using sync::Buf;
+
+Buf buf_of(uint8_t loc) {
+  switch (loc) {
+    case kLocMat: return Buf::L1;
+    case kLocLeft: return Buf::L0A;
+    case kLocRight: return Buf::L0B;
+    case kLocAcc: return Buf::L0C;
+    case kLocBias: return Buf::BT;
+    case kLocScaling:
+    case kLocScaleLeft:
+    case kLocScaleRight: return Buf::FB;
+    default: return Buf::UB;
+  }
+}
+
+// A tile's whole storage (the 32-byte shadow blocks make a valid-region bound no finer in practice).
+sync::Range tile_range(const TileDesc& t) {
+  return {buf_of(t.loc), t.data,
+          t.ub_addr >= 0 ? uint64_t(t.ub_addr) : uint64_t(reinterpret_cast<uintptr_t>(t.data)),
+          t.bytes()};
+}
+
+// A GlobalTensor's elements as contiguous runs (one per line along the stride-1 dimension), so that
+// two views interleaving in memory do not look like one; a view of more than 2^16 runs is taken as
+// its hull.
+void gm_ranges(const GmDesc& g, bool atomic, std::vector<sync::Range>& out) {
+  const size_t es = elem_size(g.dtype);
+  int run_dim = -1;
+  for (int d = 4; d >= 0; --d)
+    if (g.stride[d] == 1 && g.shape[d] > 1 && (run_dim < 0 || g.shape[d] > g.shape[run_dim])) run_dim = d;
+  int64_t runs = 1, hull = 0;
+  for (int d = 0; d < 5; ++d) {
+    if (g.shape[d] <= 0) return;
+    hull += (g.shape[d] - 1) * g.stride[d];
+    if (d != run_dim) runs *= g.shape[d];
+  }
+  const uint64_t base = reinterpret_cast<uintptr_t>(g.data);
+  auto add = [&](int64_t off, int64_t n) {
+    out.push_back({Buf::GM, g.data + off * int64_t(es), base + uint64_t(off) * es, uint64_t(n) * es, atomic});
+  };
+  if (runs > (1 << 16)) return add(0, hull + 1);
+  const int64_t len = run_dim >= 0 ? g.shape[run_dim] : 1;
+  int64_t idx[5] = {0, 0, 0, 0, 0};
+  for (int64_t r = 0; r < runs; ++r) {
+    int64_t off = 0;
+    for (int d = 0; d < 5; ++d) off += idx[d] * g.stride[d];
+    add(off, len);
+    for (int d = 4; d >= 0; --d) {
+      if (d == run_dim) continue;
+      if (++idx[d] < g.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+uint8_t pipe_of(const InstrInfo& info, const Call& call) {
+  switch (info.pipe) {
+    case PipeRule::V: return sync::kV;
+    case PipeRule::M: return sync::kM;
+    case PipeRule::MTE2: return sync::kMte2;
+    case PipeRule::BySrc: return call.src0 && call.src0->loc == kLocAcc ? sync::kFix : sync::kMte3;
+    case PipeRule::ByLocs: break;
+  }
+  const uint8_t from = call.src0 ? call.src0->loc : kLocVec, to = call.dst ? call.dst->loc : kLocVec;
+  if (from == kLocAcc) return sync::kFix;
+  if (from == kLocMat) return sync::kMte1;
+  if (from == kLocVec && to == kLocMat) return sync::kMte3;
+  return sync::kV;
+}
+
+}  // namespace
+
+void sync_record(const InstrInfo& info, const Call& call, const Target&) {
+  if (info.kind == Kind::Prefetch) return;  // moves nothing
+  std::vector<sync::Range> reads, writes;
+  auto rd = [&](const TileDesc* t) {
+    if (t != nullptr) reads.push_back(tile_range(*t));
+  };
+  auto wr = [&](const TileDesc* t) {
+    if (t != nullptr) writes.push_back(tile_range(*t));
+  };
+  rd(call.src0);
+  rd(call.src1);
+  rd(call.mask);
+  rd(call.acc_in);
+  rd(call.bias);
+  if (info.kind == Kind::Axpy || (info.kind == Kind::MatmulAcc && call.acc_in == nullptr))
+    rd(call.dst);  // accumulates into dst
+  if (info.kind == Kind::Load && call.gm != nullptr) gm_ranges(*call.gm, false, reads);
+  wr(call.dst);
+  wr(call.dst_idx);
+  wr(call.tmp);  // scratch: the instruction writes it
+  if (info.kind == Kind::Store && call.gm != nullptr) gm_ranges(*call.gm, call.atomic != 0, writes);
+  sync::access(info.name, pipe_of(info, call), call.site, reads.data(), int(reads.size()),
+               writes.data(), int(writes.size()));
+}
+
+}  // namespace tilesim::pto::instr
