@@ -69,9 +69,14 @@ struct bfloat16_t {
   }
 };
 
-// Every instruction returns a RecordEvent and accepts trailing events: synchronisation is a
-// no-op in a sequential simulator, the signatures match the vendor's (spec 20 §1).
-struct RecordEvent {};
+// What every instruction returns (the vendor's RecordEvent). With the hazard checker on it carries
+// the token under which the checker noted what the instruction's pipe had issued, and the call's
+// source site: `Event<A, B> e = TLOAD(...)` sets its flag there, and passing it as a trailing
+// event orders the consumer after the instruction (docs/pto-kernels.md#sync). Off: token 0.
+struct RecordEvent {
+  uint64_t token = 0;
+  tilesim::sync::Site site{};
+};
 
 inline void set_target(std::string_view name) {
   tilesim::pto::set_current_target(name);
@@ -303,52 +308,6 @@ void TASSIGN(TileT& tile, uint64_t addr) {
   tile.bind(reinterpret_cast<typename TileT::DType*>(p), int64_t(addr), ub);
 }
 
-// Compile-time rules of the family (spec 20 §1: RowMajor dst, one dtype, dtype in the union).
-#define TILESIM_PTO_STATIC_CHECKS(NAME)                                                        \
-  static_assert(TileDataDst::isRowMajor, NAME ": dst must be RowMajor [docs/pto.md#trowexpand-constraints]");   \
-  static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc0::DType> &&   \
-                    std::is_same_v<typename TileDataDst::DType, typename TileDataSrc1::DType>, \
-                NAME ": dst, src0 and src1 must have the same DType [docs/pto.md#trowexpand-constraints]");     \
-  static_assert(                                                                               \
-      detail::kIsPtoDType<typename TileDataDst::DType>, NAME                                   \
-      ": DType must be one of half float int16 int32 uint16 uint32 bfloat16_t int8 uint8 "     \
-      "[docs/pto.md#targets-and-dtypes]")
-
-#define TILESIM_PTO_ROWEXPAND(NAME, OP, PREFIX)                                            \
-  template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,     \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
-           (... && !is_tile_v<WaitEvents>)) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&... events) {  \
-    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                      \
-    (void)sizeof...(events);                                                               \
-    tilesim::pto::row_expand_current(OP, dst.desc(), src0.desc(), src1.desc(), nullptr);   \
-    return {};                                                                             \
-  }                                                                                        \
-  template <PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,     \
-            typename TileDataTmp, typename... WaitEvents>                                  \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
-           is_tile_v<TileDataTmp> && (... && !is_tile_v<WaitEvents>)) RecordEvent          \
-  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,         \
-       WaitEvents&... events) {                                                            \
-    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                      \
-    (void)sizeof...(events);                                                               \
-    const tilesim::pto::TileDesc t = tmp.desc();                                           \
-    tilesim::pto::row_expand_current(OP, dst.desc(), src0.desc(), src1.desc(), &t);        \
-    return {};                                                                             \
-  }
-
-#define TILESIM_PTO_NO_PREFIX
-TILESIM_PTO_ROWEXPAND(TROWEXPANDADD, tilesim::pto::Op::ADD, TILESIM_PTO_NO_PREFIX)
-TILESIM_PTO_ROWEXPAND(TROWEXPANDSUB, tilesim::pto::Op::SUB, TILESIM_PTO_NO_PREFIX)
-TILESIM_PTO_ROWEXPAND(TROWEXPANDMUL, tilesim::pto::Op::MUL, TILESIM_PTO_NO_PREFIX)
-// DivAlgorithm: tilesim computes the correctly rounded quotient for every value (spec 20 §1).
-#define TILESIM_PTO_DIV_PREFIX auto PrecisionType = DivAlgorithm::DEFAULT,
-TILESIM_PTO_ROWEXPAND(TROWEXPANDDIV, tilesim::pto::Op::DIV, TILESIM_PTO_DIV_PREFIX)
-TILESIM_PTO_ROWEXPAND(TROWEXPANDMAX, tilesim::pto::Op::MAX, TILESIM_PTO_NO_PREFIX)
-TILESIM_PTO_ROWEXPAND(TROWEXPANDMIN, tilesim::pto::Op::MIN, TILESIM_PTO_NO_PREFIX)
-TILESIM_PTO_ROWEXPAND(TROWEXPANDEXPDIF, tilesim::pto::Op::EXPDIF, TILESIM_PTO_NO_PREFIX)
-
 // ---- the instruction table's C++ names (spec 21 §2, rows in tilesim/pto/instructions.hpp) ----
 namespace detail {
 using tilesim::pto::Instr;
@@ -366,22 +325,159 @@ template <class T>
 constexpr bool dtype_any(Instr i) {
   return (tilesim::pto::instr_dtypes_any(i) & (1u << unsigned(elem_of<T>()))) != 0;
 }
-#ifdef __PTO_AUTO__
-// The vendor's compiler synchronises an auto-mode translation unit: the checker skips its calls.
-inline void run(const tilesim::pto::Call& c) {
-  if (tilesim::sync::on()) [[unlikely]] {
-    tilesim::pto::Call a = c;
-    a.auto_sync = true;
-    return tilesim::pto::execute_current(a);
-  }
-  tilesim::pto::execute_current(c);
+template <class X>
+inline constexpr bool kIsEvent = std::is_class_v<std::remove_cv_t<X>> && !is_tile_v<X> &&
+                                 !std::is_same_v<std::remove_cv_t<X>, tilesim::sync::Site>;
+// A trailing-event pack: one or more class objects (RecordEvent, Event<...>), never a tile.
+template <class... X>
+inline constexpr bool kEvents = sizeof...(X) > 0 && (... && kIsEvent<X>);
+struct EventTag {};  // marks pto::Event (tilesim/pto/kernel.hpp)
+
+// A trailing event, waited for before the call `consumer` runs (the vendor's TSYNC(events...)):
+// an Event waits for its flag; a RecordEvent (tilesim also accepts the returned value itself)
+// orders the consumer's pipe after the instruction that returned it.
+template <class E>
+void wait_event(E& e, const tilesim::pto::Call& consumer) {
+  if constexpr (std::is_same_v<std::remove_cv_t<E>, RecordEvent>)
+    tilesim::pto::sync_take(e.token, consumer);
+  else if constexpr (std::is_base_of_v<EventTag, std::remove_cv_t<E>>)
+    e.wait_at(tilesim::sync::Site{});
 }
+
+// One call of the instruction table from the C++ front end. With the checker off: the call, and
+// an empty RecordEvent. On: the call's site, its events waited for first, then the call (which the
+// engine records), then the RecordEvent's token.
+template <class... E>
+RecordEvent run_checked(const tilesim::pto::Call& c, const tilesim::sync::Site& site,
+                        E&... events) {
+  tilesim::pto::Call a = c;
+  a.site = site;
+#ifdef __PTO_AUTO__
+  // The vendor's compiler synchronises an auto-mode translation unit: the checker skips its calls
+  // and its events order nothing (docs/pto-kernels.md#sync).
+  a.auto_sync = true;
+  ((void)events, ...);
+  tilesim::pto::execute_current(a);
+  return {};
 #else
-inline void run(const tilesim::pto::Call& c) { tilesim::pto::execute_current(c); }
+  (wait_event(events, a), ...);
+  tilesim::pto::execute_current(a);
+  return {tilesim::pto::sync_post(a), site};
 #endif
+}
+template <class... E>
+inline RecordEvent run(const tilesim::pto::Call& c, const tilesim::sync::Site& site,
+                       E&... events) {
+  if (tilesim::sync::on()) [[unlikely]]
+    return run_checked(c, site, events...);
+  tilesim::pto::execute_current(c);
+  return {};
+}
+
+// TROWEXPAND* run outside the instruction table (tilesim::pto::row_expand); the checker sees them
+// as the table's TROWEXPAND row sees its calls (pipe V), under the op's own name.
+template <class... E>
+RecordEvent row_expand_checked(tilesim::pto::Op op, const tilesim::pto::TileDesc& d,
+                               const tilesim::pto::TileDesc& a, const tilesim::pto::TileDesc& b,
+                               const tilesim::pto::TileDesc* t, const tilesim::sync::Site& site,
+                               E&... events) {
+  tilesim::pto::Call c{.instr = Instr::TROWEXPAND, .dst = &d, .src0 = &a, .src1 = &b, .tmp = t};
+  c.site = site;
+#ifdef __PTO_AUTO__
+  ((void)events, ...);
+  tilesim::pto::row_expand_current(op, d, a, b, t);
+  return {};
+#else
+  (wait_event(events, c), ...);
+  tilesim::pto::row_expand_current(op, d, a, b, t);
+  return {tilesim::pto::sync_row_expand(op, c), site};
+#endif
+}
+template <class... E>
+inline RecordEvent row_expand(tilesim::pto::Op op, const tilesim::pto::TileDesc& d,
+                              const tilesim::pto::TileDesc& a, const tilesim::pto::TileDesc& b,
+                              const tilesim::pto::TileDesc* t, const tilesim::sync::Site& site,
+                              E&... events) {
+  if (tilesim::sync::on()) [[unlikely]]
+    return row_expand_checked(op, d, a, b, t, site, events...);
+  tilesim::pto::row_expand_current(op, d, a, b, t);
+  return {};
+}
 template <class... X>
 inline constexpr bool kNoTiles = (... && !is_tile_v<X>);
 }  // namespace detail
+
+// Each instruction form in four overloads, its body written once (the macro's last argument,
+// which uses `site` and `events...`): with no trailing event, one, or two, the last parameter is
+// the kernel's source site, captured by a default argument (a default cannot follow the vendor's
+// `WaitEvents&...` pack); with more events the site is not known. Explicit template arguments
+// (TCVT<false>, TSTORE<..., AtomicType::AtomicAdd>) select the same forms as the vendor's.
+#define TILESIM_PTO_UNPAREN(...) __VA_ARGS__
+#define TILESIM_PTO_FN(TPL, REQ, NAME, PARAMS, ...)                                           \
+  template <TILESIM_PTO_UNPAREN TPL>                                                        \
+  requires(TILESIM_PTO_UNPAREN REQ) RecordEvent                                             \
+  NAME(TILESIM_PTO_UNPAREN PARAMS,                                                          \
+       tilesim::sync::Site site = tilesim::sync::Site::here()) {                            \
+    return [&](auto&... events) -> RecordEvent { __VA_ARGS__ }();                           \
+  }                                                                                         \
+  template <TILESIM_PTO_UNPAREN TPL, typename E0>                                           \
+  requires(TILESIM_PTO_UNPAREN REQ && detail::kEvents<E0>) RecordEvent                       \
+  NAME(TILESIM_PTO_UNPAREN PARAMS, E0& e0,                                                  \
+       tilesim::sync::Site site = tilesim::sync::Site::here()) {                            \
+    return [&](auto&... events) -> RecordEvent { __VA_ARGS__ }(e0);                         \
+  }                                                                                         \
+  template <TILESIM_PTO_UNPAREN TPL, typename E0, typename E1>                              \
+  requires(TILESIM_PTO_UNPAREN REQ && detail::kEvents<E0, E1>) RecordEvent                   \
+  NAME(TILESIM_PTO_UNPAREN PARAMS, E0& e0, E1& e1,                                          \
+       tilesim::sync::Site site = tilesim::sync::Site::here()) {                            \
+    return [&](auto&... events) -> RecordEvent { __VA_ARGS__ }(e0, e1);                     \
+  }                                                                                         \
+  template <TILESIM_PTO_UNPAREN TPL, typename... WaitEvents>                                \
+  requires(TILESIM_PTO_UNPAREN REQ && sizeof...(WaitEvents) > 2 &&                          \
+           detail::kEvents<WaitEvents...>) RecordEvent                                      \
+  NAME(TILESIM_PTO_UNPAREN PARAMS, WaitEvents&... waits) {                                  \
+    const tilesim::sync::Site site{};                                                       \
+    return [&](auto&... events) -> RecordEvent { __VA_ARGS__ }(waits...);                   \
+  }
+
+// Compile-time rules of the family (spec 20 §1: RowMajor dst, one dtype, dtype in the union).
+#define TILESIM_PTO_STATIC_CHECKS(NAME)                                                        \
+  static_assert(TileDataDst::isRowMajor, NAME ": dst must be RowMajor [docs/pto.md#trowexpand-constraints]");   \
+  static_assert(std::is_same_v<typename TileDataDst::DType, typename TileDataSrc0::DType> &&   \
+                    std::is_same_v<typename TileDataDst::DType, typename TileDataSrc1::DType>, \
+                NAME ": dst, src0 and src1 must have the same DType [docs/pto.md#trowexpand-constraints]");     \
+  static_assert(                                                                               \
+      detail::kIsPtoDType<typename TileDataDst::DType>, NAME                                   \
+      ": DType must be one of half float int16 int32 uint16 uint32 bfloat16_t int8 uint8 "     \
+      "[docs/pto.md#targets-and-dtypes]")
+
+#define TILESIM_PTO_ROWEXPAND(NAME, OP, PREFIX)                                             \
+  TILESIM_PTO_FN((PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1),\
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> &&                       \
+                  is_tile_v<TileDataSrc1>), NAME,                                            \
+                 (TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1),                 \
+    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                       \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                            \
+    return detail::row_expand(OP, d, a, b, nullptr, site, events...);)                      \
+  TILESIM_PTO_FN((PREFIX typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, \
+                  typename TileDataTmp),                                                    \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> &&                       \
+                  is_tile_v<TileDataSrc1> && is_tile_v<TileDataTmp>), NAME,                  \
+                 (TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp),\
+    TILESIM_PTO_STATIC_CHECKS(#NAME);                                                       \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc(), t = tmp.desc();            \
+    return detail::row_expand(OP, d, a, b, &t, site, events...);)
+
+#define TILESIM_PTO_NO_PREFIX
+TILESIM_PTO_ROWEXPAND(TROWEXPANDADD, tilesim::pto::Op::ADD, TILESIM_PTO_NO_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDSUB, tilesim::pto::Op::SUB, TILESIM_PTO_NO_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDMUL, tilesim::pto::Op::MUL, TILESIM_PTO_NO_PREFIX)
+// DivAlgorithm: tilesim computes the correctly rounded quotient for every value (spec 20 §1).
+#define TILESIM_PTO_DIV_PREFIX auto PrecisionType = DivAlgorithm::DEFAULT,
+TILESIM_PTO_ROWEXPAND(TROWEXPANDDIV, tilesim::pto::Op::DIV, TILESIM_PTO_DIV_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDMAX, tilesim::pto::Op::MAX, TILESIM_PTO_NO_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDMIN, tilesim::pto::Op::MIN, TILESIM_PTO_NO_PREFIX)
+TILESIM_PTO_ROWEXPAND(TROWEXPANDEXPDIF, tilesim::pto::Op::EXPDIF, TILESIM_PTO_NO_PREFIX)
 
 // `auto PrecisionType = X::DEFAULT,` for the rows with an ALG column (the vendor's signatures).
 #define TILESIM_PTO_TPL_NoAlg
@@ -402,333 +498,272 @@ inline constexpr bool kNoTiles = (... && !is_tile_v<X>);
   static_assert(std::is_same_v<typename A::DType, typename B::DType>,                      \
                 #NAME ": operands must have the same DType [docs/pto-instructions.md]")
 
-#define TILESIM_PTO_GEN_Binary(NAME, ALG)                                                   \
-  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc0,             \
-            typename TileDataSrc1, typename... WaitEvents>                                 \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, WaitEvents&...) {         \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc0);                              \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc1);                              \
-    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                           \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b});        \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_Binary(NAME, ALG)                                                       \
+  TILESIM_PTO_FN((TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc0,            \
+                  typename TileDataSrc1),                                                       \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> &&                          \
+                  is_tile_v<TileDataSrc1>), NAME,                                               \
+                 (TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1),                    \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc0);                                   \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc1);                                   \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                                \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b},       \
+                       site, events...);)
 
-#define TILESIM_PTO_GEN_BinaryTmp(NAME, ALG)                                                \
-  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc0,             \
-            typename TileDataSrc1, typename TileDataTmp, typename... WaitEvents>           \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
-           is_tile_v<TileDataTmp> && detail::kNoTiles<WaitEvents...>) RecordEvent          \
-  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp& tmp,         \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc0);                              \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc1);                              \
-    const auto d = dst.desc(), a = src0.desc(), b = src1.desc(), t = tmp.desc();           \
-    detail::run(                                                                           \
-        {.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b, .tmp = &t});     \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_BinaryTmp(NAME, ALG)                                                    \
+  TILESIM_PTO_FN((TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc0,            \
+                  typename TileDataSrc1, typename TileDataTmp),                                 \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> &&                          \
+                  is_tile_v<TileDataSrc1> && is_tile_v<TileDataTmp>), NAME,                     \
+                 (TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, TileDataTmp&        \
+                  tmp),                                                                         \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc0);                                   \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc1);                                   \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc(), t = tmp.desc();                \
+    return detail::run(                                                                         \
+        {.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b, .tmp = &t},           \
+                       site, events...);)
 
-#define TILESIM_PTO_GEN_Unary(NAME, ALG)                                                    \
-  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                               \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
-    const auto d = dst.desc(), a = src.desc();                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a});                    \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_Unary(NAME, ALG)                                                        \
+  TILESIM_PTO_FN((TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc),            \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc>), NAME,                      \
+                 (TileDataDst& dst, TileDataSrc& src),                                          \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                                    \
+    const auto d = dst.desc(), a = src.desc();                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a},                   \
+                       site, events...);)
 
-#define TILESIM_PTO_GEN_UnaryRsqrt(NAME, ALG)                                               \
-  TILESIM_PTO_GEN_Unary(NAME, ALG)                                                         \
-  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
-            typename TileDataTmp, typename... WaitEvents>                                  \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> && is_tile_v<TileDataTmp> &&   \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&...) {             \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
-    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t});         \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_UnaryRsqrt(NAME, ALG)                                                   \
+  TILESIM_PTO_GEN_Unary(NAME, ALG)                                                              \
+  TILESIM_PTO_FN((TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,             \
+                  typename TileDataTmp),                                                        \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                           \
+                  is_tile_v<TileDataTmp>), NAME,                                                \
+                 (TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp),                        \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                                    \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t},        \
+                       site, events...);)
 
-#define TILESIM_PTO_GEN_Scalar(NAME, ALG)                                                   \
-  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,             \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
-    const auto d = dst.desc(), a = src.desc();                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                      \
-                 .scalar = detail::code_of(scalar)});                                      \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_Scalar(NAME, ALG)                                                       \
+  TILESIM_PTO_FN((TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc),            \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc>), NAME,                      \
+                 (TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar),      \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                                    \
+    const auto d = dst.desc(), a = src.desc();                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                    \
+                 .scalar = detail::code_of(scalar)}, site, events...);)
 #define TILESIM_PTO_GEN_LeakyRelu TILESIM_PTO_GEN_Scalar
 
-#define TILESIM_PTO_GEN_ScalarDiv(NAME, ALG)                                                \
-  TILESIM_PTO_GEN_Scalar(NAME, ALG)                                                        \
-  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, typename TileDataDst::DType scalar, TileDataSrc& src,             \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
-    const auto d = dst.desc(), a = src.desc();                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                      \
-                 .scalar = detail::code_of(scalar), .scalar_first = true});                \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_ScalarDiv(NAME, ALG)                                                    \
+  TILESIM_PTO_GEN_Scalar(NAME, ALG)                                                             \
+  TILESIM_PTO_FN((TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc),            \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc>), NAME,                      \
+                 (TileDataDst& dst, typename TileDataDst::DType scalar, TileDataSrc& src),      \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                                    \
+    const auto d = dst.desc(), a = src.desc();                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                    \
+                 .scalar = detail::code_of(scalar), .scalar_first = true}, site, events...);)
 
-#define TILESIM_PTO_GEN_ScalarTmp(NAME, ALG)                                                \
-  template <TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,              \
-            typename TileDataTmp, typename... WaitEvents>                                  \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> && is_tile_v<TileDataTmp> &&   \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,             \
-       TileDataTmp& tmp, WaitEvents&...) {                                                 \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
-    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,           \
-                 .scalar = detail::code_of(scalar)});                                      \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_ScalarTmp(NAME, ALG)                                                    \
+  TILESIM_PTO_FN((TILESIM_PTO_TPL_##ALG typename TileDataDst, typename TileDataSrc,             \
+                  typename TileDataTmp),                                                        \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                           \
+                  is_tile_v<TileDataTmp>), NAME,                                                \
+                 (TileDataDst& dst, TileDataSrc& src, typename TileDataSrc::DType scalar,       \
+                  TileDataTmp& tmp),                                                            \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                                    \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,         \
+                 .scalar = detail::code_of(scalar)}, site, events...);)
 
-#define TILESIM_PTO_GEN_Axpy(NAME, ALG)                                                     \
-  template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>            \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType scalar,            \
-       WaitEvents&...) {                                                                   \
-    using D = typename TileDataDst::DType;                                                 \
-    using S = typename TileDataSrc::DType;                                                 \
+#define TILESIM_PTO_GEN_Axpy(NAME, ALG)                                                         \
+  TILESIM_PTO_FN((typename TileDataDst, typename TileDataSrc),                                  \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc>), NAME,                      \
+                 (TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType              \
+                  scalar),                                                                      \
+    using D = typename TileDataDst::DType;                                                      \
+    using S = typename TileDataSrc::DType;                                                      \
     static_assert(std::is_same_v<D, S> || (std::is_same_v<D, float> && std::is_same_v<S, half>), \
-                  "TAXPY: (dst, src0) must be (half, half), (float, float) or (float, half) " \
-                  "[docs/pto-instructions.md#tile-scalar]");                               \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, D);                                                     \
-    const auto d = dst.desc(), a = src0.desc();                                            \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                      \
-                 .scalar = detail::code_of(scalar)});                                      \
-    return {};                                                                             \
-  }
+                  "TAXPY: (dst, src0) must be (half, half), (float, float) or (float, half) "   \
+                  "[docs/pto-instructions.md#tile-scalar]");                                    \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, D);                                                          \
+    const auto d = dst.desc(), a = src0.desc();                                                 \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                    \
+                 .scalar = detail::code_of(scalar)}, site, events...);)
 
-#define TILESIM_PTO_GEN_ExpandScalar(NAME, ALG)                                             \
-  template <typename TileData, typename... WaitEvents>                                     \
-  requires(is_tile_v<TileData> && detail::kNoTiles<WaitEvents...>) RecordEvent             \
-  NAME(TileData& dst, typename TileData::DType scalar, WaitEvents&...) {                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileData::DType);                              \
-    const auto d = dst.desc();                                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .scalar = detail::code_of(scalar)}); \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_ExpandScalar(NAME, ALG)                                                 \
+  TILESIM_PTO_FN((typename TileData),                                                           \
+                 (is_tile_v<TileData>), NAME,                                                   \
+                 (TileData& dst, typename TileData::DType scalar),                              \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileData::DType);                                   \
+    const auto d = dst.desc();                                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .scalar = detail::code_of(scalar)}, \
+                       site, events...);)
 
-#define TILESIM_PTO_GEN_Compare(NAME, ALG)                                                  \
-  template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,            \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode cmpMode,          \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc0::DType);                          \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataSrc0, TileDataSrc1);                             \
-    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                           \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,          \
-                 .cmp = uint8_t(cmpMode)});                                                \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_Compare(NAME, ALG)                                                      \
+  TILESIM_PTO_FN((typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1),          \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> &&                          \
+                  is_tile_v<TileDataSrc1>), NAME,                                               \
+                 (TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode             \
+                  cmpMode),                                                                     \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc0::DType);                               \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataSrc0, TileDataSrc1);                                  \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                                \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,        \
+                 .cmp = uint8_t(cmpMode)}, site, events...);)
 
-#define TILESIM_PTO_GEN_CompareScalar(NAME, ALG)                                            \
-  template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>            \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1, CmpMode mode, \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc::DType);                           \
-    const auto d = dst.desc(), a = src0.desc();                                            \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                      \
-                 .scalar = detail::code_of(src1), .cmp = uint8_t(mode)});                  \
-    return {};                                                                             \
-  }                                                                                        \
-  template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1,            \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> && is_tile_v<TileDataSrc1> && \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode,             \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc0::DType);                          \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataSrc0, TileDataSrc1);                             \
-    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                           \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,          \
-                 .cmp = uint8_t(mode)});                                                   \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_CompareScalar(NAME, ALG)                                                \
+  TILESIM_PTO_FN((typename TileDataDst, typename TileDataSrc),                                  \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc>), NAME,                      \
+                 (TileDataDst& dst, TileDataSrc& src0, typename TileDataSrc::DType src1,        \
+                  CmpMode mode),                                                                \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc::DType);                                \
+    const auto d = dst.desc(), a = src0.desc();                                                 \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a,                    \
+                 .scalar = detail::code_of(src1), .cmp = uint8_t(mode)}, site, events...);)     \
+  TILESIM_PTO_FN((typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1),          \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc0> &&                          \
+                  is_tile_v<TileDataSrc1>), NAME,                                               \
+                 (TileDataDst& dst, TileDataSrc0& src0, TileDataSrc1& src1, CmpMode mode),      \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataSrc0::DType);                               \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataSrc0, TileDataSrc1);                                  \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                                \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,        \
+                 .cmp = uint8_t(mode)}, site, events...);)
 
-#define TILESIM_PTO_GEN_Select(NAME, ALG)                                                   \
-  template <typename TileData, typename MaskTile, typename TmpTile, typename... WaitEvents> \
-  requires(is_tile_v<TileData> && is_tile_v<MaskTile> && is_tile_v<TmpTile> &&            \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1, TmpTile& tmp,     \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileData::DType);                              \
-    const auto d = dst.desc(), m = selMask.desc(), a = src0.desc(), b = src1.desc(),       \
-               t = tmp.desc();                                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,          \
-                 .mask = &m, .tmp = &t});                                                  \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_Select(NAME, ALG)                                                       \
+  TILESIM_PTO_FN((typename TileData, typename MaskTile, typename TmpTile),                      \
+                 (is_tile_v<TileData> && is_tile_v<MaskTile> && is_tile_v<TmpTile>), NAME,      \
+                 (TileData& dst, MaskTile& selMask, TileData& src0, TileData& src1,             \
+                  TmpTile& tmp),                                                                \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileData::DType);                                   \
+    const auto d = dst.desc(), m = selMask.desc(), a = src0.desc(), b = src1.desc(),            \
+               t = tmp.desc();                                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .src1 = &b,        \
+                 .mask = &m, .tmp = &t}, site, events...);)
 
-#define TILESIM_PTO_GEN_SelectScalar(NAME, ALG)                                             \
-  template <typename TileDataDst, typename TileDataMask, typename TileDataSrc,             \
-            typename TileDataTmp, typename... WaitEvents>                                  \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataMask> && is_tile_v<TileDataSrc> &&  \
-           is_tile_v<TileDataTmp> && detail::kNoTiles<WaitEvents...>) RecordEvent          \
-  NAME(TileDataDst& dst, TileDataMask& mask, TileDataSrc& src, TileDataTmp& tmp,           \
-       typename TileDataSrc::DType scalar, WaitEvents&...) {                               \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
-    const auto d = dst.desc(), m = mask.desc(), a = src.desc(), t = tmp.desc();            \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .mask = &m,          \
-                 .tmp = &t, .scalar = detail::code_of(scalar)});                           \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_SelectScalar(NAME, ALG)                                                 \
+  TILESIM_PTO_FN((typename TileDataDst, typename TileDataMask, typename TileDataSrc,            \
+                  typename TileDataTmp),                                                        \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataMask> &&                          \
+                  is_tile_v<TileDataSrc> && is_tile_v<TileDataTmp>), NAME,                      \
+                 (TileDataDst& dst, TileDataMask& mask, TileDataSrc& src, TileDataTmp&          \
+                  tmp, typename TileDataSrc::DType scalar),                                     \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                                    \
+    const auto d = dst.desc(), m = mask.desc(), a = src.desc(), t = tmp.desc();                 \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .mask = &m,        \
+                 .tmp = &t, .scalar = detail::code_of(scalar)}, site, events...);)
 
-#define TILESIM_PTO_GEN_RowReduce(NAME, ALG)                                                \
-  template <typename TileDataOut, typename TileDataIn, typename TileDataTmp,               \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataOut> && is_tile_v<TileDataIn> && is_tile_v<TileDataTmp> &&    \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) {              \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                \
-    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t});         \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_RowReduce(NAME, ALG)                                                    \
+  TILESIM_PTO_FN((typename TileDataOut, typename TileDataIn, typename TileDataTmp),             \
+                 (is_tile_v<TileDataOut> && is_tile_v<TileDataIn> &&                            \
+                  is_tile_v<TileDataTmp>), NAME,                                                \
+                 (TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp),                         \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                                 \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                     \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t},        \
+                       site, events...);)
 
-#define TILESIM_PTO_GEN_ColReduce(NAME, ALG)                                                \
-  template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>             \
-  requires(is_tile_v<TileDataOut> && is_tile_v<TileDataIn> &&                              \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataOut& dst, TileDataIn& src, WaitEvents&...) {                                \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                \
-    const auto d = dst.desc(), a = src.desc();                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a});                    \
-    return {};                                                                             \
-  }                                                                                        \
-  template <typename TileDataOut, typename TileDataIn, typename TileDataTmp,               \
-            typename... WaitEvents>                                                        \
-  requires(detail::Instr::NAME == detail::Instr::TCOLSUM && /* only TCOLSUM has a tmp form */ \
-           is_tile_v<TileDataOut> && is_tile_v<TileDataIn> && is_tile_v<TileDataTmp> &&    \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary, WaitEvents&...) { \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                \
-    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,           \
-                 .is_binary = isBinary});                                                  \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_ColReduce(NAME, ALG)                                                    \
+  TILESIM_PTO_FN((typename TileDataOut, typename TileDataIn),                                   \
+                 (is_tile_v<TileDataOut> && is_tile_v<TileDataIn>), NAME,                       \
+                 (TileDataOut& dst, TileDataIn& src),                                           \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                                 \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                     \
+    const auto d = dst.desc(), a = src.desc();                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a},                   \
+                       site, events...);)                                                       \
+  TILESIM_PTO_FN((typename TileDataOut, typename TileDataIn, typename TileDataTmp),             \
+                 (detail::Instr::NAME == detail::Instr::TCOLSUM && /* only TCOLSUM has a        \
+                  tmp form */ is_tile_v<TileDataOut> && is_tile_v<TileDataIn> &&                \
+                  is_tile_v<TileDataTmp>), NAME,                                                \
+                 (TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, bool isBinary),          \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                                 \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOut, TileDataIn);                                     \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,         \
+                 .is_binary = isBinary}, site, events...);)
 
-#define TILESIM_PTO_GEN_RowArg(NAME, ALG)                                                   \
-  template <typename TileDataOut, typename TileDataIn, typename TileDataTmp,               \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataOut> && is_tile_v<TileDataIn> && is_tile_v<TileDataTmp> &&    \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp, WaitEvents&...) {              \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
-    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
-    detail::run({.instr = detail::Instr::NAME, .src0 = &a, .tmp = &t, .dst_idx = &d});     \
-    return {};                                                                             \
-  }                                                                                        \
-  template <typename TileDataOutVal, typename TileDataOutIdx, typename TileDataIn,         \
-            typename TileDataTmp, typename... WaitEvents>                                  \
-  requires(is_tile_v<TileDataOutVal> && is_tile_v<TileDataOutIdx> && is_tile_v<TileDataIn> && \
-           is_tile_v<TileDataTmp> && detail::kNoTiles<WaitEvents...>) RecordEvent          \
-  NAME(TileDataOutVal& dstVal, TileDataOutIdx& dstIdx, TileDataIn& src, TileDataTmp& tmp,  \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                            \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOutVal, TileDataIn);                             \
-    const auto v = dstVal.desc(), d = dstIdx.desc(), a = src.desc(), t = tmp.desc();       \
-    detail::run(                                                                           \
-        {.instr = detail::Instr::NAME, .dst = &v, .src0 = &a, .tmp = &t, .dst_idx = &d});  \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_RowArg(NAME, ALG)                                                       \
+  TILESIM_PTO_FN((typename TileDataOut, typename TileDataIn, typename TileDataTmp),             \
+                 (is_tile_v<TileDataOut> && is_tile_v<TileDataIn> &&                            \
+                  is_tile_v<TileDataTmp>), NAME,                                                \
+                 (TileDataOut& dst, TileDataIn& src, TileDataTmp& tmp),                         \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                                 \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                                  \
+    return detail::run({.instr = detail::Instr::NAME, .src0 = &a, .tmp = &t, .dst_idx = &d},    \
+                       site, events...);)                                                       \
+  TILESIM_PTO_FN((typename TileDataOutVal, typename TileDataOutIdx, typename TileDataIn,        \
+                  typename TileDataTmp),                                                        \
+                 (is_tile_v<TileDataOutVal> && is_tile_v<TileDataOutIdx> &&                     \
+                  is_tile_v<TileDataIn> && is_tile_v<TileDataTmp>), NAME,                       \
+                 (TileDataOutVal& dstVal, TileDataOutIdx& dstIdx, TileDataIn& src,              \
+                  TileDataTmp& tmp),                                                            \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataIn::DType);                                 \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataOutVal, TileDataIn);                                  \
+    const auto v = dstVal.desc(), d = dstIdx.desc(), a = src.desc(), t = tmp.desc();            \
+    return detail::run(                                                                         \
+        {.instr = detail::Instr::NAME, .dst = &v, .src0 = &a, .tmp = &t, .dst_idx = &d},        \
+                       site, events...);)
 #define TILESIM_PTO_GEN_ColArg TILESIM_PTO_GEN_RowArg
 
-#define TILESIM_PTO_GEN_RowExpand(NAME, ALG)                                                \
-  template <typename TileDataDst, typename TileDataSrc, typename... WaitEvents>            \
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> &&                             \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataDst& dst, TileDataSrc& src, WaitEvents&...) {                               \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                           \
-    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                               \
-    const auto d = dst.desc(), a = src.desc();                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a});                    \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_RowExpand(NAME, ALG)                                                    \
+  TILESIM_PTO_FN((typename TileDataDst, typename TileDataSrc),                                  \
+                 (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc>), NAME,                      \
+                 (TileDataDst& dst, TileDataSrc& src),                                          \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataDst::DType);                                \
+    TILESIM_PTO_SAME_ASSERT(NAME, TileDataDst, TileDataSrc);                                    \
+    const auto d = dst.desc(), a = src.desc();                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a},                   \
+                       site, events...);)
 #define TILESIM_PTO_GEN_ColExpand TILESIM_PTO_GEN_RowExpand
 #define TILESIM_PTO_GEN_ColExpandOp TILESIM_PTO_GEN_Binary
 
-#define TILESIM_PTO_GEN_Convert(NAME, ALG)                                                  \
-  template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,               \
-            typename TmpTileData, typename... WaitEvents>                                  \
-  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> && is_tile_v<TmpTileData> &&      \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataD& dst, TileDataS& src, TmpTileData& tmp, RoundMode mode,                   \
-       SaturationMode satMode, WaitEvents&...) {                                           \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                             \
-    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,           \
-                 .round = uint8_t(mode), .sat = int8_t(satMode), .need_set_ctrl = NeedSetCtrl}); \
-    return {};                                                                             \
-  }                                                                                        \
-  template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,               \
-            typename TmpTileData, typename... WaitEvents>                                  \
-  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> && is_tile_v<TmpTileData> &&      \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataD& dst, TileDataS& src, TmpTileData& tmp, RoundMode mode, WaitEvents&...) { \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                             \
-    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,           \
-                 .round = uint8_t(mode), .need_set_ctrl = NeedSetCtrl});                   \
-    return {};                                                                             \
-  }                                                                                        \
-  template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,               \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> &&                                 \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode satMode,             \
-       WaitEvents&...) {                                                                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                             \
-    const auto d = dst.desc(), a = src.desc();                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .round = uint8_t(mode), \
-                 .sat = int8_t(satMode), .need_set_ctrl = NeedSetCtrl});                   \
-    return {};                                                                             \
-  }                                                                                        \
-  template <bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,               \
-            typename... WaitEvents>                                                        \
-  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> &&                                 \
-           detail::kNoTiles<WaitEvents...>) RecordEvent                                    \
-  NAME(TileDataD& dst, TileDataS& src, RoundMode mode, WaitEvents&...) {                   \
-    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                             \
-    const auto d = dst.desc(), a = src.desc();                                             \
-    detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .round = uint8_t(mode), \
-                 .need_set_ctrl = NeedSetCtrl});                                           \
-    return {};                                                                             \
-  }
+#define TILESIM_PTO_GEN_Convert(NAME, ALG)                                                      \
+  TILESIM_PTO_FN((bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,              \
+                  typename TmpTileData),                                                        \
+                 (is_tile_v<TileDataD> && is_tile_v<TileDataS> && is_tile_v<TmpTileData>),      \
+                  NAME,                                                                         \
+                 (TileDataD& dst, TileDataS& src, TmpTileData& tmp, RoundMode mode,             \
+                  SaturationMode satMode),                                                      \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                                  \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,         \
+                 .round = uint8_t(mode), .sat = int8_t(satMode), .need_set_ctrl = NeedSetCtrl}, \
+                       site, events...);)                                                       \
+  TILESIM_PTO_FN((bool NeedSetCtrl = true, typename TileDataD, typename TileDataS,              \
+                  typename TmpTileData),                                                        \
+                 (is_tile_v<TileDataD> && is_tile_v<TileDataS> && is_tile_v<TmpTileData>),      \
+                  NAME,                                                                         \
+                 (TileDataD& dst, TileDataS& src, TmpTileData& tmp, RoundMode mode),            \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                                  \
+    const auto d = dst.desc(), a = src.desc(), t = tmp.desc();                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .tmp = &t,         \
+                 .round = uint8_t(mode), .need_set_ctrl = NeedSetCtrl}, site, events...);)      \
+  TILESIM_PTO_FN((bool NeedSetCtrl = true, typename TileDataD, typename TileDataS),             \
+                 (is_tile_v<TileDataD> && is_tile_v<TileDataS>), NAME,                          \
+                 (TileDataD& dst, TileDataS& src, RoundMode mode, SaturationMode satMode),      \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                                  \
+    const auto d = dst.desc(), a = src.desc();                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .round = uint8_t(mode), \
+                 .sat = int8_t(satMode), .need_set_ctrl = NeedSetCtrl}, site, events...);)      \
+  TILESIM_PTO_FN((bool NeedSetCtrl = true, typename TileDataD, typename TileDataS),             \
+                 (is_tile_v<TileDataD> && is_tile_v<TileDataS>), NAME,                          \
+                 (TileDataD& dst, TileDataS& src, RoundMode mode),                              \
+    TILESIM_PTO_DTYPE_ASSERT(NAME, typename TileDataS::DType);                                  \
+    const auto d = dst.desc(), a = src.desc();                                                  \
+    return detail::run({.instr = detail::Instr::NAME, .dst = &d, .src0 = &a, .round = uint8_t(mode), \
+                 .need_set_ctrl = NeedSetCtrl}, site, events...);)
 
 // Memory, movement and matrix rows have families of overloads: written out in tilesim/pto/kernel.hpp.
 #define TILESIM_PTO_GEN_Load(NAME, ALG)
@@ -756,6 +791,8 @@ TILESIM_PTO_INSTRS(TILESIM_PTO_GEN)
 #undef TILESIM_PTO_DIV_PREFIX
 #undef TILESIM_PTO_ROWEXPAND
 #undef TILESIM_PTO_STATIC_CHECKS
+#undef TILESIM_PTO_FN
+#undef TILESIM_PTO_UNPAREN
 
 // The element types at global scope, as the vendor's CPU-simulator headers declare them (spec 21
 // §1): `half` and `bfloat16_t` name pto's entities, so `using namespace pto;` stays unambiguous.

@@ -64,7 +64,9 @@ void gm_ranges(const GmDesc& g, bool atomic, std::vector<sync::Range>& out) {
   }
 }
 
-uint8_t pipe_of(const InstrInfo& info, const Call& call) {
+}  // namespace
+
+uint8_t sync_pipe(const InstrInfo& info, const Call& call) {
   switch (info.pipe) {
     case PipeRule::V: return sync::kV;
     case PipeRule::M: return sync::kM;
@@ -78,8 +80,6 @@ uint8_t pipe_of(const InstrInfo& info, const Call& call) {
   if (from == kLocVec && to == kLocMat) return sync::kMte3;
   return sync::kV;
 }
-
-}  // namespace
 
 void sync_record(const InstrInfo& info, const Call& call, const Target&) {
   if (info.kind == Kind::Prefetch) return;  // moves nothing
@@ -102,7 +102,7 @@ void sync_record(const InstrInfo& info, const Call& call, const Target&) {
   wr(call.dst_idx);
   wr(call.tmp);  // scratch: the instruction writes it
   if (info.kind == Kind::Store && call.gm != nullptr) gm_ranges(*call.gm, call.atomic != 0, writes);
-  sync::access(info.name, pipe_of(info, call), call.site, reads.data(), int(reads.size()),
+  sync::access(info.name, sync_pipe(info, call), call.site, reads.data(), int(reads.size()),
                writes.data(), int(writes.size()));
 }
 

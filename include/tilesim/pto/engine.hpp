@@ -292,6 +292,23 @@ struct Call {
   bool auto_sync = false;
 };
 
+// ---- PTO events for the pipeline-hazard checker (issue 22 §2; src/pto/sync_events.cpp) ----
+// Called by the C++ front end only while tilesim::sync::on().
+// The pipe call `c` issues on (the PIPE column, resolved by operand locations; sync::kV, ...).
+uint8_t sync_pipe(const Call& c);
+// After `c` ran: notes what its pipe has issued so far under a new token, which the instruction's
+// RecordEvent carries.
+uint64_t sync_post(const Call& c);
+// Orders the pipe of `consumer` after the instruction whose RecordEvent carries `token` (0: none).
+void sync_take(uint64_t token, const Call& consumer);
+// Orders every pipe after it (TSYNC(recordEvent): a wait with no consumer pipe).
+void sync_take_all(uint64_t token);
+// TROWEXPAND* (run by row_expand, outside the table): records the call `c` (dst, src0, src1, tmp)
+// under the op's name on pipe V, then posts as sync_post does.
+uint64_t sync_row_expand(Op op, const Call& c);
+// The vendor's automatic event ids: round-robin EVENT_ID0..7 per (src, dst) pipe pair.
+uint8_t sync_event_id(uint8_t src, uint8_t dst);
+
 // Runs one instruction on target `t`: every rule of its page checked before anything is written
 // (spec 00), then only what the instruction writes is written. `ub` as for row_expand.
 void execute(const Call& c, const Target& t, const Ub& ub, Path path = Path::Fast);

@@ -91,30 +91,30 @@ constexpr void gm_tile_static_checks() {
 }  // namespace detail
 
 // ---- memory (docs/pto-kernels.md#memory) ----
+// Each form through TILESIM_PTO_FN (tilesim/pto.hpp): the kernel's site, the trailing events.
 
-template <typename TileData, typename GlobalData, typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TLOAD(TileData& dst, GlobalData& src, WaitEvents&...) {
+TILESIM_PTO_FN((typename TileData, typename GlobalData),
+               (is_tile_v<TileData> && detail::kIsGm<GlobalData>), TLOAD,
+               (TileData& dst, GlobalData& src),
   detail::gm_tile_static_checks<GlobalData, TileData>();
   const auto d = dst.desc();
   const auto g = src.gm_desc();
-  detail::run({.instr = detail::Instr::TLOAD, .dst = &d, .gm = &g});
-  return {};
-}
+  return detail::run({.instr = detail::Instr::TLOAD, .dst = &d, .gm = &g}, site, events...);)
 
 template <typename TileData, typename GlobalData>
   requires(is_tile_v<TileData> && detail::kIsGm<GlobalData>)
-RecordEvent TPREFETCH(TileData& dst, GlobalData& src) {
+RecordEvent TPREFETCH(TileData& dst, GlobalData& src,
+                      tilesim::sync::Site site = tilesim::sync::Site::here()) {
   detail::gm_tile_static_checks<GlobalData, TileData>();
   const auto d = dst.desc();
   const auto g = src.gm_desc();
-  detail::run({.instr = detail::Instr::TPREFETCH, .dst = &d, .gm = &g});
-  return {};
+  return detail::run({.instr = detail::Instr::TPREFETCH, .dst = &d, .gm = &g}, site);
 }
 
 namespace detail {
-template <AtomicType A, ReluPreMode R, class GlobalData, class TileData>
-void store(GlobalData& dst, TileData& src, bool has_quant, uint64_t quant) {
+template <AtomicType A, ReluPreMode R, class GlobalData, class TileData, class... E>
+RecordEvent store(GlobalData& dst, TileData& src, bool has_quant, uint64_t quant,
+                  const tilesim::sync::Site& site, E&... events) {
   static_assert(std::is_same_v<typename std::remove_cvref_t<GlobalData>::RawDType,
                                typename TileData::DType> ||
                     TileData::Loc == TileType::Acc,
@@ -122,246 +122,358 @@ void store(GlobalData& dst, TileData& src, bool has_quant, uint64_t quant) {
                 "[docs/pto-kernels.md#memory]");
   const auto s = src.desc();
   const auto g = dst.gm_desc();
-  run({.instr = Instr::TSTORE, .src0 = &s, .gm = &g, .relu = uint8_t(R), .atomic = uint8_t(A),
-       .has_quant = has_quant, .quant = quant});
+  return run({.instr = Instr::TSTORE, .src0 = &s, .gm = &g, .relu = uint8_t(R),
+              .atomic = uint8_t(A), .has_quant = has_quant, .quant = quant},
+             site, events...);
 }
 }  // namespace detail
 
-template <typename TileData, typename GlobalData, typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&...) {
-  detail::store<AtomicType::AtomicNone, ReluPreMode::NoRelu>(dst, src, false, 0);
-  return {};
-}
-template <STPhase Phase, typename TileData, typename GlobalData, typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&...) {
-  detail::store<AtomicType::AtomicNone, ReluPreMode::NoRelu>(dst, src, false, 0);
-  return {};
-}
-template <typename TileData, typename GlobalData, AtomicType atomicType, typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&...) {
-  detail::store<atomicType, ReluPreMode::NoRelu>(dst, src, false, 0);
-  return {};
-}
-template <STPhase Phase, typename TileData, typename GlobalData, AtomicType atomicType,
-          typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&...) {
-  detail::store<atomicType, ReluPreMode::NoRelu>(dst, src, false, 0);
-  return {};
-}
-template <typename TileData, typename GlobalData, AtomicType atomicType, ReluPreMode reluPreMode,
-          typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&...) {
-  detail::store<atomicType, reluPreMode>(dst, src, false, 0);
-  return {};
-}
-template <STPhase Phase, typename TileData, typename GlobalData, AtomicType atomicType,
-          ReluPreMode reluPreMode, typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TSTORE(GlobalData& dst, TileData& src, WaitEvents&...) {
-  detail::store<atomicType, reluPreMode>(dst, src, false, 0);
-  return {};
-}
-template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
-          ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantScalar, WaitEvents&...) {
-  detail::store<atomicType, reluPreMode>(dst, src, true, preQuantScalar);
-  return {};
-}
-template <STPhase Phase, typename TileData, typename GlobalData,
-          AtomicType atomicType = AtomicType::AtomicNone,
-          ReluPreMode reluPreMode = ReluPreMode::NoRelu, typename... WaitEvents>
-  requires(is_tile_v<TileData> && detail::kIsGm<GlobalData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TSTORE(GlobalData& dst, TileData& src, uint64_t preQuantScalar, WaitEvents&...) {
-  detail::store<atomicType, reluPreMode>(dst, src, true, preQuantScalar);
-  return {};
-}
+#define TILESIM_PTO_STORE_PLAIN(TPL, ATOMIC, RELU)                                           \
+  TILESIM_PTO_FN(TPL, (is_tile_v<TileData> && detail::kIsGm<GlobalData>), TSTORE,           \
+                 (GlobalData& dst, TileData& src),                                          \
+    return detail::store<ATOMIC, RELU>(dst, src, false, 0, site, events...);)
+TILESIM_PTO_STORE_PLAIN((typename TileData, typename GlobalData), AtomicType::AtomicNone,
+                        ReluPreMode::NoRelu)
+TILESIM_PTO_STORE_PLAIN((STPhase Phase, typename TileData, typename GlobalData),
+                        AtomicType::AtomicNone, ReluPreMode::NoRelu)
+TILESIM_PTO_STORE_PLAIN((typename TileData, typename GlobalData, AtomicType atomicType),
+                        atomicType, ReluPreMode::NoRelu)
+TILESIM_PTO_STORE_PLAIN((STPhase Phase, typename TileData, typename GlobalData,
+                         AtomicType atomicType),
+                        atomicType, ReluPreMode::NoRelu)
+TILESIM_PTO_STORE_PLAIN((typename TileData, typename GlobalData, AtomicType atomicType,
+                         ReluPreMode reluPreMode),
+                        atomicType, reluPreMode)
+TILESIM_PTO_STORE_PLAIN((STPhase Phase, typename TileData, typename GlobalData,
+                         AtomicType atomicType, ReluPreMode reluPreMode),
+                        atomicType, reluPreMode)
+// The preQuantScalar forms (defaults as the vendor's).
+TILESIM_PTO_FN((typename TileData, typename GlobalData,
+                AtomicType atomicType = AtomicType::AtomicNone,
+                ReluPreMode reluPreMode = ReluPreMode::NoRelu),
+               (is_tile_v<TileData> && detail::kIsGm<GlobalData>), TSTORE,
+               (GlobalData& dst, TileData& src, uint64_t preQuantScalar),
+  return detail::store<atomicType, reluPreMode>(dst, src, true, preQuantScalar, site, events...);)
+TILESIM_PTO_FN((STPhase Phase, typename TileData, typename GlobalData,
+                AtomicType atomicType = AtomicType::AtomicNone,
+                ReluPreMode reluPreMode = ReluPreMode::NoRelu),
+               (is_tile_v<TileData> && detail::kIsGm<GlobalData>), TSTORE,
+               (GlobalData& dst, TileData& src, uint64_t preQuantScalar),
+  return detail::store<atomicType, reluPreMode>(dst, src, true, preQuantScalar, site, events...);)
+#undef TILESIM_PTO_STORE_PLAIN
 
 // ---- movement (docs/pto-kernels.md#movement) ----
 
 namespace detail {
-template <ReluPreMode R, class D, class S>
-void move(D& dst, S& src, bool has_quant, uint64_t quant) {
+template <ReluPreMode R, class D, class S, class... E>
+RecordEvent move(D& dst, S& src, bool has_quant, uint64_t quant, const tilesim::sync::Site& site,
+                 E&... events) {
   const auto d = dst.desc(), s = src.desc();
-  run({.instr = Instr::TMOV, .dst = &d, .src0 = &s, .relu = uint8_t(R), .has_quant = has_quant,
-       .quant = quant});
+  return run({.instr = Instr::TMOV, .dst = &d, .src0 = &s, .relu = uint8_t(R),
+              .has_quant = has_quant, .quant = quant},
+             site, events...);
 }
 }  // namespace detail
 
-template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&...) {
-  detail::move<ReluPreMode::NoRelu>(dst, src, false, 0);
-  return {};
-}
-template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&...) {
-  detail::move<reluMode>(dst, src, false, 0);
-  return {};
-}
-template <STPhase Phase, typename DstTileData, typename SrcTileData, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&...) {
-  detail::move<ReluPreMode::NoRelu>(dst, src, false, 0);
-  return {};
-}
-template <STPhase Phase, typename DstTileData, typename SrcTileData, ReluPreMode reluMode,
-          typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&...) {
-  detail::move<reluMode>(dst, src, false, 0);
-  return {};
-}
-template <typename DstTileData, typename SrcTileData, AccToVecMode mode,
-          ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TMOV(DstTileData& dst, SrcTileData& src, WaitEvents&...) {
-  detail::move<reluMode>(dst, src, false, 0);
-  return {};
-}
-template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode = ReluPreMode::NoRelu,
-          typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TMOV(DstTileData& dst, SrcTileData& src, uint64_t preQuantScalar, WaitEvents&...) {
-  detail::move<reluMode>(dst, src, true, preQuantScalar);
-  return {};
-}
-template <typename DstTileData, typename SrcTileData, AccToVecMode mode,
-          ReluPreMode reluMode = ReluPreMode::NoRelu, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TMOV(DstTileData& dst, SrcTileData& src, uint64_t preQuantScalar, WaitEvents&...) {
-  detail::move<reluMode>(dst, src, true, preQuantScalar);
-  return {};
-}
+#define TILESIM_PTO_MOVE(TPL, RELU)                                                          \
+  TILESIM_PTO_FN(TPL, (is_tile_v<DstTileData> && is_tile_v<SrcTileData>), TMOV,             \
+                 (DstTileData& dst, SrcTileData& src),                                      \
+    return detail::move<RELU>(dst, src, false, 0, site, events...);)
+#define TILESIM_PTO_MOVE_QUANT(TPL, RELU)                                                    \
+  TILESIM_PTO_FN(TPL, (is_tile_v<DstTileData> && is_tile_v<SrcTileData>), TMOV,             \
+                 (DstTileData& dst, SrcTileData& src, uint64_t preQuantScalar),             \
+    return detail::move<RELU>(dst, src, true, preQuantScalar, site, events...);)
+TILESIM_PTO_MOVE((typename DstTileData, typename SrcTileData), ReluPreMode::NoRelu)
+TILESIM_PTO_MOVE((typename DstTileData, typename SrcTileData, ReluPreMode reluMode), reluMode)
+TILESIM_PTO_MOVE((STPhase Phase, typename DstTileData, typename SrcTileData),
+                 ReluPreMode::NoRelu)
+TILESIM_PTO_MOVE((STPhase Phase, typename DstTileData, typename SrcTileData,
+                  ReluPreMode reluMode),
+                 reluMode)
+TILESIM_PTO_MOVE((typename DstTileData, typename SrcTileData, AccToVecMode mode,
+                  ReluPreMode reluMode = ReluPreMode::NoRelu),
+                 reluMode)
+TILESIM_PTO_MOVE_QUANT((typename DstTileData, typename SrcTileData,
+                        ReluPreMode reluMode = ReluPreMode::NoRelu),
+                       reluMode)
+TILESIM_PTO_MOVE_QUANT((typename DstTileData, typename SrcTileData, AccToVecMode mode,
+                        ReluPreMode reluMode = ReluPreMode::NoRelu),
+                       reluMode)
+#undef TILESIM_PTO_MOVE
+#undef TILESIM_PTO_MOVE_QUANT
 
-template <typename TileDataDst, typename TileDataSrc, typename TileDataTmp, typename... WaitEvents>
-  requires(is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> && is_tile_v<TileDataTmp> &&
-           detail::kNoTiles<WaitEvents...>)
-RecordEvent TTRANS(TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp, WaitEvents&...) {
+TILESIM_PTO_FN((typename TileDataDst, typename TileDataSrc, typename TileDataTmp),
+               (is_tile_v<TileDataDst> && is_tile_v<TileDataSrc> && is_tile_v<TileDataTmp>),
+               TTRANS, (TileDataDst& dst, TileDataSrc& src, TileDataTmp& tmp),
   TILESIM_PTO_SAME_ASSERT(TTRANS, TileDataDst, TileDataSrc);
   const auto d = dst.desc(), s = src.desc(), t = tmp.desc();
-  detail::run({.instr = detail::Instr::TTRANS, .dst = &d, .src0 = &s, .tmp = &t});
-  return {};
+  return detail::run({.instr = detail::Instr::TTRANS, .dst = &d, .src0 = &s, .tmp = &t}, site,
+                     events...);)
+
+// TEXTRACT's indices default to 0 in the form without events (a default cannot precede the
+// event forms' parameters): the one- and two-argument calls are written out.
+#define TILESIM_PTO_EXTRACT(TPL, RELU)                                                       \
+  TILESIM_PTO_FN(TPL, (is_tile_v<DstTileData> && is_tile_v<SrcTileData>), TEXTRACT,         \
+                 (DstTileData& dst, SrcTileData& src, uint16_t indexRow, uint16_t indexCol), \
+    const auto d = dst.desc(), s = src.desc();                                              \
+    return detail::run({.instr = detail::Instr::TEXTRACT, .dst = &d, .src0 = &s,            \
+                        .index_row = indexRow, .index_col = indexCol, .relu = uint8_t(RELU)}, \
+                       site, events...);)
+TILESIM_PTO_EXTRACT((typename DstTileData, typename SrcTileData), ReluPreMode::NoRelu)
+TILESIM_PTO_EXTRACT((typename DstTileData, typename SrcTileData, ReluPreMode reluMode), reluMode)
+#undef TILESIM_PTO_EXTRACT
+template <typename DstTileData, typename SrcTileData>
+  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData>)
+RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src,
+                     tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  return TEXTRACT(dst, src, 0, 0, site);
+}
+template <typename DstTileData, typename SrcTileData>
+  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData>)
+RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t indexRow,
+                     tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  return TEXTRACT(dst, src, indexRow, 0, site);
 }
 
-template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t indexRow = 0,
-                     uint16_t indexCol = 0, WaitEvents&...) {
-  const auto d = dst.desc(), s = src.desc();
-  detail::run({.instr = detail::Instr::TEXTRACT, .dst = &d, .src0 = &s, .index_row = indexRow,
-               .index_col = indexCol});
-  return {};
-}
-template <typename DstTileData, typename SrcTileData, ReluPreMode reluMode, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TEXTRACT(DstTileData& dst, SrcTileData& src, uint16_t indexRow, uint16_t indexCol,
-                     WaitEvents&...) {
-  const auto d = dst.desc(), s = src.desc();
-  detail::run({.instr = detail::Instr::TEXTRACT, .dst = &d, .src0 = &s, .index_row = indexRow,
-               .index_col = indexCol, .relu = uint8_t(reluMode)});
-  return {};
-}
-
-template <typename TileDataOut, typename TileDataIn, typename... WaitEvents>
-  requires(is_tile_v<TileDataOut> && is_tile_v<TileDataIn> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TRESHAPE(TileDataOut& dst, TileDataIn& src, WaitEvents&...) {
+TILESIM_PTO_FN((typename TileDataOut, typename TileDataIn),
+               (is_tile_v<TileDataOut> && is_tile_v<TileDataIn>), TRESHAPE,
+               (TileDataOut& dst, TileDataIn& src),
   static_assert(sizeof(typename TileDataOut::DType) * TileDataOut::Numel ==
                     sizeof(typename TileDataIn::DType) * TileDataIn::Numel,
                 "TRESHAPE: dst and src must have the same size in bytes "
                 "[docs/pto-kernels.md#movement]");
   const auto d = dst.desc(), s = src.desc();
-  detail::run({.instr = detail::Instr::TRESHAPE, .dst = &d, .src0 = &s});
-  return {};
-}
+  return detail::run({.instr = detail::Instr::TRESHAPE, .dst = &d, .src0 = &s}, site, events...);)
 
-template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TFILLPAD(DstTileData& dst, SrcTileData& src, WaitEvents&...) {
-  TILESIM_PTO_SAME_ASSERT(TFILLPAD, DstTileData, SrcTileData);
-  const auto d = dst.desc(), s = src.desc();
-  detail::run({.instr = detail::Instr::TFILLPAD, .dst = &d, .src0 = &s});
-  return {};
-}
-template <typename DstTileData, typename SrcTileData, typename... WaitEvents>
-  requires(is_tile_v<DstTileData> && is_tile_v<SrcTileData> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TFILLPAD_INPLACE(DstTileData& dst, SrcTileData& src, WaitEvents&...) {
-  return TFILLPAD(dst, src);
-}
+#define TILESIM_PTO_FILLPAD(NAME)                                                            \
+  TILESIM_PTO_FN((typename DstTileData, typename SrcTileData),                              \
+                 (is_tile_v<DstTileData> && is_tile_v<SrcTileData>), NAME,                  \
+                 (DstTileData& dst, SrcTileData& src),                                      \
+    TILESIM_PTO_SAME_ASSERT(NAME, DstTileData, SrcTileData);                                \
+    const auto d = dst.desc(), s = src.desc();                                              \
+    return detail::run({.instr = detail::Instr::TFILLPAD, .dst = &d, .src0 = &s}, site,     \
+                       events...);)
+TILESIM_PTO_FILLPAD(TFILLPAD)
+TILESIM_PTO_FILLPAD(TFILLPAD_INPLACE)
+#undef TILESIM_PTO_FILLPAD
 
 // ---- matrix (docs/pto-kernels.md#matrix) ----
 
-template <typename TileRes, typename TileLeftT, typename TileRightT, typename... WaitEvents>
-  requires(is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT> &&
-           detail::kNoTiles<WaitEvents...>)
-RecordEvent TMATMUL(TileRes& cMatrix, TileLeftT& aMatrix, TileRightT& bMatrix, WaitEvents&...) {
+#define TILESIM_PTO_MATMUL(TPL)                                                              \
+  TILESIM_PTO_FN(TPL, (is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT>), \
+                 TMATMUL, (TileRes& cMatrix, TileLeftT& aMatrix, TileRightT& bMatrix),      \
+    const auto c = cMatrix.desc(), a = aMatrix.desc(), b = bMatrix.desc();                  \
+    return detail::run({.instr = detail::Instr::TMATMUL, .dst = &c, .src0 = &a, .src1 = &b}, \
+                       site, events...);)
+TILESIM_PTO_MATMUL((typename TileRes, typename TileLeftT, typename TileRightT))
+TILESIM_PTO_MATMUL((AccPhase Phase, typename TileRes, typename TileLeftT, typename TileRightT))
+#undef TILESIM_PTO_MATMUL
+TILESIM_PTO_FN((AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeftT,
+                typename TileRightT),
+               (is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT>),
+               TMATMUL_ACC,
+               (TileRes& cOutMatrix, TileRes& cInMatrix, TileLeftT& aMatrix, TileRightT& bMatrix),
+  const auto c = cOutMatrix.desc(), ci = cInMatrix.desc(), a = aMatrix.desc(),
+             b = bMatrix.desc();
+  return detail::run({.instr = detail::Instr::TMATMUL_ACC, .dst = &c, .src0 = &a, .src1 = &b,
+                      .acc_in = &ci},
+                     site, events...);)
+TILESIM_PTO_FN((AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeftT,
+                typename TileRightT),
+               (is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT>),
+               TMATMUL_ACC, (TileRes& cMatrix, TileLeftT& aMatrix, TileRightT& bMatrix),
   const auto c = cMatrix.desc(), a = aMatrix.desc(), b = bMatrix.desc();
-  detail::run({.instr = detail::Instr::TMATMUL, .dst = &c, .src0 = &a, .src1 = &b});
-  return {};
-}
-template <AccPhase Phase, typename TileRes, typename TileLeftT, typename TileRightT,
-          typename... WaitEvents>
-  requires(is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT> &&
-           detail::kNoTiles<WaitEvents...>)
-RecordEvent TMATMUL(TileRes& cMatrix, TileLeftT& aMatrix, TileRightT& bMatrix, WaitEvents&...) {
-  return TMATMUL(cMatrix, aMatrix, bMatrix);
-}
-template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeftT,
-          typename TileRightT, typename... WaitEvents>
-  requires(is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT> &&
-           detail::kNoTiles<WaitEvents...>)
-RecordEvent TMATMUL_ACC(TileRes& cOutMatrix, TileRes& cInMatrix, TileLeftT& aMatrix,
-                        TileRightT& bMatrix, WaitEvents&...) {
-  const auto c = cOutMatrix.desc(), ci = cInMatrix.desc(), a = aMatrix.desc(), b = bMatrix.desc();
-  detail::run({.instr = detail::Instr::TMATMUL_ACC, .dst = &c, .src0 = &a, .src1 = &b,
-               .acc_in = &ci});
-  return {};
-}
-template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeftT,
-          typename TileRightT, typename... WaitEvents>
-  requires(is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT> &&
-           detail::kNoTiles<WaitEvents...>)
-RecordEvent TMATMUL_ACC(TileRes& cMatrix, TileLeftT& aMatrix, TileRightT& bMatrix, WaitEvents&...) {
-  const auto c = cMatrix.desc(), a = aMatrix.desc(), b = bMatrix.desc();
-  detail::run({.instr = detail::Instr::TMATMUL_ACC, .dst = &c, .src0 = &a, .src1 = &b,
-               .acc_in = &c});
-  return {};
-}
-template <AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeftT,
-          typename TileRightT, typename TileBias, typename... WaitEvents>
-  requires(is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT> &&
-           is_tile_v<TileBias> && detail::kNoTiles<WaitEvents...>)
-RecordEvent TMATMUL_BIAS(TileRes& cMatrix, TileLeftT& aMatrix, TileRightT& bMatrix,
-                         TileBias& biasData, WaitEvents&...) {
+  return detail::run({.instr = detail::Instr::TMATMUL_ACC, .dst = &c, .src0 = &a, .src1 = &b,
+                      .acc_in = &c},
+                     site, events...);)
+TILESIM_PTO_FN((AccPhase Phase = AccPhase::Unspecified, typename TileRes, typename TileLeftT,
+                typename TileRightT, typename TileBias),
+               (is_tile_v<TileRes> && is_tile_v<TileLeftT> && is_tile_v<TileRightT> &&
+                is_tile_v<TileBias>),
+               TMATMUL_BIAS,
+               (TileRes& cMatrix, TileLeftT& aMatrix, TileRightT& bMatrix, TileBias& biasData),
   const auto c = cMatrix.desc(), a = aMatrix.desc(), b = bMatrix.desc(), bi = biasData.desc();
-  detail::run({.instr = detail::Instr::TMATMUL_BIAS, .dst = &c, .src0 = &a, .src1 = &b,
-               .bias = &bi});
-  return {};
-}
+  return detail::run({.instr = detail::Instr::TMATMUL_BIAS, .dst = &c, .src0 = &a, .src1 = &b,
+                      .bias = &bi},
+                     site, events...);)
 
-// ---- sync (docs/pto-kernels.md#sync): accepted, results unchanged ----
+// ---- sync (docs/pto-kernels.md#sync) ----
+// The twin runs each instruction to completion in program order, so results never depend on
+// these. With the hazard checker on they order the pipes as the vendor's device build does
+// (pto-isa include/pto/common/event.hpp and include/pto/npu/<arch>/TSync.hpp):
+// - Event<SrcOp, DstOp> takes an event id per pipe pair at construction (round-robin 0..7);
+//   assigning it an instruction's RecordEvent, or Record(), is set_flag(src pipe, dst pipe, id);
+//   Wait() is the matching wait_flag (one pipe_barrier when both ops are on the same pipe);
+// - an instruction's trailing events are waited for before it issues (TSYNC(events...));
+//   tilesim also accepts a RecordEvent itself there: the consumer's pipe is ordered after that
+//   instruction (the vendor's device build does not compile this form);
+// - TSYNC<Op>() is pipe_barrier of the op's pipe, which orders no more than the pipe's program
+//   order already does.
+// The flags land on the Event's pipes, not on the pipes the instructions ran on: an Event whose
+// SrcOp names another pipe than the recording instruction's orders nothing for it, as on chip.
 
-// An event of the vendor's Event<SrcOp, DstOp> API: recording and waiting order nothing in a
-// sequential twin.
-template <auto... Ops>
-struct Event {
-  Event() = default;
-  Event(const RecordEvent&) {}
-  Event& operator=(const RecordEvent&) { return *this; }
-  void Wait() const {}
-  void Init() const {}
-  void Record() const {}
+// The operation classes of Event<SrcOp, DstOp> and TSYNC<Op> (names as the vendor's Op; values
+// tilesim's): every row of the instruction table, and the location-specific spellings, each
+// resolved to a pipe by the table's PIPE rule (tilesim::pto::sync_pipe), so that an Event's flag
+// is on the pipe the checker records the instruction on.
+#define TILESIM_PTO_OP_EXTRA(X)                                                            \
+  X(TSTORE_VEC, TSTORE, Vec, Vec) X(TSTORE_MAT, TSTORE, Mat, Vec)                           \
+  X(TSTORE_ACC, TSTORE, Acc, Vec) X(TMOV_V2V, TMOV, Vec, Vec) X(TMOV_V2M, TMOV, Vec, Mat)   \
+  X(TEXTRACT_V2M, TEXTRACT, Vec, Mat) X(TMOV_M2L, TMOV, Mat, Left)                          \
+  X(TMOV_M2R, TMOV, Mat, Right) X(TMOV_M2B, TMOV, Mat, Bias) X(TMOV_M2S, TMOV, Mat, Scaling) \
+  X(TEXTRACT_M2LR, TEXTRACT, Mat, Left) X(TMOV_A2V, TMOV, Acc, Vec)                         \
+  X(TMOV_A2M, TMOV, Acc, Mat) X(TEXTRACT_A2M, TEXTRACT, Acc, Mat)                           \
+  X(TFILLPAD_VEC, TFILLPAD, Vec, Vec) X(TFILLPAD_MAT, TFILLPAD, Mat, Mat)                   \
+  X(TEXPANDS_MAT, TEXPANDS, Mat, Mat)
+enum class Op : uint16_t {
+  SCALAR,  // PIPE_S
+  VECTOR,  // PIPE_V
+#define TILESIM_PTO_OP_ROW(NAME, KIND, OP, ALG, PIPE, A2A3, A5) NAME,
+  TILESIM_PTO_INSTRS(TILESIM_PTO_OP_ROW)
+#undef TILESIM_PTO_OP_ROW
+#define TILESIM_PTO_OP_X(NAME, INSTR, FROM, TO) NAME,
+  TILESIM_PTO_OP_EXTRA(TILESIM_PTO_OP_X)
+#undef TILESIM_PTO_OP_X
 };
+
+namespace detail {
+struct OpDesc {
+  Instr instr;
+  TileType from, to;
+  int8_t pipe;    // >= 0: the op's fixed pipe (SCALAR, VECTOR); else by the instruction's rule
+  bool one_pipe;  // false: TSTORE, TMOV, TEXTRACT, whose pipe depends on their operands
+};
+constexpr OpDesc op_desc(Op op) {
+  using tilesim::pto::PipeRule;
+  switch (op) {
+    case Op::SCALAR: return {Instr::TADD, TileType::Vec, TileType::Vec, tilesim::sync::kS, true};
+    case Op::VECTOR: return {Instr::TADD, TileType::Vec, TileType::Vec, tilesim::sync::kV, true};
+#define TILESIM_PTO_OP_ROW(NAME, KIND, OP, ALG, PIPE, A2A3, A5)                          \
+  case Op::NAME:                                                                          \
+    return {Instr::NAME, TileType::Vec, TileType::Vec, -1,                                \
+            PipeRule::PIPE != PipeRule::BySrc && PipeRule::PIPE != PipeRule::ByLocs};
+    TILESIM_PTO_INSTRS(TILESIM_PTO_OP_ROW)
+#undef TILESIM_PTO_OP_ROW
+#define TILESIM_PTO_OP_X(NAME, INSTR, FROM, TO) \
+  case Op::NAME:                                \
+    return {Instr::INSTR, TileType::FROM, TileType::TO, -1, true};
+    TILESIM_PTO_OP_EXTRA(TILESIM_PTO_OP_X)
+#undef TILESIM_PTO_OP_X
+  }
+  return {Instr::TADD, TileType::Vec, TileType::Vec, -1, false};
+}
+#undef TILESIM_PTO_OP_EXTRA
+// The pipe an op names (the checker is on: computed when used).
+inline uint8_t op_pipe(Op op) {
+  const OpDesc o = op_desc(op);
+  if (o.pipe >= 0) return uint8_t(o.pipe);
+  tilesim::pto::TileDesc from, to;
+  from.loc = uint8_t(o.from);
+  to.loc = uint8_t(o.to);
+  return tilesim::pto::sync_pipe({.instr = o.instr, .dst = &to, .src0 = &from});
+}
+inline void event_record(Op src, Op dst, event_t id, const tilesim::sync::Site& site) {
+  const uint8_t s = op_pipe(src), d = op_pipe(dst);
+  if (s != d) tilesim::sync::set_flag("set_flag", s, d, id, site);  // same pipe: nothing to set
+}
+inline void event_wait(Op src, Op dst, event_t id, const tilesim::sync::Site& site) {
+  const uint8_t s = op_pipe(src), d = op_pipe(dst);
+  if (s == d)
+    tilesim::sync::barrier("pipe_barrier", s, site);
+  else
+    tilesim::sync::wait_flag("wait_flag", s, d, id, site);
+}
+}  // namespace detail
+
+template <Op SrcOp, Op DstOp, bool AutoToken = true, event_t EventID = EVENT_ID0>
+struct Event : detail::EventTag {
+  static_assert(detail::op_desc(SrcOp).one_pipe && detail::op_desc(DstOp).one_pipe,
+                "Event: SrcOp and DstOp must each name one pipe: TSTORE_VEC / TSTORE_ACC / "
+                "TSTORE_MAT, TMOV_M2L, TEXTRACT_M2LR, ... rather than TSTORE, TMOV, TEXTRACT "
+                "[docs/pto-kernels.md#sync]");
+  static constexpr Op srcOp = SrcOp;
+  static constexpr Op dstOp = DstOp;
+  event_t token = EventID;
+
+  Event() {
+    if (AutoToken && tilesim::sync::on()) [[unlikely]]
+      token = event_t(tilesim::pto::sync_event_id(detail::op_pipe(SrcOp), detail::op_pipe(DstOp)));
+  }
+  Event(const RecordEvent& e) : Event() { record_at(e.site); }
+  Event& operator=(const RecordEvent& e) {
+    record_at(e.site);
+    return *this;
+  }
+  template <uint8_t CrossCoreId = 0xff>
+  Event& Record(tilesim::sync::Site site = tilesim::sync::Site::here()) {
+    record_at(site);
+    return *this;
+  }
+  template <uint8_t CrossCoreId = 0xff>
+  Event& Init(tilesim::sync::Site site = tilesim::sync::Site::here()) {
+    record_at(site);
+    return *this;
+  }
+  template <uint8_t CrossCoreId = 0xff>
+  Event& Wait(tilesim::sync::Site site = tilesim::sync::Site::here()) {
+    wait_at(site);
+    return *this;
+  }
+  Event& InitAddr(uint64_t) { return *this; }  // cross-core addressing: one core here
+
+  void record_at(const tilesim::sync::Site& site) {
+#ifndef __PTO_AUTO__
+    if (tilesim::sync::on()) [[unlikely]]
+      detail::event_record(SrcOp, DstOp, token, site);
+#else
+    (void)site;
+#endif
+  }
+  void wait_at(const tilesim::sync::Site& site) {
+#ifndef __PTO_AUTO__
+    if (tilesim::sync::on()) [[unlikely]]
+      detail::event_wait(SrcOp, DstOp, token, site);
+#else
+    (void)site;
+#endif
+  }
+};
+
+namespace detail {
+// TSYNC(events...): waits with no consumer instruction; a RecordEvent orders every pipe.
+template <class E>
+void tsync_wait(E& e, const tilesim::sync::Site& site) {
+#ifndef __PTO_AUTO__
+  if constexpr (std::is_same_v<std::remove_cv_t<E>, RecordEvent>)
+    tilesim::pto::sync_take_all(e.token);
+  else if constexpr (std::is_base_of_v<EventTag, std::remove_cv_t<E>>)
+    e.wait_at(site);
+#else
+  (void)e, (void)site;
+#endif
+}
+}  // namespace detail
+template <typename E0>
+  requires detail::kEvents<E0>
+inline void TSYNC(E0& e0, tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  if (tilesim::sync::on()) [[unlikely]]
+    detail::tsync_wait(e0, site);
+}
 template <typename... WaitEvents>
-inline void TSYNC(WaitEvents&...) {}
-template <auto OpCode>
-inline void TSYNC() {}
+  requires(sizeof...(WaitEvents) != 1 && detail::kNoTiles<WaitEvents...>)
+inline void TSYNC(WaitEvents&... events) {
+  if (tilesim::sync::on()) [[unlikely]]
+    (detail::tsync_wait(events, tilesim::sync::Site{}), ...);
+}
+template <Op OpCode>
+inline void TSYNC(tilesim::sync::Site site = tilesim::sync::Site::here()) {
+#ifndef __PTO_AUTO__
+  if (tilesim::sync::on()) [[unlikely]]
+    tilesim::sync::barrier("TSYNC", detail::op_pipe(OpCode), site);
+#else
+  (void)site;
+#endif
+}
 template <SyncCoreType CoreType = SyncCoreType::AIVOnly>
 inline void SYNCALL() {}
 template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::AIVOnly, typename GlobalData>
