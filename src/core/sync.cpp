@@ -414,10 +414,10 @@ void ensure_exit_handler() {
 const char* pipe_name(uint8_t pipe) noexcept { return pipe < kNumPipes ? kPipeNames[pipe] : "?"; }
 const char* buf_name(Buf b) noexcept { return unsigned(b) < 8 ? kBufNames[unsigned(b)] : "?"; }
 
-bool parse_check(std::string_view v) {
+bool parse_check(std::string_view v, std::string_view who) {
   if (v.empty() || v == "off") return false;
   if (v == "sync") return true;
-  raise(ErrorCode::Unsupported, "TILESIM_CHECK",
+  raise(ErrorCode::Unsupported, who,
         fmt::format("unknown check '{}' (accepted: sync, off)", v), "docs/sync.md#switches");
 }
 
