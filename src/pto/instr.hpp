@@ -185,7 +185,7 @@ void memory(const Ctx& c, const Call& call, Path path);       // memory.cpp
 void movement(const Ctx& c, const Call& call, Path path);     // movement.cpp
 void matmul(const Ctx& c, const Call& call, Path path);       // matmul.cpp
 // The pipeline-hazard checker's record of a call that ran (sync.cpp; issue 22, docs/sync.md).
-void sync_record(const InstrInfo& info, const Call& call, const Target& t);
+void sync_record(const InstrInfo& info, const Call& call, const Ub& ub);
 // The pipe a call issues on (the PIPE column, resolved by operand locations).
 uint8_t sync_pipe(const InstrInfo& info, const Call& call);
 

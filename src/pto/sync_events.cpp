@@ -46,7 +46,7 @@ uint64_t sync_row_expand(Op op, const Call& c) {
   InstrInfo info = instr_info(Instr::TROWEXPAND);
   info.name = op_name(op);
   info.kind = Kind::Binary;
-  instr::sync_record(info, c, current_target());
+  instr::sync_record(info, c, global_ub(current_target()));
   return post_new(instr::sync_pipe(info, c));
 }
 
