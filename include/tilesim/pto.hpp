@@ -374,23 +374,23 @@ inline RecordEvent run(const tilesim::pto::Call& c, const tilesim::sync::Site& s
   return {};
 }
 
-// TROWEXPAND* run outside the instruction table (tilesim::pto::row_expand); the checker sees them
-// as the table's TROWEXPAND row sees its calls (pipe V), under the op's own name.
+// TROWEXPAND* run outside the instruction table (tilesim::pto::row_expand, which records the call);
+// their RecordEvent is posted as the table's TROWEXPAND row's (pipe V).
 template <class... E>
 RecordEvent row_expand_checked(tilesim::pto::Op op, const tilesim::pto::TileDesc& d,
                                const tilesim::pto::TileDesc& a, const tilesim::pto::TileDesc& b,
                                const tilesim::pto::TileDesc* t, const tilesim::sync::Site& site,
                                E&... events) {
-  tilesim::pto::Call c{.instr = Instr::TROWEXPAND, .dst = &d, .src0 = &a, .src1 = &b, .tmp = t};
-  c.site = site;
 #ifdef __PTO_AUTO__
   ((void)events, ...);
-  tilesim::pto::row_expand_current(op, d, a, b, t);
+  tilesim::pto::row_expand_current(op, d, a, b, t, site, true);
   return {};
 #else
+  const tilesim::pto::Call c{.instr = Instr::TROWEXPAND, .dst = &d, .src0 = &a, .src1 = &b,
+                             .tmp = t};
   (wait_event(events, c), ...);
-  tilesim::pto::row_expand_current(op, d, a, b, t);
-  return {tilesim::pto::sync_row_expand(op, c), site};
+  tilesim::pto::row_expand_current(op, d, a, b, t, site);
+  return {tilesim::pto::sync_post(c), site};
 #endif
 }
 template <class... E>

@@ -75,7 +75,8 @@ struct AccRec {
   Buf buf;
   bool write;
   uint64_t addr, bytes;
-  uint64_t t;  // logical issue time (timeline)
+  uintptr_t host_lo, host_hi;  // the bytes themselves: a shared 32-byte block is not a conflict
+  uint64_t t;                  // logical issue time (timeline)
 };
 
 enum class Kind : uint8_t { RAW, WAR, WAW, WaitNoSet, NeverWaited, BadId, DoubleSet, XRAW, XWAW };
@@ -234,9 +235,17 @@ struct Core {
     }
   }
 
-  void hazard(Kind kind, uint32_t prev, uint32_t cur) {
+  void hazard(Kind kind, uint32_t prev, uint32_t cur, uint8_t prev_pipe, uint32_t prev_ep) {
+    // Two ranges that only share a block (unaligned host arrays: GM rows, auto tiles) do not
+    // conflict: only common bytes do.
+    if (accs[prev].host_hi <= accs[cur].host_lo || accs[cur].host_hi <= accs[prev].host_lo) return;
+    // Reported once, then taken as fixed the way the report says (a flag after the first access,
+    // its wait before this one): this pipe is ordered after it from now on, so one missing flag
+    // is one report, not one per later access on the same pipe.
+    uint32_t& known = clk[accs[cur].pipe][prev_pipe];
+    known = std::max(known, prev_ep);
     for (const auto& h : call_hits)
-      if (h.first == kind && accs[h.second].site == accs[prev].site) return;
+      if (accs[h.second].site == accs[prev].site) return;  // one report per earlier access and call
     call_hits.emplace_back(kind, prev);
     const AccRec& a = accs[prev];
     const AccRec& b = accs[cur];
@@ -269,7 +278,7 @@ struct Core {
       for (; b < end; ++b) {
         Blk& k = page[b & (kBlocksPerPage - 1)];
         if (k.w_ep != 0 && k.w_pipe != p && c[k.w_pipe] < k.w_ep) [[unlikely]]
-          hazard(write ? Kind::WAW : Kind::RAW, k.w_acc, acc);
+          hazard(write ? Kind::WAW : Kind::RAW, k.w_acc, acc, k.w_pipe, k.w_ep);
         if (!write) {
           k.r_ep[p] = ep;
           k.r_acc[p] = acc;
@@ -277,7 +286,7 @@ struct Core {
         }
         for (int q = 0; q < kNumPipes; ++q)
           if (k.r_ep[q] != 0 && q != p && c[q] < k.r_ep[q]) [[unlikely]]
-            hazard(Kind::WAR, k.r_acc[q], acc);
+            hazard(Kind::WAR, k.r_acc[q], acc, uint8_t(q), k.r_ep[q]);
         k.r_ep.fill(0);
         k.w_ep = ep;
         k.w_acc = acc;
@@ -449,12 +458,14 @@ void access(std::string_view api, uint8_t pipe, const Site& site, const Range* r
   c.tl.push_back({'X', pipe, t, site_id, 0, {}});
   for (int i = 0; i < n_reads; ++i) {
     const uint32_t acc = uint32_t(c.accs.size());
-    c.accs.push_back({site_id, pipe, reads[i].buf, false, reads[i].addr, reads[i].bytes, t});
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(reads[i].host);
+    c.accs.push_back({site_id, pipe, reads[i].buf, false, reads[i].addr, reads[i].bytes, lo, lo + reads[i].bytes, t});
     c.touch(reads[i], false, pipe, ep, acc);
   }
   for (int i = 0; i < n_writes; ++i) {
     const uint32_t acc = uint32_t(c.accs.size());
-    c.accs.push_back({site_id, pipe, writes[i].buf, true, writes[i].addr, writes[i].bytes, t});
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(writes[i].host);
+    c.accs.push_back({site_id, pipe, writes[i].buf, true, writes[i].addr, writes[i].bytes, lo, lo + writes[i].bytes, t});
     if (writes[i].atomic && c.block >= 0) {
       // Atomic stores accumulate: two blocks adding to the same GM bytes is the point of them.
       Range r = writes[i];

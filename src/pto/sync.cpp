@@ -111,4 +111,13 @@ void sync_record(const InstrInfo& info, const Call& call, const Ub& ub) {
                writes.data(), int(writes.size()));
 }
 
+void sync_record_row_expand(const char* name, const TileDesc& dst, const TileDesc& src0,
+                            const TileDesc& src1, const TileDesc* tmp, const Ub& ub,
+                            const sync::Site& site) {
+  const sync::Range reads[2] = {tile_range(src0, ub), tile_range(src1, ub)};
+  sync::Range writes[2] = {tile_range(dst, ub), {}};
+  if (tmp != nullptr) writes[1] = tile_range(*tmp, ub);
+  sync::access(name, sync::kV, site, reads, 2, writes, tmp != nullptr ? 2 : 1);
+}
+
 }  // namespace tilesim::pto::instr

@@ -41,15 +41,6 @@ void sync_take_all(uint64_t token) {
     if (p != sync::kAll) sync::take(token, p);
 }
 
-uint64_t sync_row_expand(Op op, const Call& c) {
-  // The table's TROWEXPAND row (pipe V), named after the op so that reports say TROWEXPANDADD.
-  InstrInfo info = instr_info(Instr::TROWEXPAND);
-  info.name = op_name(op);
-  info.kind = Kind::Binary;
-  instr::sync_record(info, c, global_ub(current_target()));
-  return post_new(instr::sync_pipe(info, c));
-}
-
 uint8_t sync_event_id(uint8_t src, uint8_t dst) {
   // The vendor's EventIdCounter: a counter per pipe pair, taken at Event construction.
   static std::atomic<uint8_t> next[sync::kNumPipes][sync::kNumPipes];
