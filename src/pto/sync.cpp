@@ -88,7 +88,9 @@ uint8_t sync_pipe(const InstrInfo& info, const Call& call) {
 
 void sync_record(const InstrInfo& info, const Call& call, const Ub& ub) {
   if (info.kind == Kind::Prefetch) return;  // moves nothing
-  std::vector<sync::Range> reads, writes;
+  thread_local std::vector<sync::Range> reads, writes;  // reused: no allocation per call
+  reads.clear();
+  writes.clear();
   auto rd = [&](const TileDesc* t) {
     if (t != nullptr) reads.push_back(tile_range(*t, ub));
   };
