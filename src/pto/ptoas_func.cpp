@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -26,6 +27,7 @@
 #include "tilesim/error.hpp"
 #include "tilesim/formats.hpp"
 #include "tilesim/pto/frontend.hpp"
+#include "tilesim/pto/print.hpp"
 
 namespace tilesim::pto::as::detail {
 namespace {
@@ -217,7 +219,7 @@ struct Ty {
 
 enum class OpK : uint8_t {
   Const, IntBin, Cmpi, Select, Cast, For, If, Yield, Return, MakeView, PartView, Alloc,
-  SetValid, Instr, Sync
+  SetValid, Print, Instr, Sync
 };
 
 // An operand: an SSA value (slot) or, for scalar positions, a literal number.
@@ -817,6 +819,21 @@ class Parser {
         n.res.push_back(define(results[0], n.type));
         return n;
       }
+    if (m.s == "pto.tprint") {
+      // pto.tprint ins(%tile : <its type>): TPRINT of the tile, to stdout (docs/pto.md#tprint).
+      no_results();
+      n.k = OpK::Print;
+      expect_ident("ins");
+      expect("(");
+      n.in.push_back(value());
+      expect(":");
+      const Tok& tt = peek();
+      const Ty ty = type();
+      if (ty.k != Ty::Tile) fail(tt, "pto.tprint prints a tile: expected !pto.tile_buf<...>");
+      agree(n.in[0], ty, tt.pos);
+      expect(")");
+      return n;
+    }
     if (m.s == "pto.set_validshape") {
       // pto.set_validshape %tile, %valid_row, %valid_col : <the tile's type, v_row=? v_col=?>
       no_results();
@@ -1628,6 +1645,13 @@ class Machine {
       case OpK::PartView: return partition_view(n);
       case OpK::Alloc: return alloc(n);
       case OpK::SetValid: return set_valid(n);
+      case OpK::Print: {
+        const TileObj* t = slot(n.in[0].slot).tile.get();
+        if (t == nullptr) fail(ErrorCode::Constraint, fmt::format("%{} is not a tile", n.in[0].name));
+        const std::string text = tprint(t->d, nullptr, ::pto::PrintFormat::Width8_Precision4, target_);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return;
+      }
       case OpK::Instr: return instr(n);
       default: return sync_op(n);  // no effect on results (spec 21 §2)
     }

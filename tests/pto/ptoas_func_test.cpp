@@ -732,3 +732,28 @@ TEST(PtoAsFunc, SetValidShapeChangesTheValidRegion) {
                 .find("needs v_row=? and v_col=?"),
             std::string::npos);
 }
+
+// pto.tprint ins(%t : T) prints the tile as TPRINT does (docs/pto.md#tprint).
+TEST(PtoAsFunc, TprintPrintsTheTile) {
+  const std::string T = tb(1, 8);
+  const std::string prog = fmt::format(R"(module {{
+  func.func @k() {{
+    %v = arith.constant 2.5 : f32
+    %t = pto.alloc_tile : {0}
+    pto.texpands ins(%v : f32) outs(%t : {0})
+    pto.tprint ins(%t : {0})
+    return
+  }}
+}}
+)",
+                                       T);
+  ::testing::internal::CaptureStdout();
+  as::run(prog, "k.pto", {});
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("=== [TPRINT Tile] Data Type: float32, Layout: ND, TileType: Vec ==="), std::string::npos) << out;
+  EXPECT_NE(out.find("  2.5000   2.5000"), std::string::npos) << out;
+  std::string bad = prog;
+  const size_t at = bad.find("pto.tprint ins(%t");
+  bad.replace(at, bad.find('\n', at) - at, "pto.tprint ins(%v : f32)");
+  EXPECT_NE(error_of(bad, {}).find("pto.tprint prints a tile"), std::string::npos) << error_of(bad, {});
+}
