@@ -9,6 +9,7 @@
 
 #include "tilesim/ascendc/engine.hpp"
 #include "tilesim/ascendc/vector.hpp"
+#include "tilesim/ascendc/sync.hpp"
 #include "tilesim/error.hpp"
 
 namespace tilesim::ascendc {
@@ -63,6 +64,31 @@ void move_spans(uint8_t* d, const uint8_t* s, uint64_t s_extent, uint64_t d_exte
   for (const Span& sp : spans) std::memcpy(d + sp.d, s + sp.s, sp.n);
 }
 
+// ---- the pipeline-hazard checker's view (issue 22): one range per contiguous burst ----
+
+sync::Range mem_range(const MemRef& r, uint64_t off, uint64_t n) {
+  return r.ub ? ub_range(r.addr + off, n) : gm_range(r.gm + off, n);
+}
+
+// A copy of bursts (dst offset, src offset, bytes): each burst is one range of each side; a copy of
+// more than kMaxBursts bursts is recorded as the hulls.
+constexpr size_t kMaxBursts = 64;
+void record_copy(const char* api, OtherApi family, const MemRef& dst, const MemRef& src, const std::vector<Span>& spans,
+                 uint64_t d_ext, uint64_t s_ext) {
+  const uint8_t pipe = pipe_of(pipe_rule(family), src.ub, dst.ub);
+  std::vector<sync::Range> r, w;
+  if (spans.size() > kMaxBursts) {
+    r.push_back(mem_range(src, 0, s_ext));
+    w.push_back(mem_range(dst, 0, d_ext));
+  } else {
+    for (const Span& sp : spans) {
+      r.push_back(mem_range(src, sp.s, sp.n));
+      w.push_back(mem_range(dst, sp.d, sp.n));
+    }
+  }
+  record(api, pipe, r.data(), int(r.size()), w.data(), int(w.size()));
+}
+
 }  // namespace
 
 void data_copy(const MemRef& dst, const MemRef& src, uint64_t count, unsigned es) {
@@ -76,6 +102,8 @@ void data_copy(const MemRef& dst, const MemRef& src, uint64_t count, unsigned es
   const uint64_t n = count * es;
   uint8_t* d = bytes_at(dst, 0, n, es, api, "dst");
   const uint8_t* s = bytes_at(src, 0, n, es, api, "src");
+  if (t_sync) [[unlikely]]
+    record_copy(api, OtherApi::DataCopy, dst, src, {{0, 0, n}}, n, n);
   if (n) std::memmove(d, s, n);
 }
 
@@ -95,6 +123,8 @@ void data_copy_blocks(const MemRef& dst, const MemRef& src, const CopyBlocks& p,
   std::vector<Span> spans;
   for (uint64_t i = 0; i < p.block_count; ++i)
     spans.push_back({i * (block + p.dst_stride * 32), i * (block + p.src_stride * 32), block});
+  if (t_sync) [[unlikely]]
+    record_copy(api, OtherApi::DataCopy, dst, src, spans, d_ext, s_ext);
   move_spans(d, s, s_ext, d_ext, spans);
 }
 
@@ -135,8 +165,27 @@ void data_copy_pad(const MemRef& dst, const MemRef& src, const CopyBlocks& p, co
   if (!to_ub) {
     std::vector<Span> spans;
     for (uint64_t i = 0; i < p.block_count; ++i) spans.push_back({i * gm_step, i * ub_step, p.block_len});
+    if (t_sync) [[unlikely]]
+      record_copy(api, OtherApi::DataCopyPad, dst, src, spans, gm_ext, ub_ext);
     move_spans(d, s, ub_ext, gm_ext, spans);
     return;
+  }
+  if (t_sync) [[unlikely]] {  // GM blocks of blockLen bytes into whole padded UB blocks
+    std::vector<Span> spans;
+    for (uint64_t i = 0; i < p.block_count; ++i) spans.push_back({i * ub_step, i * gm_step, ub_block});
+    std::vector<sync::Range> r, w;
+    const bool hull = spans.size() > kMaxBursts;
+    for (const Span& sp : spans) {
+      if (hull) break;
+      r.push_back(mem_range(src, sp.s, p.block_len));
+      w.push_back(mem_range(dst, sp.d, sp.n));
+    }
+    if (hull) {
+      r.push_back(mem_range(src, 0, gm_ext));
+      w.push_back(mem_range(dst, 0, ub_ext));
+    }
+    record(api, pipe_of(pipe_rule(OtherApi::DataCopyPad), false, true), r.data(), int(r.size()), w.data(),
+           int(w.size()));
   }
   // GM and UB never overlap: write each block with its fill directly.
   for (uint64_t i = 0; i < p.block_count; ++i) {
