@@ -69,7 +69,7 @@ inline bool on() noexcept { return detail::g_on; }
 void enable(bool on);
 // TILESIM_CHECK's value: "" or unset (off), "sync" (on), "off"; anything else raises
 // Error(Unsupported) naming the accepted values (nothing silently ignored).
-bool parse_check(std::string_view value);
+bool parse_check(std::string_view value, std::string_view who = "TILESIM_CHECK");
 
 // ---- the calls front ends make while the checker is on (each checks on() first) ----
 // The calling thread's simulated core: a process-wide core for PTO and PTO-AS, one per block in an

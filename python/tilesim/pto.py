@@ -8,7 +8,7 @@ import numbers as _numbers
 
 import numpy as _np
 
-from . import _trace
+from . import _tilesim, _trace
 from ._errors import Error
 from ._load import export as _export
 
@@ -167,7 +167,7 @@ def trowexpandexpdif(src0, src1, *, tmp=None, dst=None, target="a2a3"):
 
 
 def run(program_text, inputs=None, *, valid=None, target=None, entry=None, max_mem=None, trace=None,
-        trace_values=False):
+        trace_values=False, check=None, sync_timeline=None):
     """Runs PTO-AS source text (not a path).
 
     The .arg form returns every .arg and named SSA result by name; every .arg needs an input
@@ -180,7 +180,28 @@ def run(program_text, inputs=None, *, valid=None, target=None, entry=None, max_m
     max_mem: cap on the bytes of the run's tiles (None = 2**30). trace: a path or a writable text
     file object that receives one JSON line per executed instruction (docs/cli.md#trace), or a list
     that receives one dict per instruction; trace_values adds the full contents of small results.
+
+    check='sync' runs the pipeline-hazard checker (docs/sync.md): after the run, any missing
+    set_flag/wait_flag raises tilesim.Error (code "Constraint") whose message holds every report;
+    sync_timeline='run.json' (with check='sync') writes the run as a Chrome/Perfetto trace.
     """
+    if check is None and sync_timeline is None:
+        return _run_unchecked(program_text, inputs, valid, target, entry, max_mem, trace, trace_values)
+    if check != "sync" and sync_timeline is not None:
+        raise Error("tilesim.pto.run: sync_timeline= applies only with check='sync' "
+                    "[docs/sync.md#timeline]", "Constraint")
+    sync = _tilesim._sync
+    was = sync._begin("" if check is None else str(check), sync_timeline or "")
+    try:
+        out = _run_unchecked(program_text, inputs, valid, target, entry, max_mem, trace, trace_values)
+    finally:
+        count, text = sync._end(was, sync_timeline or "")
+    if count:
+        raise Error(text.rstrip("\n"), "Constraint")
+    return out
+
+
+def _run_unchecked(program_text, inputs, valid, target, entry, max_mem, trace, trace_values):
     arrays, shapes = {}, dict(valid or {})
     for name, v in (inputs or {}).items():
         name = name.lstrip("%")

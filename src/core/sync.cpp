@@ -65,7 +65,7 @@ struct Blk {
 
 struct SiteRec {
   std::string api;
-  const char* file;
+  std::string file;  // a copy: PTO-AS file names do not outlive their run; "" = not known
   uint32_t line, col;
   uint8_t pipe;
 };
@@ -127,8 +127,8 @@ Sink& sink() {
 }
 
 std::string site_text(const SiteRec& s) {
-  if (s.file == nullptr) return "(source location not known)";
-  std::string_view f = s.file;
+  if (s.file.empty()) return "(source location not known)";
+  const std::string& f = s.file;
   if (s.col != 0) return fmt::format("{}:{}:{}", f, s.line, s.col);
   return fmt::format("{}:{}", f, s.line);
 }
@@ -190,7 +190,7 @@ struct Core {
     auto it = site_index.find(key);
     if (it != site_index.end()) return it->second;
     const uint32_t id = uint32_t(sites.size());
-    sites.push_back({std::string(api), s.file, s.line, s.col, pipe});
+    sites.push_back({std::string(api), s.file ? s.file : "", s.line, s.col, pipe});
     site_index.emplace(std::move(key), id);
     return id;
   }
@@ -323,7 +323,7 @@ bool valid_pipe(uint8_t p) { return p < kNumPipes && p != kAll; }
 void flush_timeline(Core& c) {
   Sink& s = sink();
   std::lock_guard lock(s.mu);
-  if (s.timeline_path.empty()) return;
+  if (s.timeline_path.empty() || c.tl.empty()) return;
   const int pid = ++s.timeline_pid;
   std::string& out = s.timeline_json_events;
   auto sep = [&] {
@@ -378,8 +378,9 @@ void end_core(Core& c, const Site& site) {
   for (auto& [key, f] : c.flags)
     if (f.pending)
       c.flag_report(Kind::NeverWaited, f.set_site, uint8_t(key >> 16), uint8_t(key >> 8), key & 0xff,
-                    site.file ? fmt::format(", kernel ends at {}:{}", site.file, site.line).c_str()
-                              : "");
+                    site.file == nullptr ? ""
+                    : site.line == 0     ? fmt::format(", never waited before the end of {}", site.file).c_str()
+                                         : fmt::format(", kernel ends at {}:{}", site.file, site.line).c_str());
   flush_timeline(c);
 }
 
@@ -415,10 +416,10 @@ void ensure_exit_handler() {
 const char* pipe_name(uint8_t pipe) noexcept { return pipe < kNumPipes ? kPipeNames[pipe] : "?"; }
 const char* buf_name(Buf b) noexcept { return unsigned(b) < 8 ? kBufNames[unsigned(b)] : "?"; }
 
-bool parse_check(std::string_view v) {
+bool parse_check(std::string_view v, std::string_view who) {
   if (v.empty() || v == "off") return false;
   if (v == "sync") return true;
-  raise(ErrorCode::Unsupported, "TILESIM_CHECK",
+  raise(ErrorCode::Unsupported, who,
         fmt::format("unknown check '{}' (accepted: sync, off)", v), "docs/sync.md#switches");
 }
 

@@ -185,7 +185,7 @@ void memory(const Ctx& c, const Call& call, Path path);       // memory.cpp
 void movement(const Ctx& c, const Call& call, Path path);     // movement.cpp
 void matmul(const Ctx& c, const Call& call, Path path);       // matmul.cpp
 // The pipeline-hazard checker's record of a call that ran (sync.cpp; issue 22, docs/sync.md).
-void sync_record(const InstrInfo& info, const Call& call, const Target& t);
+void sync_record(const InstrInfo& info, const Call& call, const Ub& ub);
 
 inline ops::Path core_path(Path p) noexcept {
   return p == Path::Fast ? ops::Path::Fast : ops::Path::Reference;

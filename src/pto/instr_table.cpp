@@ -99,7 +99,7 @@ void execute(const Call& call, const Target& t, const Ub& ub, Path path) {
   run(info, call, t, ub, path);
   // After the call succeeded (a rejected call accesses nothing): the hazard checker's record.
   if (sync::on() && !call.auto_sync) [[unlikely]]
-    instr::sync_record(info, call, t);
+    instr::sync_record(info, call, ub);
 }
 
 void execute_current(const Call& c) {

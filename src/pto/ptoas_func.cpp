@@ -242,6 +242,7 @@ struct Node {
   Ty type;                          // Const / Alloc / SSA instruction result / MakeView
   int layout = -1;                  // MakeView / Load / Store: explicit GmLayout, -1 = inferred
   // instructions
+  std::vector<std::string> sync_args;  // Sync: the <PIPE_X>, <EVENT_IDn>, #pto.sync_op_type<T>, numbers
   const InstrInfo* info = nullptr;  // nullptr with is_rowexpand: the TROWEXPAND* family
   bool is_rowexpand = false;
   Op rop = Op::ADD;
@@ -269,6 +270,9 @@ struct Func {
   std::vector<Node> body;
   int nslots = 0;
   std::vector<Ty> slot_types;
+  // A function with no sync op is synchronised by the vendor's compiler: the hazard checker does
+  // not report it (spec 21 §2 sync row, docs/sync.md#switches).
+  bool has_sync = false;
 };
 
 // ---- integer arithmetic of arith.* (the program's own index computations) ----
@@ -854,7 +858,8 @@ class Parser {
       if (m.s == s) {
         no_results();
         n.k = OpK::Sync;
-        sync_operands();
+        sync_operands(n);
+        fn_->has_sync = true;
         return n;
       }
     if (m.s == "pto.make_tensor_view") return make_view(n, results);
@@ -865,15 +870,17 @@ class Parser {
   }
 
   // The operands of a sync op: [..], <PIPE_X>, #pto.sync_op_type<...>, numbers, commas, {attrs}.
-  void sync_operands() {
+  void sync_operands(Node& n) {
     while (true) {
       const Tok& t = peek();
       if (t.k == Tok::Angle || t.k == Tok::Hash || t.k == Tok::Number || peek_punct(",")) {
+        if (t.k != Tok::Punct) n.sync_args.push_back(t.s);
         next();
       } else if (peek_punct("[")) {
         next();
         while (!accept("]")) {
           if (peek().k == Tok::End || peek_punct("}")) fail(t, "unterminated '['");
+          if (peek().k != Tok::Punct) n.sync_args.push_back(peek().s);
           next();
         }
       } else if (peek_punct("{")) {
@@ -1511,8 +1518,64 @@ class Machine {
       case OpK::PartView: return partition_view(n);
       case OpK::Alloc: return alloc(n);
       case OpK::Instr: return instr(n);
-      default: return;  // sync ops: no effect (spec 21 §2)
+      default: return sync_op(n);  // no effect on results (spec 21 §2)
     }
+  }
+
+  // A sync op as the hazard checker sees it (docs/sync.md#pto-as): set_flag / wait_flag and
+  // record_event / wait_event order two pipes, barrier <PIPE_ALL> all of them. The cross-core
+  // pto.sync.set / pto.sync.wait and the a5 buffer ops get_buf / rls_buf order nothing on one core.
+  void sync_op(const Node& n) {
+    if (!sync::on()) return;
+    const sync::Site site{file_.c_str(), uint32_t(n.pos.line), uint32_t(n.pos.col)};
+    std::vector<uint8_t> pipes;
+    int64_t id = 0;
+    for (const std::string& a : n.sync_args) {
+      if (a.rfind("<PIPE_", 0) == 0) {
+        pipes.push_back(pipe_named(n, a.substr(6, a.size() - 7)));
+      } else if (a.rfind("<EVENT_ID", 0) == 0) {
+        id = std::strtoll(a.c_str() + 9, nullptr, 10);
+      } else if (a.rfind("#pto.sync_op_type<", 0) == 0) {
+        pipes.push_back(pipe_of_op_type(n, a.substr(18, a.size() - 19)));
+      } else if (!a.empty() && std::isdigit(static_cast<unsigned char>(a[0]))) {
+        id = std::strtoll(a.c_str(), nullptr, 10);
+      }
+    }
+    const std::string_view op = n.name;
+    const bool set = op == "pto.set_flag" || op == "pto.set_flag_dyn" || op == "pto.record_event";
+    const bool wait = op == "pto.wait_flag" || op == "pto.wait_flag_dyn" || op == "pto.wait_event";
+    if (set || wait) {
+      if (pipes.size() != 2)
+        fail(ErrorCode::Parse, fmt::format("{}:{}:{}: {} needs a source and a destination pipe", file_,
+                                           n.pos.line, n.pos.col, n.name));
+      return set ? sync::set_flag(op.substr(4), pipes[0], pipes[1], id, site)
+                 : sync::wait_flag(op.substr(4), pipes[0], pipes[1], id, site);
+    }
+    if (op == "pto.barrier" || op == "pto.pipe_barrier" || op == "pto.barrier_sync")
+      sync::barrier(op.substr(4), pipes.empty() ? sync::kAll : pipes[0], site);
+  }
+  uint8_t pipe_named(const Node& n, const std::string& p) {
+    static constexpr std::pair<const char*, uint8_t> kPipes[] = {
+        {"S", sync::kS},       {"V", sync::kV},       {"M", sync::kM},     {"MTE1", sync::kMte1},
+        {"MTE2", sync::kMte2}, {"MTE3", sync::kMte3}, {"ALL", sync::kAll}, {"MTE4", sync::kMte4},
+        {"MTE5", sync::kMte5}, {"V2", sync::kV2},     {"FIX", sync::kFix}};
+    for (const auto& [name, v] : kPipes)
+      if (p == name) return v;
+    fail(ErrorCode::Parse, fmt::format("{}:{}:{}: {}: unknown pipe 'PIPE_{}' (PIPE_S, PIPE_V, PIPE_M, "
+                                       "PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL)",
+                                       file_, n.pos.line, n.pos.col, n.name, p));
+  }
+  // PTOAS's SyncOpType: the pipe each kind of operation issues on (docs/sync.md#pipes).
+  uint8_t pipe_of_op_type(const Node& n, const std::string& t) {
+    static constexpr std::pair<const char*, uint8_t> kTypes[] = {
+        {"TLOAD", sync::kMte2},    {"TSTORE_VEC", sync::kMte3}, {"TSTORE_ACC", sync::kFix},
+        {"TMOV_M2L", sync::kMte1}, {"TMOV_M2S", sync::kMte1},   {"TMOV_M2B", sync::kMte1},
+        {"TMOV_M2V", sync::kMte1}, {"TMOV_V2M", sync::kMte3},   {"TMATMUL", sync::kM},
+        {"TVEC", sync::kV},        {"TVECWAIT_EVENT", sync::kV}};
+    for (const auto& [name, v] : kTypes)
+      if (t == name) return v;
+    fail(ErrorCode::Parse, fmt::format("{}:{}:{}: {}: unknown sync_op_type '{}'", file_, n.pos.line,
+                                       n.pos.col, n.name, t));
   }
 
   void int_bin(const Node& n) {
@@ -1927,6 +1990,8 @@ class Machine {
       scratch_desc.capacity = scratch.size();
       c.tmp = &scratch_desc;
     }
+    c.site = {file_.c_str(), uint32_t(n.pos.line), uint32_t(n.pos.col)};
+    c.auto_sync = !f_.has_sync;
     execute(c, target_, ub_);
     if (result) slot(n.res[0]).tile = result;
   }
@@ -2104,6 +2169,20 @@ std::vector<Output> run_func(std::string_view text, std::string_view file, const
   Machine m(f, std::string(file), t, o, gm);
   for (const auto& [s, a] : ptrs) m.slot(s).bits = uint64_t(a);
   for (const auto& [s, v] : scalars) m.slot(s).bits = v;
+  // One run is one kernel for the hazard checker: its flags are checked at the end, its shadow
+  // state forgotten (the next run's buffers may reuse these addresses).
+  struct KernelScope {
+    std::string file;
+    KernelScope(std::string_view f) : file(f) {
+      if (sync::on()) {
+        sync::end_kernel();
+        sync::set_model(sync::Model::PtoAs);
+      }
+    }
+    ~KernelScope() {
+      if (sync::on()) sync::end_kernel({file.c_str(), 0, 0});
+    }
+  } scope(file);
   m.run();
   std::vector<Output> out;
   size_t k = 0;

@@ -25,10 +25,15 @@ Buf buf_of(uint8_t loc) {
 }
 
 // A tile's whole storage (the 32-byte shadow blocks make a valid-region bound no finer in practice).
-sync::Range tile_range(const TileDesc& t) {
-  return {buf_of(t.loc), t.data,
-          t.ub_addr >= 0 ? uint64_t(t.ub_addr) : uint64_t(reinterpret_cast<uintptr_t>(t.data)),
-          t.bytes()};
+// The address a report shows: the buffer offset of a TASSIGN'd tile or of a tile inside the call's
+// UB (PTO-AS), else the host address of an auto-mode tile.
+sync::Range tile_range(const TileDesc& t, const Ub& ub) {
+  uint64_t addr = reinterpret_cast<uintptr_t>(t.data);
+  if (t.ub_addr >= 0)
+    addr = uint64_t(t.ub_addr);
+  else if (t.loc == kLocVec && ub.base != nullptr && t.data >= ub.base && t.data < ub.base + ub.size)
+    addr = uint64_t(t.data - ub.base);
+  return {buf_of(t.loc), t.data, addr, t.bytes()};
 }
 
 // A GlobalTensor's elements as contiguous runs (one per line along the stride-1 dimension), so that
@@ -81,14 +86,14 @@ uint8_t pipe_of(const InstrInfo& info, const Call& call) {
 
 }  // namespace
 
-void sync_record(const InstrInfo& info, const Call& call, const Target&) {
+void sync_record(const InstrInfo& info, const Call& call, const Ub& ub) {
   if (info.kind == Kind::Prefetch) return;  // moves nothing
   std::vector<sync::Range> reads, writes;
   auto rd = [&](const TileDesc* t) {
-    if (t != nullptr) reads.push_back(tile_range(*t));
+    if (t != nullptr) reads.push_back(tile_range(*t, ub));
   };
   auto wr = [&](const TileDesc* t) {
-    if (t != nullptr) writes.push_back(tile_range(*t));
+    if (t != nullptr) writes.push_back(tile_range(*t, ub));
   };
   rd(call.src0);
   rd(call.src1);

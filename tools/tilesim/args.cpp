@@ -62,6 +62,12 @@ int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand
       ->allow_extra_args(false)
       ->group(kPtoGroup);
   rn->add_option("--entry", o.entry, "the func.func to run (PTO; default: the first)")->group(kPtoGroup);
+  rn->add_option("--check", o.check, "sync: report pipeline hazards (missing set_flag/wait_flag), exit 1 on any (PTO)")
+      ->check(CLI::IsMember({"sync", "off"}))
+      ->group(kPtoGroup);
+  rn->add_option("--sync-timeline", o.sync_timeline,
+                 "with --check sync: write the run as a Chrome/Perfetto trace FILE.json (PTO)")
+      ->group(kPtoGroup);
   rn->add_option("--max-mem", o.max_mem, "cap on the bytes of a PTO-AS run's tiles (default 2^30)")
       ->group(kPtoGroup);
   rn->add_option("--expect", o.expect, "NAME=FILE.npy: exit 1 unless result NAME matches (LinxISA: acc)")
@@ -133,6 +139,8 @@ std::string check_run_options(const CLI::App& run, const std::string& file) {
       continue;
     }
     if (g != kPtoGroup && g != kLinxGroup) continue;
+    if (opt->get_name() == "--sync-timeline" && run.get_option("--check")->as<std::string>() != "sync")
+      return "--sync-timeline applies only with --check sync [docs/sync.md#timeline]";
     if (file.empty() && opt->get_name() == "--target") continue;
     if (engine && g == engine) continue;
     return opt->get_name() + " applies to " + g + " programs, not to " +

@@ -35,6 +35,8 @@ struct Options {
   bool bits = false;                 // run --bits (with --expect)
   std::string trace;                 // run --trace FILE ("-" = stdout)
   bool trace_values = false;         // run --trace-values
+  std::string check;                 // run --check sync|off (PTO-AS; docs/sync.md#switches)
+  std::string sync_timeline;         // run --sync-timeline FILE.json (with --check sync)
 };
 
 // Each returns the exit status; a tilesim::Error thrown out of it becomes exit 2 (spec 60 §5).

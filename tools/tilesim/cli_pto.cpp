@@ -13,6 +13,7 @@
 #include "tilesim/error.hpp"
 #include "tilesim/npy.hpp"
 #include "tilesim/pto/ptoas.hpp"
+#include "tilesim/sync.hpp"
 
 namespace {
 using tilesim::ErrorCode;
@@ -71,7 +72,19 @@ int run_pto_file(const tilesim::cli::Options& o) {
   for (const auto& [name, path] : outs) tilesim::cli::check_output_path(path, "--out " + name);
   const tilesim::cli::Expectations expect = tilesim::cli::load_expectations(o);
   tilesim::cli::TraceFile trace(o);
+  // --check sync (or TILESIM_CHECK=sync): the hazard checker watches the run (docs/sync.md).
+  namespace sync = tilesim::sync;
+  if (!o.check.empty()) sync::enable(o.check == "sync");
+  if (!o.sync_timeline.empty()) tilesim::cli::check_output_path(o.sync_timeline, "--sync-timeline");
+  if (sync::on()) sync::set_timeline_path(o.sync_timeline);
   const auto results = run_file(o.file, o.target, ins, &o, trace.stream());
+  size_t hazards = 0;
+  if (sync::on()) {
+    if (!o.sync_timeline.empty()) sync::write_timeline(o.sync_timeline);
+    hazards = sync::hazard_count();
+    std::cerr << sync::report_text();
+    sync::clear_reports();
+  }
   // Every --out resolved before any is written: a bad name writes nothing (docs/cli.md#run).
   std::vector<std::pair<const as::Output*, std::string>> writes;
   for (const auto& [name, path] : outs) {
@@ -93,7 +106,7 @@ int run_pto_file(const tilesim::cli::Options& o) {
     std::cout << r.name << ": " << shape_of(r.array) << " " << r.dtype << "\n";
   std::string names;
   for (const auto& r : results) names += (names.empty() ? "" : ", ") + r.name;
-  return tilesim::cli::check_expectations(
+  const int status = tilesim::cli::check_expectations(
       o, expect,
       [&](const std::string& n) -> const tilesim::npy::Array* {
         for (const auto& r : results)
@@ -101,6 +114,8 @@ int run_pto_file(const tilesim::cli::Options& o) {
         return nullptr;
       },
       names);
+  // A hazard fails the run after every output is written (results are unchanged by checking).
+  return hazards > 0 && status == 0 ? 1 : status;
 }
 
 float f32_at(const tilesim::npy::Array& a, size_t i) {
