@@ -224,11 +224,12 @@ struct Core {
     auto it = s.index.find(key);
     if (it == s.index.end()) {
       s.index.emplace(std::move(key), s.reports.size());
-      s.reports.push_back({kind, block, seq, 1, std::move(text)});
+      s.reports.push_back({kind, block, seq, 1, std::move(text), block >= 0 ? s.launch : 0});
       return;
     }
     Report& r = s.reports[it->second];
     ++r.count;
+    if (block >= 0) r.launch = s.launch;
     if (block >= 0 && (r.block < 0 || block < r.block)) {
       r.block = block;
       r.first_seq = seq;
