@@ -501,6 +501,15 @@ inline uint8_t* ParamOffset(uint8_t* addr, int64_t length) {
   return addr + length * ::block_idx * static_cast<int64_t>(sizeof(T));
 }
 
+// ---- atomic add of UB -> GM copies (docs/ascendc.md#atomic-add) ----
+template <typename T>
+inline void SetAtomicAdd() {
+  tilesim::ascendc::set_atomic_add(true, detail::dtype_of<T>());
+}
+inline void SetAtomicNone() {
+  tilesim::ascendc::set_atomic_add(false, tilesim::formats::DType::fp32);
+}
+
 // ---- DataCopy (spec 41 §2) ----
 template <typename D, typename S>
   requires(std::is_same_v<typename D::PrimType, typename S::PrimType>)

@@ -164,6 +164,10 @@ struct PadSpec {
 void data_copy_pad(const MemRef& dst, const MemRef& src, const CopyBlocks& p, const PadSpec& pad,
                    unsigned elem_bytes, const char* api);
 
+// SetAtomicAdd<T> (t: the element type) / SetAtomicNone (nullopt-like: t ignored, on = false):
+// while on, DataCopy and DataCopyPad from UB to GM add each element to GM's (docs/ascendc.md#atomic-add).
+void set_atomic_add(bool on, DType t);
+
 // Host pointer of a checked UB range of the calling core.
 uint8_t* ub_bytes(uint64_t addr, uint64_t bytes, const char* api, const char* operand);
 
