@@ -302,6 +302,8 @@ TEST_F(AscendcSync, SetAtomicAddAddsEveryType) {
   check_atomic<half>();
   check_atomic<int32_t>();
   check_atomic<int16_t>();
+  check_atomic<int8_t>();
+  check_atomic<bfloat16_t>();
 }
 
 extern "C" __global__ __aicore__ void scalar_read(GM_ADDR) {
