@@ -217,7 +217,9 @@ doc("tilesim.pto.tmatmul", "TMATMUL: a (M, K) @ b (K, N) on the cube GEMM core w
     "c.shape, c[0, 0]")
 doc("tilesim.pto.run", "Runs PTO-AS source text: binds inputs (name -> array) to the program's"
     " parameters, runs it, returns its outputs by name. Every parameter must be bound; max_mem caps"
-    " the total allocation (default 1 GiB); trace= writes one JSON line per instruction."
+    " the total allocation (default 1 GiB); trace= writes one JSON line per instruction;"
+    " check='sync' raises tilesim.Error listing every missing set_flag/wait_flag the pipeline-hazard"
+    " checker finds, sync_timeline= writes the run as a Chrome trace (docs/sync.md)."
     " docs/pto.md#python", "every PTO dtype, from the program's declarations",
     "src = '.arg %x : !pto.tile<2x16xf32>\\n%y = pto.tadds %x, 1.5 : !pto.tile<2x16xf32>, f32 -> !pto.tile<2x16xf32>\\n'",
     "out = tilesim.pto.run(src, {'x': np.zeros((2, 16), np.float32)})",

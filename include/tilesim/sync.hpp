@@ -9,6 +9,7 @@
 // touched, and reports every access not ordered after a conflicting access of another pipe.
 // Results are unchanged either way; with the checker off each hook is one load and branch.
 #pragma once
+#include "tilesim/error.hpp"  // parse_check and write_timeline raise tilesim::Error
 #include <cstddef>
 #include <cstdint>
 #include <string>

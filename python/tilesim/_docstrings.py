@@ -1227,13 +1227,17 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                            '>>> t.valid\n'
                            '(3, 10)',
  'tilesim.pto.run': 'run(program_text, inputs=None, *, valid=None, target=None, entry=None, max_mem=None, '
-                    'trace=None, trace_values=False)\n'
+                    'trace=None, trace_values=False, check=None, sync_timeline=None)\n'
                     '\n'
                     "Runs PTO-AS source text: binds inputs (name -> array) to the program's parameters, runs "
                     'it,\n'
                     'returns its outputs by name. Every parameter must be bound; max_mem caps the total '
                     'allocation\n'
-                    '(default 1 GiB); trace= writes one JSON line per instruction. docs/pto.md#python\n'
+                    "(default 1 GiB); trace= writes one JSON line per instruction; check='sync' raises "
+                    'tilesim.Error\n'
+                    'listing every missing set_flag/wait_flag the pipeline-hazard checker finds, '
+                    'sync_timeline=\n'
+                    'writes the run as a Chrome trace (docs/sync.md). docs/pto.md#python\n'
                     '\n'
                     "dtypes: every PTO dtype, from the program's declarations\n"
                     '\n'

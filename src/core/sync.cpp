@@ -348,6 +348,8 @@ void flush_timeline(Core& c) {
     }
     return r;
   };
+  // Logical slot t at 10 t + 10 microseconds: viewers drop events at time 0.
+  auto ts = [](uint64_t t) { return t * 10 + 10; };
   for (const TlEvent& e : c.tl) {
     const SiteRec& si = c.sites[e.site];
     const std::string name = esc(e.label.empty() ? si.api : e.label);
@@ -357,19 +359,25 @@ void flush_timeline(Core& c) {
       case 'X':
         out += fmt::format(
             R"({{"ph":"X","name":"{}","cat":"access","pid":{},"tid":{},"ts":{},"dur":8,"args":{{"at":"{}"}}}})",
-            name, pid, e.pipe, e.t * 10, where);
+            name, pid, e.pipe, ts(e.t), where);
         break;
       case 's':
       case 'f':
+        // The flag op's own slice on its pipe, and the flow arrow bound to it (viewers attach a
+        // flow event to the slice of its thread at its time, same category).
+        out += fmt::format(
+            R"({{"ph":"X","name":"{}","cat":"flag","pid":{},"tid":{},"ts":{},"dur":8,"args":{{"at":"{}"}}}},)"
+            "\n",
+            e.ph == 's' ? "set_flag" : "wait_flag", pid, e.pipe, ts(e.t), where);
         out += fmt::format(
             R"({{"ph":"{}","name":"{}","cat":"flag","id":{},"pid":{},"tid":{},"ts":{}{}}})", e.ph, name,
-            e.flow + uint64_t(pid) * 1000000000ull, pid, e.pipe, e.t * 10 + (e.ph == 's' ? 8 : 0),
+            e.flow + uint64_t(pid) * 1000000000ull, pid, e.pipe, ts(e.t) + (e.ph == 's' ? 4 : 0),
             e.ph == 'f' ? R"(,"bp":"e")" : "");
         break;
       default:
         out += fmt::format(
-            R"({{"ph":"i","s":"t","name":"HAZARD: {}","cat":"hazard","pid":{},"tid":{},"ts":{},"args":{{"at":"{}"}}}})",
-            name, pid, e.pipe, e.t * 10 + 4, where);
+            R"({{"ph":"I","s":"t","name":"HAZARD: {}","cat":"hazard","pid":{},"tid":{},"ts":{},"args":{{"at":"{}"}}}})",
+            name, pid, e.pipe, ts(e.t) + 4, where);
     }
   }
   c.tl.clear();
@@ -504,8 +512,10 @@ void wait_flag(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const
   }
   f.pending = false;
   join(c.clk[dst], f.snap);
-  c.free_t[dst] = std::max(c.free_t[dst], f.t + 1);
-  c.tl.push_back({'f', dst, c.free_t[dst], s, f.flow, fmt::format("flag {}->{} #{}", kPipeNames[src], kPipeNames[dst], id)});
+  // The wait takes the destination pipe's next slot after the set: its slice ends the flow arrow.
+  const uint64_t t = std::max(c.free_t[dst], f.t + 1);
+  c.free_t[dst] = t + 1;
+  c.tl.push_back({'f', dst, t, s, f.flow, fmt::format("flag {}->{} #{}", kPipeNames[src], kPipeNames[dst], id)});
 }
 
 void barrier(std::string_view, uint8_t pipe, const Site&) {

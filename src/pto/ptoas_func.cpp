@@ -1522,7 +1522,7 @@ class Machine {
     }
   }
 
-  // A sync op as the hazard checker sees it (docs/sync.md#pto-as): set_flag / wait_flag and
+  // A sync op as the hazard checker sees it (docs/sync.md#hazards): set_flag / wait_flag and
   // record_event / wait_event order two pipes, barrier <PIPE_ALL> all of them. The cross-core
   // pto.sync.set / pto.sync.wait and the a5 buffer ops get_buf / rls_buf order nothing on one core.
   void sync_op(const Node& n) {

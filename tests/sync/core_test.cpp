@@ -268,8 +268,13 @@ TEST_F(SyncCore, TimelineIsAChromeTrace) {
   EXPECT_EQ(j.rfind("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", 0), 0u);
   EXPECT_NE(j.find("\"name\":\"PIPE_MTE2\""), std::string::npos);
   EXPECT_NE(j.find("{\"ph\":\"X\",\"name\":\"TLOAD\",\"cat\":\"access\""), std::string::npos) << j;
-  EXPECT_NE(j.find("\"ph\":\"s\",\"name\":\"flag MTE2->V #0\""), std::string::npos) << j;
-  EXPECT_NE(j.find("\"ph\":\"f\",\"name\":\"flag MTE2->V #0\""), std::string::npos) << j;
+  // TLOAD at slot 0 (ts 10), set_flag on MTE2 at slot 1, wait_flag on V at slot 2, each a slice
+  // with its flow event inside it.
+  EXPECT_NE(j.find("{\"ph\":\"X\",\"name\":\"TLOAD\",\"cat\":\"access\",\"pid\":1,\"tid\":4,\"ts\":10,"), std::string::npos) << j;
+  EXPECT_NE(j.find("{\"ph\":\"X\",\"name\":\"set_flag\",\"cat\":\"flag\",\"pid\":1,\"tid\":4,\"ts\":20,"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"ph\":\"s\",\"name\":\"flag MTE2->V #0\",\"cat\":\"flag\",\"id\":1000000001,\"pid\":1,\"tid\":4,\"ts\":24}"), std::string::npos) << j;
+  EXPECT_NE(j.find("{\"ph\":\"X\",\"name\":\"wait_flag\",\"cat\":\"flag\",\"pid\":1,\"tid\":1,\"ts\":30,"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"ph\":\"f\",\"name\":\"flag MTE2->V #0\",\"cat\":\"flag\",\"id\":1000000001,\"pid\":1,\"tid\":1,\"ts\":30,\"bp\":\"e\"}"), std::string::npos) << j;
   EXPECT_NE(j.find("HAZARD: RAW hazard"), std::string::npos) << j;
   EXPECT_EQ(j.substr(j.size() - 3), "]}\n");
 }
