@@ -13,8 +13,10 @@ one batch before all the peers' put that drift into the ratios). --rounds N repe
 pass; each case then reports the one round whose tilesim time is the median (all its times from
 that round, so its ratios stay ratios of adjacent times). A case may also name a "roofline"
 benchmark of tilesim_bench (a plain loop, not a tilesim kernel: what the memory allows), timed
-with it and shown as roofline_ns. Writes <build>/bench.json and prints peer_ns / tilesim_ns
-(above 1 means tilesim is faster).
+with it and shown as roofline_ns. A case may name an "unchecked" benchmark too: the same kernel
+without the pipeline-hazard checker (docs/sync.md), timed with it; bench.json then holds
+unchecked_ns and sync_overhead = tilesim_ns / unchecked_ns (issue 22: at most 5). Writes
+<build>/bench.json and prints peer_ns / tilesim_ns (above 1 means tilesim is faster).
 """
 import argparse
 import glob
@@ -147,11 +149,11 @@ def main():
             clock = time.thread_time if cpu else time.perf_counter
             t = {"clock": "cpu" if cpu else "wall"}
             if os.path.exists(exe):
-                for field in ("bench", "roofline"):
+                for field in ("bench", "roofline", "unchecked"):
                     if c.get(field):
                         ns = run_tilesim(exe, {c[field]}, threads, args.quick, cpu).get(c[field])
                         if ns is not None:
-                            t["tilesim_ns" if field == "bench" else "roofline_ns"] = ns
+                            t["tilesim_ns" if field == "bench" else field + "_ns"] = ns
             for peer in PEERS:
                 fn = c.get(peer)
                 if fn is None:
@@ -180,6 +182,8 @@ def main():
             rec.update(timed[(len(timed) - 1) // 2])
         elif got:
             rec.update({k: v for k, v in got[0].items() if k != "tilesim_ns"})
+        if rec.get("unchecked_ns") and rec.get("tilesim_ns"):
+            rec["sync_overhead"] = rec["tilesim_ns"] / rec["unchecked_ns"]
         records.append(rec)
 
     out = args.out or os.path.join(args.build, "bench.json")
@@ -187,7 +191,7 @@ def main():
     with open(out, "w") as fh:
         json.dump(records, fh, indent=1)
 
-    cols = [p for p in PEERS + ("memcpy", "roofline") if any(p + "_ns" in r for r in records)]
+    cols = [p for p in PEERS + ("memcpy", "roofline", "unchecked") if any(p + "_ns" in r for r in records)]
     width = max(len(r["case"]) for r in records)
     print(f"{'case':<{width}}  thr  {'tilesim_us':>10}  " + "  ".join(f"{p + '/ts':>10}" for p in cols))
     for r in records:

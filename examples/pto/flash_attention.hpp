@@ -42,20 +42,42 @@ void flash_attention(const half* q, const half* k, const half* v, float* o) {
   Vec<float, Br, D> pv, out;
   Col mBlkC, mNewC, alphaC, lBlkC, lC;
   Row m, mNew, mBlk, alpha, l, lBlk;
+  // The pipes are ordered as on the chip (docs/sync.md; TILESIM_CHECK=sync checks it): `hand`
+  // passes a result from one pipe to the next (set_flag then wait_flag), and each buffer reused by
+  // the next step gets a "free again" flag, set after its last reader and waited before the next
+  // writer (`free_set` / `free_wait`: none before the first step, none after the last).
+  auto hand = [](pipe_t from, pipe_t to, event_t e) {
+    set_flag(from, to, e);
+    wait_flag(from, to, e);
+  };
   for (int i = 0; i < S; i += Br) {
     QBlk qg(const_cast<half*>(q) + i * D);
+    const bool first_i = i == 0, last_i = i + Br >= S;
+    if (!first_i) wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);  // qMat, kMat, vMat free
     TLOAD(qMat, qg);
+    hand(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+    if (!first_i) wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);  // qLeft, kRight, pLeft, vRight free
     TMOV(qLeft, qMat);
+    if (!first_i) wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);  // out stored
     TEXPANDS(m, -INFINITY);
     TEXPANDS(l, 0.0f);
     TEXPANDS(out, 0.0f);
     for (int j = 0; j < S; j += Bc) {
       KtBlk kg(const_cast<half*>(k) + j * D);
       VBlk vg(const_cast<half*>(v) + j * D);
+      const bool first = first_i && j == 0, last = last_i && j + Bc >= S;
+      if (j > 0) wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
       TLOAD(kMat, kg);
+      hand(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+      if (j > 0) wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);
       TMOV(kRight, kMat);
+      hand(PIPE_MTE1, PIPE_M, EVENT_ID0);
+      if (!first) wait_flag(PIPE_FIX, PIPE_M, EVENT_ID0);  // sAcc, pvAcc free
       TMATMUL(sAcc, qLeft, kRight);
+      hand(PIPE_M, PIPE_FIX, EVENT_ID0);
+      if (!first) wait_flag(PIPE_V, PIPE_FIX, EVENT_ID0);  // s, pv free
       TMOV(s, sAcc);
+      hand(PIPE_FIX, PIPE_V, EVENT_ID0);
       TMULS(s, s, scale);
       TROWMAX(mBlkC, s, tmp);
       TRESHAPE(mBlk, mBlkC);
@@ -70,21 +92,37 @@ void flash_attention(const half* q, const half* k, const half* v, float* o) {
       TRESHAPE(lBlk, lBlkC);
       TMUL(l, l, alpha);
       TADD(l, l, lBlk);
+      if (!first) wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID1);  // p16 free
       TCVT(p16, s, RoundMode::CAST_RINT);
+      hand(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      if (!first) wait_flag(PIPE_MTE1, PIPE_MTE3, EVENT_ID0);  // pMat free
       TMOV(pMat, p16);
+      if (!last) set_flag(PIPE_MTE3, PIPE_V, EVENT_ID1);
+      hand(PIPE_MTE3, PIPE_MTE1, EVENT_ID0);
       TMOV(pLeft, pMat);
+      if (!last) set_flag(PIPE_MTE1, PIPE_MTE3, EVENT_ID0);
       TLOAD(vMat, vg);
+      hand(PIPE_MTE2, PIPE_MTE1, EVENT_ID1);
       TMOV(vRight, vMat);
+      if (!last) set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
+      hand(PIPE_MTE1, PIPE_M, EVENT_ID1);
       TMATMUL(pvAcc, pLeft, vRight);
+      if (!last) set_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);
+      hand(PIPE_M, PIPE_FIX, EVENT_ID1);
       TMOV(pv, pvAcc);
+      if (!last) set_flag(PIPE_FIX, PIPE_M, EVENT_ID0);
+      hand(PIPE_FIX, PIPE_V, EVENT_ID1);
       TROWEXPANDMUL(out, out, alphaC);
       TADD(out, out, pv);
       TMOV(m, mNew);
+      if (!last) set_flag(PIPE_V, PIPE_FIX, EVENT_ID0);
     }
     TRESHAPE(lC, l);
     TROWEXPANDDIV(out, out, lC);
+    hand(PIPE_V, PIPE_MTE3, EVENT_ID0);
     OBlk og(o + i * D);
     TSTORE(og, out);
+    if (!last_i) set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
   }
 }
 

@@ -14,18 +14,26 @@ using Block = GlobalTensor<float, Shape<1, 1, 1, kBlock, kCols>, Stride<1, 1, 1,
 using Full = Tile<TileType::Vec, float, kBlock, kCols>;
 using PerRow = Tile<TileType::Vec, float, kBlock, 1, BLayout::ColMajor>;
 
+// One tile: each block's load waits for the previous block's store to have read the tile (the
+// pipes' order on the chip, docs/sync.md; TILESIM_CHECK=sync checks it).
 void softmax_rows(const float* x, float* y) {
   Full t, tmp;
   PerRow rmax, rsum;
   for (int r0 = 0; r0 < kRows; r0 += kBlock) {
     Block in(const_cast<float*>(x) + r0 * kCols), out(y + r0 * kCols);
+    if (r0 > 0) wait_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
     TLOAD(t, in);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
     TROWMAX(rmax, t, tmp);
     TROWEXPANDSUB(t, t, rmax);
     TEXP(t, t);
     TROWSUM(rsum, t, tmp);
     TROWEXPANDDIV(t, t, rsum);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
     TSTORE(out, t);
+    if (r0 + kBlock < kRows) set_flag(PIPE_MTE3, PIPE_MTE2, EVENT_ID0);
   }
 }
 

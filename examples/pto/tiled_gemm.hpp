@@ -18,22 +18,38 @@ void tiled_gemm(const half* a, const half* b, float* c) {
   TileLeft<half, T, T> left;
   TileRight<half, T, T> right;
   TileAcc<float, T, T> acc;
+  // The pipes are ordered as on the chip (docs/sync.md; TILESIM_CHECK=sync checks it): each
+  // hand-over is a set_flag/wait_flag pair, each buffer reuse waits for its last reader.
   for (int i = 0; i < M; i += T)
     for (int j = 0; j < N; j += T) {
+      const bool first_blk = i == 0 && j == 0, last_blk = i + T >= M && j + T >= N;
       for (int k = 0; k < K; k += T) {
         GA ga(const_cast<half*>(a) + i * K + k);
         GB gb(const_cast<half*>(b) + k * N + j);
+        const bool first = first_blk && k == 0, last = last_blk && k + T >= K;
+        if (!first) wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);  // ma, mb free
         TLOAD(ma, ga);
         TLOAD(mb, gb);
+        set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+        if (!first) wait_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);  // left, right free
         TMOV(left, ma);
         TMOV(right, mb);
+        if (!last) set_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);
+        set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+        wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+        if (k == 0 && !first_blk) wait_flag(PIPE_FIX, PIPE_M, EVENT_ID0);  // acc stored
         if (k == 0)
           TMATMUL(acc, left, right);
         else
           TMATMUL_ACC(acc, left, right);
+        if (!last) set_flag(PIPE_M, PIPE_MTE1, EVENT_ID0);
       }
+      set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+      wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
       GC gc(c + i * N + j);
       TSTORE(gc, acc);
+      if (!last_blk) set_flag(PIPE_FIX, PIPE_M, EVENT_ID0);
     }
 }
 

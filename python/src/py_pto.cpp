@@ -144,6 +144,7 @@ py::array cube_matmul(const py::array& a, const std::string& a_dtype, const py::
   }
   {
     py::gil_scoped_release nogil;
+    call.auto_sync = true;  // one instruction, no kernel: nothing to order (docs/sync.md#switches)
     tp::execute(call, tp::find_target(target), tp::Ub{});
   }
   return C.get(descr);
@@ -210,6 +211,7 @@ void execute_instr(const std::string& name, const std::string& target, const py:
     c.tmp = &scratch_desc;
   }
   py::gil_scoped_release nogil;
+  c.auto_sync = true;  // one instruction, no kernel: nothing to order (docs/sync.md#switches)
   tp::execute(c, t, tp::Ub{});
 }
 
@@ -240,7 +242,8 @@ void init_pto(py::module_&, py::module_& m) {
     tp::TileDesc tt;
     if (!tmp.is_none()) tt = desc_of(tmp.cast<py::tuple>(), "tmp");
     py::gil_scoped_release nogil;
-    tp::row_expand(op_of(op), d, a, b, tmp.is_none() ? nullptr : &tt, t, tp::Ub{});
+    tp::row_expand(op_of(op), d, a, b, tmp.is_none() ? nullptr : &tt, t, tp::Ub{}, tp::Path::Fast, {},
+                   /*auto_sync=*/true);
   });
   // The instruction table as Python builds its functions from it: (NAME, kind, has a tmp form).
   m.def("_instructions", [] {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -57,10 +58,14 @@ void join(Clock& a, const Clock& b) {
 
 // The shadow of one 32-byte block: its last write and, per pipe, the last read since then
 // (epochs of the accessing pipe's clock; 0 = none) and the accesses they were.
+// `gen`: the kernel the state belongs to (a block of an earlier kernel reads as empty, so a
+// kernel's end forgets the shadow without touching it); `r_mask`: the pipes with r_ep/r_acc set.
 struct Blk {
+  uint32_t gen = 0;
   uint32_t w_ep = 0, w_acc = 0;
   uint8_t w_pipe = 0;
-  std::array<uint32_t, kNumPipes> r_ep{}, r_acc{};
+  uint16_t r_mask = 0;
+  std::array<uint32_t, kNumPipes> r_ep, r_acc;
 };
 
 struct SiteRec {
@@ -75,7 +80,8 @@ struct AccRec {
   Buf buf;
   bool write;
   uint64_t addr, bytes;
-  uint64_t t;  // logical issue time (timeline)
+  uintptr_t host_lo, host_hi;  // the bytes themselves: a shared 32-byte block is not a conflict
+  uint64_t t;                  // logical issue time (timeline)
 };
 
 enum class Kind : uint8_t { RAW, WAR, WAW, WaitNoSet, NeverWaited, BadId, DoubleSet, XRAW, XWAW };
@@ -155,6 +161,7 @@ struct Core {
   std::map<uint32_t, Flag> flags;  // (src << 16) | (dst << 8) | id: ordered, for deterministic end reports
   std::unordered_map<uint64_t, std::pair<Clock, uint64_t>> posts;
   std::unordered_map<uintptr_t, std::unique_ptr<Blk[]>> pages;
+  uint32_t gen = 1;  // the current kernel (Blk::gen)
   uintptr_t last_page = ~uintptr_t(0);
   Blk* last_blocks = nullptr;
   std::vector<SiteRec> sites;
@@ -185,7 +192,31 @@ struct Core {
     return last_blocks;
   }
 
+  // The site id of (api, site, pipe): looked up by the pointers and numbers first (front ends pass
+  // the same literals and file names call after call), by text only on a miss.
+  struct SiteKey {
+    const char* api;
+    size_t api_len;
+    const char* file;
+    uint32_t line, col;
+    uint8_t pipe;
+    bool operator==(const SiteKey&) const = default;
+  };
+  struct SiteKeyHash {
+    size_t operator()(const SiteKey& k) const noexcept {
+      size_t h = std::hash<const void*>()(k.api) ^ (std::hash<const void*>()(k.file) * 31);
+      return h ^ (size_t(k.line) * 1000003u) ^ (size_t(k.col) << 20) ^ (size_t(k.pipe) << 40) ^ k.api_len;
+    }
+  };
+  std::unordered_map<SiteKey, uint32_t, SiteKeyHash> fast_sites;
   uint32_t intern(std::string_view api, const Site& s, uint8_t pipe) {
+    const SiteKey fk{api.data(), api.size(), s.file, s.line, s.col, pipe};
+    if (auto f = fast_sites.find(fk); f != fast_sites.end()) return f->second;
+    const uint32_t id = intern_text(api, s, pipe);
+    fast_sites.emplace(fk, id);
+    return id;
+  }
+  uint32_t intern_text(std::string_view api, const Site& s, uint8_t pipe) {
     std::string key = fmt::format("{}|{}|{}|{}|{}", api, s.file ? s.file : "", s.line, s.col, pipe);
     auto it = site_index.find(key);
     if (it != site_index.end()) return it->second;
@@ -237,9 +268,17 @@ struct Core {
     }
   }
 
-  void hazard(Kind kind, uint32_t prev, uint32_t cur) {
+  void hazard(Kind kind, uint32_t prev, uint32_t cur, uint8_t prev_pipe, uint32_t prev_ep) {
+    // Two ranges that only share a block (unaligned host arrays: GM rows, auto tiles) do not
+    // conflict: only common bytes do.
+    if (accs[prev].host_hi <= accs[cur].host_lo || accs[cur].host_hi <= accs[prev].host_lo) return;
+    // Reported once, then taken as fixed the way the report says (a flag after the first access,
+    // its wait before this one): this pipe is ordered after it from now on, so one missing flag
+    // is one report, not one per later access on the same pipe.
+    uint32_t& known = clk[accs[cur].pipe][prev_pipe];
+    known = std::max(known, prev_ep);
     for (const auto& h : call_hits)
-      if (h.first == kind && accs[h.second].site == accs[prev].site) return;
+      if (accs[h.second].site == accs[prev].site) return;  // one report per earlier access and call
     call_hits.emplace_back(kind, prev);
     const AccRec& a = accs[prev];
     const AccRec& b = accs[cur];
@@ -271,17 +310,25 @@ struct Core {
       const uintptr_t end = std::min(hi, ((b >> (kPageShift - kBlockShift)) + 1) << (kPageShift - kBlockShift));
       for (; b < end; ++b) {
         Blk& k = page[b & (kBlocksPerPage - 1)];
+        if (k.gen != gen) {
+          k.gen = gen;
+          k.w_ep = 0;
+          k.r_mask = 0;
+        }
         if (k.w_ep != 0 && k.w_pipe != p && c[k.w_pipe] < k.w_ep) [[unlikely]]
-          hazard(write ? Kind::WAW : Kind::RAW, k.w_acc, acc);
+          hazard(write ? Kind::WAW : Kind::RAW, k.w_acc, acc, k.w_pipe, k.w_ep);
         if (!write) {
           k.r_ep[p] = ep;
           k.r_acc[p] = acc;
+          k.r_mask = uint16_t(k.r_mask | (1u << p));
           continue;
         }
-        for (int q = 0; q < kNumPipes; ++q)
-          if (k.r_ep[q] != 0 && q != p && c[q] < k.r_ep[q]) [[unlikely]]
-            hazard(Kind::WAR, k.r_acc[q], acc);
-        k.r_ep.fill(0);
+        for (unsigned m = k.r_mask & ~(1u << p); m != 0; m &= m - 1) {
+          const int q = std::countr_zero(m);
+          if (c[q] < k.r_ep[q]) [[unlikely]]
+            hazard(Kind::WAR, k.r_acc[q], acc, uint8_t(q), k.r_ep[q]);
+        }
+        k.r_mask = 0;
         k.w_ep = ep;
         k.w_acc = acc;
         k.w_pipe = p;
@@ -291,6 +338,23 @@ struct Core {
       const uint64_t a = reinterpret_cast<uintptr_t>(r.host);
       gm_phases.back().push_back({a, a + r.bytes, write, false, acc});
     }
+  }
+
+  // A new kernel on the same core: everything forgotten, the shadow pages kept (their blocks are
+  // of an older generation now) and the site table kept (names only).
+  void reset() {
+    clk = {};
+    flags.clear();
+    posts.clear();
+    accs.clear();
+    free_t = {};
+    tl.clear();
+    next_flow = 1;
+    seq = 0;
+    gm_phases.assign(1, {});
+    call_hits.clear();
+    model = Model::Pto;
+    ++gen;
   }
 
   uint64_t issue(uint8_t p) {
@@ -452,12 +516,14 @@ void access(std::string_view api, uint8_t pipe, const Site& site, const Range* r
   c.tl.push_back({'X', pipe, t, site_id, 0, {}});
   for (int i = 0; i < n_reads; ++i) {
     const uint32_t acc = uint32_t(c.accs.size());
-    c.accs.push_back({site_id, pipe, reads[i].buf, false, reads[i].addr, reads[i].bytes, t});
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(reads[i].host);
+    c.accs.push_back({site_id, pipe, reads[i].buf, false, reads[i].addr, reads[i].bytes, lo, lo + reads[i].bytes, t});
     c.touch(reads[i], false, pipe, ep, acc);
   }
   for (int i = 0; i < n_writes; ++i) {
     const uint32_t acc = uint32_t(c.accs.size());
-    c.accs.push_back({site_id, pipe, writes[i].buf, true, writes[i].addr, writes[i].bytes, t});
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(writes[i].host);
+    c.accs.push_back({site_id, pipe, writes[i].buf, true, writes[i].addr, writes[i].bytes, lo, lo + writes[i].bytes, t});
     if (writes[i].atomic && c.block >= 0) {
       // Atomic stores accumulate: two blocks adding to the same GM bytes is the point of them.
       Range r = writes[i];
@@ -557,7 +623,7 @@ void take(uint64_t key, uint8_t dst) {
 void end_kernel(const Site& site) {
   Core& c = process_core();
   end_core(c, site);
-  c = Core{};
+  c.reset();
 }
 
 void begin_launch(int blocks, Model m) {

@@ -186,6 +186,10 @@ void movement(const Ctx& c, const Call& call, Path path);     // movement.cpp
 void matmul(const Ctx& c, const Call& call, Path path);       // matmul.cpp
 // The pipeline-hazard checker's record of a call that ran (sync.cpp; issue 22, docs/sync.md).
 void sync_record(const InstrInfo& info, const Call& call, const Ub& ub);
+// The TROWEXPAND* family's (row_expand): pipe V, src0 and src1 read, dst and tmp written.
+void sync_record_row_expand(const char* name, const TileDesc& dst, const TileDesc& src0,
+                            const TileDesc& src1, const TileDesc* tmp, const Ub& ub,
+                            const sync::Site& site);
 
 inline ops::Path core_path(Path p) noexcept {
   return p == Path::Fast ? ops::Path::Fast : ops::Path::Reference;

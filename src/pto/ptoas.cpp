@@ -1034,7 +1034,9 @@ class Machine {
     const Roles& r = st.roles;
     VTile* dst = st.ssa ? ssa_result(st, tile(r.src0), tile(r.src1)) : bound(st.dst, *st.dst_type);
     if (!st.info) {
-      row_expand(st.op, dst->d, *desc(r.src0), *desc(r.src1), desc(r.tmp), target_, ub_);
+      // A .arg program has no sync ops: compiler-synchronised, not checked (docs/sync.md#switches).
+      row_expand(st.op, dst->d, *desc(r.src0), *desc(r.src1), desc(r.tmp), target_, ub_, Path::Fast,
+                 {}, true);
       return;
     }
     Call c;
@@ -1075,6 +1077,7 @@ class Machine {
       scratch_desc.capacity = scratch.size();
       c.tmp = &scratch_desc;
     }
+    c.auto_sync = true;  // a .arg program has no sync ops: compiler-synchronised (docs/sync.md#switches)
     execute(c, target_, ub_);
   }
 

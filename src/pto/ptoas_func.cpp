@@ -1923,7 +1923,8 @@ class Machine {
       dst = slot(n.outs[0].slot).tile.get();
     }
     if (n.is_rowexpand) {
-      row_expand(n.rop, dst->d, *desc('a'), *desc('b'), desc('t'), target_, ub_);
+      row_expand(n.rop, dst->d, *desc('a'), *desc('b'), desc('t'), target_, ub_, Path::Fast,
+                 {file_.c_str(), uint32_t(n.pos.line), uint32_t(n.pos.col)}, !f_.has_sync);
       if (result) slot(n.res[0]).tile = result;
       return;
     }

@@ -88,7 +88,9 @@ uint8_t pipe_of(const InstrInfo& info, const Call& call) {
 
 void sync_record(const InstrInfo& info, const Call& call, const Ub& ub) {
   if (info.kind == Kind::Prefetch) return;  // moves nothing
-  std::vector<sync::Range> reads, writes;
+  thread_local std::vector<sync::Range> reads, writes;  // reused: no allocation per call
+  reads.clear();
+  writes.clear();
   auto rd = [&](const TileDesc* t) {
     if (t != nullptr) reads.push_back(tile_range(*t, ub));
   };
@@ -109,6 +111,15 @@ void sync_record(const InstrInfo& info, const Call& call, const Ub& ub) {
   if (info.kind == Kind::Store && call.gm != nullptr) gm_ranges(*call.gm, call.atomic != 0, writes);
   sync::access(info.name, pipe_of(info, call), call.site, reads.data(), int(reads.size()),
                writes.data(), int(writes.size()));
+}
+
+void sync_record_row_expand(const char* name, const TileDesc& dst, const TileDesc& src0,
+                            const TileDesc& src1, const TileDesc* tmp, const Ub& ub,
+                            const sync::Site& site) {
+  const sync::Range reads[2] = {tile_range(src0, ub), tile_range(src1, ub)};
+  sync::Range writes[2] = {tile_range(dst, ub), {}};
+  if (tmp != nullptr) writes[1] = tile_range(*tmp, ub);
+  sync::access(name, sync::kV, site, reads, 2, writes, tmp != nullptr ? 2 : 1);
 }
 
 }  // namespace tilesim::pto::instr

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <span>
 #include <string>
 
@@ -45,9 +46,14 @@ std::atomic<const Target*> g_current{&kTargets[0]};
 
 // One buffer per (target, location with a buffer): UB, L1, L0A, L0B, L0C, bias table.
 constexpr size_t kNumBuffers = 6;
+// 64-byte aligned, as the chip's buffers are to their blocks: a 32-byte UB block of a TASSIGN'd
+// tile is then one 32-byte block of host memory (the hazard checker's shadow, docs/sync.md).
+struct AlignedFree {
+  void operator()(uint8_t* p) const noexcept { ::operator delete[](p, std::align_val_t(64)); }
+};
 struct UbStore {
   std::mutex mu;
-  std::array<std::unique_ptr<uint8_t[]>, kNumTargets * kNumBuffers> bytes;
+  std::array<std::unique_ptr<uint8_t[], AlignedFree>, kNumTargets * kNumBuffers> bytes;
   std::array<std::atomic<uint8_t*>, kNumTargets * kNumBuffers> ready{};
 };
 constexpr const char* kBufferNames[kNumBuffers] = {"UB", "L1", "L0A", "L0B", "L0C", "bias table"};
@@ -161,7 +167,7 @@ Ub global_buffer(const Target& t, uint8_t loc) {
   if (uint8_t* p = s.ready[idx].load(std::memory_order_acquire)) return Ub{p, size};
   std::lock_guard<std::mutex> lock(s.mu);
   if (!s.bytes[idx]) {
-    s.bytes[idx] = std::make_unique<uint8_t[]>(size);  // value-initialised: zeros
+    s.bytes[idx].reset(new (std::align_val_t(64)) uint8_t[size]());  // value-initialised: zeros
     s.ready[idx].store(s.bytes[idx].get(), std::memory_order_release);
   }
   return Ub{s.bytes[idx].get(), size};
@@ -176,9 +182,9 @@ void set_default_target_cpu_sim() {
 }
 
 void row_expand_current(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
-                        const TileDesc* tmp) {
+                        const TileDesc* tmp, const sync::Site& site, bool auto_sync) {
   const Target& t = current_target();
-  row_expand(op, dst, src0, src1, tmp, t, global_ub(t));
+  row_expand(op, dst, src0, src1, tmp, t, global_ub(t), Path::Fast, site, auto_sync);
 }
 
 uint8_t* tassign_current(uint8_t loc, uint64_t addr, size_t bytes, const uint8_t** ub_out) {

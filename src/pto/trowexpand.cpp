@@ -34,8 +34,9 @@ void reference_row(Op op, Elem dt, const uint8_t* full, const uint8_t* xs, uint8
 
 }  // namespace kernels
 
-void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
-                const TileDesc* tmp, const Target& t, const Ub& ub, Path path) {
+namespace {
+void row_expand_run(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
+                    const TileDesc* tmp, const Target& t, const Ub& ub, Path path) {
   const detail::Plan p = detail::make_plan(op, dst, src0, src1, tmp, t, ub);
   if (p.empty) return;
   const size_t sz = elem_size(p.dt);
@@ -122,6 +123,15 @@ void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc
     const size_t grain = std::max<size_t>(1, (size_t(1) << (log_min - 1)) / size_t(p.C));
     parallel_for(size_t(p.R), grain, share);
   }
+}
+}  // namespace
+
+void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
+                const TileDesc* tmp, const Target& t, const Ub& ub, Path path,
+                const sync::Site& site, bool auto_sync) {
+  row_expand_run(op, dst, src0, src1, tmp, t, ub, path);
+  if (sync::on() && !auto_sync) [[unlikely]]
+    instr::sync_record_row_expand(op_name(op), dst, src0, src1, tmp, ub, site);
 }
 
 }  // namespace tilesim::pto

@@ -158,8 +158,10 @@ enum class Path : uint8_t { Fast, Reference };
 // Runs `op` (spec 20 §3–§5): every rule checked before anything is written, then only dst's
 // valid region (and the §5 broadcast buffer) is written. tmp = nullptr for the 3-argument form.
 // `ub` is the UB of `t` that manual-mode operands are bound to.
+// `site` and `auto_sync` are the hazard checker's, as Call's (docs/sync.md).
 void row_expand(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
-                const TileDesc* tmp, const Target& t, const Ub& ub, Path path = Path::Fast);
+                const TileDesc* tmp, const Target& t, const Ub& ub, Path path = Path::Fast,
+                const tilesim::sync::Site& site = {}, bool auto_sync = false);
 
 // ---- the instruction table (spec 21 §2; rows in tilesim/pto/instructions.hpp) ----
 
@@ -300,7 +302,8 @@ void execute_current(const Call& c);
 
 // The C++ front end's calls: current target, its process-wide UB.
 void row_expand_current(Op op, const TileDesc& dst, const TileDesc& src0, const TileDesc& src1,
-                        const TileDesc* tmp);
+                        const TileDesc* tmp, const tilesim::sync::Site& site = {},
+                        bool auto_sync = false);
 // TASSIGN on the current target: binds `bytes` at `addr` of the buffer of location `loc`; returns
 // the host address, `ub_out` receives the buffer's base.
 uint8_t* tassign_current(uint8_t loc, uint64_t addr, size_t bytes, const uint8_t** ub_out);
