@@ -6,7 +6,7 @@
 //   V_MTE3  the copy-out reads z only after the add wrote it;
 //   V_MTE2  tile i + 2 copies into set i % 2 only after tile i's add has read it;
 //   MTE3_V  tile i + 2 adds into z of set i % 2 only after tile i's copy-out has read it.
-// `drop` removes one of them (the broken example and the checker's tests); the CPU result is the same
+// `drop` removes one of them (add_sync_missing_flag.cpp and the checker's tests); the CPU result is the same
 // either way, on the chip it would not be. Shared with tests/sync.
 #pragma once
 #include "tikicpulib.h"
