@@ -242,7 +242,8 @@ struct Node {
   Ty type;                          // Const / Alloc / SSA instruction result / MakeView
   int layout = -1;                  // MakeView / Load / Store: explicit GmLayout, -1 = inferred
   // instructions
-  std::vector<std::string> sync_args;  // Sync: the <PIPE_X>, <EVENT_IDn>, #pto.sync_op_type<T>, numbers
+  std::vector<uint8_t> sync_pipes;  // Sync: the pipes of <PIPE_X> / #pto.sync_op_type<T>, in order
+  int64_t sync_id = 0;              // Sync: <EVENT_IDn> or a number
   const InstrInfo* info = nullptr;  // nullptr with is_rowexpand: the TROWEXPAND* family
   bool is_rowexpand = false;
   Op rop = Op::ADD;
@@ -300,6 +301,37 @@ constexpr const char* kSyncOps[] = {"pto.barrier",    "pto.set_flag",     "pto.w
                                     "pto.sync.wait",  "pto.barrier_sync", "pto.pipe_barrier",
                                     "pto.get_buf",    "pto.rls_buf",      "pto.set_flag_dyn",
                                     "pto.wait_flag_dyn"};
+
+// The pipes a sync op names (docs/sync.md#pipes): <PIPE_X>, and PTOAS's SyncOpType of
+// #pto.sync_op_type<T> as the pipe that kind of operation issues on. -1: not a known name.
+int pipe_named(std::string_view p) {
+  static constexpr std::pair<const char*, uint8_t> kPipes[] = {
+      {"S", sync::kS},       {"V", sync::kV},       {"M", sync::kM},     {"MTE1", sync::kMte1},
+      {"MTE2", sync::kMte2}, {"MTE3", sync::kMte3}, {"ALL", sync::kAll}, {"MTE4", sync::kMte4},
+      {"MTE5", sync::kMte5}, {"V2", sync::kV2},     {"FIX", sync::kFix}};
+  for (const auto& [name, v] : kPipes)
+    if (p == name) return v;
+  return -1;
+}
+int pipe_of_op_type(std::string_view t) {
+  static constexpr std::pair<const char*, uint8_t> kTypes[] = {
+      {"TLOAD", sync::kMte2},    {"TSTORE_VEC", sync::kMte3}, {"TSTORE_ACC", sync::kFix},
+      {"TMOV_M2L", sync::kMte1}, {"TMOV_M2S", sync::kMte1},   {"TMOV_M2B", sync::kMte1},
+      {"TMOV_M2V", sync::kMte1}, {"TMOV_V2M", sync::kMte3},   {"TMATMUL", sync::kM},
+      {"TVEC", sync::kV},        {"TVECWAIT_EVENT", sync::kV}};
+  for (const auto& [name, v] : kTypes)
+    if (t == name) return v;
+  return -1;
+}
+// The sync ops that order pipes on one core: two pipes and an event (set/wait), or at most one
+// pipe (barriers).
+bool is_flag_op(std::string_view op) {
+  return op == "pto.set_flag" || op == "pto.set_flag_dyn" || op == "pto.record_event" ||
+         op == "pto.wait_flag" || op == "pto.wait_flag_dyn" || op == "pto.wait_event";
+}
+bool is_barrier_op(std::string_view op) {
+  return op == "pto.barrier" || op == "pto.pipe_barrier" || op == "pto.barrier_sync";
+}
 
 int width_of(const Ty& t) { return t.k == Ty::Index ? 64 : t.bits; }
 uint64_t mask_of(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
@@ -870,25 +902,56 @@ class Parser {
   }
 
   // The operands of a sync op: [..], <PIPE_X>, #pto.sync_op_type<...>, numbers, commas, {attrs}.
+  // Pipes and event ids are checked here, whether or not the hazard checker runs (nothing
+  // silently ignored): set/wait need two known pipes, a barrier at most one.
   void sync_operands(Node& n) {
+    const bool ordering = is_flag_op(n.name) || is_barrier_op(n.name);
+    auto take = [&](const Tok& t) {
+      if (!ordering || t.k == Tok::Punct) return;
+      const std::string_view a = t.s;
+      if (a.size() >= 7 && a.substr(0, 6) == "<PIPE_" && a.back() == '>') {
+        const int p = pipe_named(a.substr(6, a.size() - 7));
+        if (p < 0)
+          fail(t, fmt::format("{}: unknown pipe (PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, "
+                              "PIPE_MTE3, PIPE_FIX, PIPE_ALL) [docs/sync.md#pipes]", n.name));
+        n.sync_pipes.push_back(uint8_t(p));
+      } else if (a.size() >= 19 && a.substr(0, 18) == "#pto.sync_op_type<" && a.back() == '>') {
+        const int p = pipe_of_op_type(a.substr(18, a.size() - 19));
+        if (p < 0) fail(t, fmt::format("{}: unknown sync_op_type [docs/sync.md#pipes]", n.name));
+        n.sync_pipes.push_back(uint8_t(p));
+      } else if (a.size() >= 11 && a.substr(0, 9) == "<EVENT_ID" && a.back() == '>' &&
+                 std::all_of(a.begin() + 9, a.end() - 1, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+        n.sync_id = a.size() > 20 ? INT64_MAX : std::strtoll(std::string(a.substr(9)).c_str(), nullptr, 10);
+      } else if (t.k == Tok::Number && !a.empty() && a.size() <= 18 &&
+                 std::all_of(a.begin(), a.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+        n.sync_id = std::strtoll(std::string(a).c_str(), nullptr, 10);
+      } else {
+        fail(t, fmt::format("{}: expected <PIPE_X>, #pto.sync_op_type<T>, <EVENT_IDn> or an event "
+                            "number", n.name));
+      }
+    };
     while (true) {
       const Tok& t = peek();
       if (t.k == Tok::Angle || t.k == Tok::Hash || t.k == Tok::Number || peek_punct(",")) {
-        if (t.k != Tok::Punct) n.sync_args.push_back(t.s);
+        take(t);
         next();
       } else if (peek_punct("[")) {
         next();
         while (!accept("]")) {
           if (peek().k == Tok::End || peek_punct("}")) fail(t, "unterminated '['");
-          if (peek().k != Tok::Punct) n.sync_args.push_back(peek().s);
+          take(peek());
           next();
         }
       } else if (peek_punct("{")) {
         skip_dict(nullptr);
       } else {
-        return;
+        break;
       }
     }
+    if (is_flag_op(n.name) && n.sync_pipes.size() != 2)
+      fail_at(n.pos, n.name, "needs a source and a destination pipe [docs/sync.md#hazards]");
+    if (is_barrier_op(n.name) && n.sync_pipes.size() > 1)
+      fail_at(n.pos, n.name, "a barrier names at most one pipe [docs/sync.md#hazards]");
   }
 
   Node constant(Node& n, const std::vector<Tok>& results) {
@@ -1528,54 +1591,14 @@ class Machine {
   void sync_op(const Node& n) {
     if (!sync::on()) return;
     const sync::Site site{file_.c_str(), uint32_t(n.pos.line), uint32_t(n.pos.col)};
-    std::vector<uint8_t> pipes;
-    int64_t id = 0;
-    for (const std::string& a : n.sync_args) {
-      if (a.rfind("<PIPE_", 0) == 0) {
-        pipes.push_back(pipe_named(n, a.substr(6, a.size() - 7)));
-      } else if (a.rfind("<EVENT_ID", 0) == 0) {
-        id = std::strtoll(a.c_str() + 9, nullptr, 10);
-      } else if (a.rfind("#pto.sync_op_type<", 0) == 0) {
-        pipes.push_back(pipe_of_op_type(n, a.substr(18, a.size() - 19)));
-      } else if (!a.empty() && std::isdigit(static_cast<unsigned char>(a[0]))) {
-        id = std::strtoll(a.c_str(), nullptr, 10);
-      }
-    }
     const std::string_view op = n.name;
-    const bool set = op == "pto.set_flag" || op == "pto.set_flag_dyn" || op == "pto.record_event";
-    const bool wait = op == "pto.wait_flag" || op == "pto.wait_flag_dyn" || op == "pto.wait_event";
-    if (set || wait) {
-      if (pipes.size() != 2)
-        fail(ErrorCode::Parse, fmt::format("{}:{}:{}: {} needs a source and a destination pipe", file_,
-                                           n.pos.line, n.pos.col, n.name));
-      return set ? sync::set_flag(op.substr(4), pipes[0], pipes[1], id, site)
-                 : sync::wait_flag(op.substr(4), pipes[0], pipes[1], id, site);
+    if (is_flag_op(op)) {
+      const bool set = op == "pto.set_flag" || op == "pto.set_flag_dyn" || op == "pto.record_event";
+      return set ? sync::set_flag(op.substr(4), n.sync_pipes[0], n.sync_pipes[1], n.sync_id, site)
+                 : sync::wait_flag(op.substr(4), n.sync_pipes[0], n.sync_pipes[1], n.sync_id, site);
     }
-    if (op == "pto.barrier" || op == "pto.pipe_barrier" || op == "pto.barrier_sync")
-      sync::barrier(op.substr(4), pipes.empty() ? sync::kAll : pipes[0], site);
-  }
-  uint8_t pipe_named(const Node& n, const std::string& p) {
-    static constexpr std::pair<const char*, uint8_t> kPipes[] = {
-        {"S", sync::kS},       {"V", sync::kV},       {"M", sync::kM},     {"MTE1", sync::kMte1},
-        {"MTE2", sync::kMte2}, {"MTE3", sync::kMte3}, {"ALL", sync::kAll}, {"MTE4", sync::kMte4},
-        {"MTE5", sync::kMte5}, {"V2", sync::kV2},     {"FIX", sync::kFix}};
-    for (const auto& [name, v] : kPipes)
-      if (p == name) return v;
-    fail(ErrorCode::Parse, fmt::format("{}:{}:{}: {}: unknown pipe 'PIPE_{}' (PIPE_S, PIPE_V, PIPE_M, "
-                                       "PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, PIPE_ALL)",
-                                       file_, n.pos.line, n.pos.col, n.name, p));
-  }
-  // PTOAS's SyncOpType: the pipe each kind of operation issues on (docs/sync.md#pipes).
-  uint8_t pipe_of_op_type(const Node& n, const std::string& t) {
-    static constexpr std::pair<const char*, uint8_t> kTypes[] = {
-        {"TLOAD", sync::kMte2},    {"TSTORE_VEC", sync::kMte3}, {"TSTORE_ACC", sync::kFix},
-        {"TMOV_M2L", sync::kMte1}, {"TMOV_M2S", sync::kMte1},   {"TMOV_M2B", sync::kMte1},
-        {"TMOV_M2V", sync::kMte1}, {"TMOV_V2M", sync::kMte3},   {"TMATMUL", sync::kM},
-        {"TVEC", sync::kV},        {"TVECWAIT_EVENT", sync::kV}};
-    for (const auto& [name, v] : kTypes)
-      if (t == name) return v;
-    fail(ErrorCode::Parse, fmt::format("{}:{}:{}: {}: unknown sync_op_type '{}'", file_, n.pos.line,
-                                       n.pos.col, n.name, t));
+    if (is_barrier_op(op))
+      sync::barrier(op.substr(4), n.sync_pipes.empty() ? sync::kAll : n.sync_pipes[0], site);
   }
 
   void int_bin(const Node& n) {

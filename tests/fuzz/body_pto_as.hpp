@@ -19,6 +19,7 @@
 #include "tilesim/error.hpp"
 #include "tilesim/npy.hpp"
 #include "tilesim/pto/ptoas.hpp"
+#include "tilesim/sync.hpp"
 
 namespace as = tilesim::pto::as;
 
@@ -74,6 +75,23 @@ inline int pto_as_func_one(std::string_view text) {
     if (o.array.shape != in.shape || o.array.descr != in.descr || o.array.data.size() != in.data.size())
       TILESIM_FUZZ_FAIL("a func.func run changed a GM array's shape, carrier or size");
   }
+  // The pipeline-hazard checker only watches (docs/sync.md): the same run checked gives the same
+  // bits, and its reports are forgotten (the process must not fail at exit on a fuzz input).
+  tilesim::sync::enable(true);
+  std::vector<as::Output> checked;
+  try {
+    checked = as::run(text, "fuzz.pto", opts);
+  } catch (const tilesim::Error&) {
+    tilesim::sync::enable(false);
+    tilesim::sync::clear_reports();
+    TILESIM_FUZZ_FAIL("a func.func run that passed unchecked was rejected with the checker on");
+  }
+  (void)tilesim::sync::report_text();
+  tilesim::sync::enable(false);
+  tilesim::sync::clear_reports();
+  for (size_t i = 0; i < out.size(); ++i)
+    if (checked[i].array.data != out[i].array.data)
+      TILESIM_FUZZ_FAIL("the sync checker changed a func.func run's results");
   return 0;
 }
 

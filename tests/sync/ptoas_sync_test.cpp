@@ -202,18 +202,39 @@ TEST_F(PtoAsSync, FlagMisuseInProgramText) {
   EXPECT_EQ(ts::hazard_count(), 2u) << r;
 }
 
-TEST_F(PtoAsSync, UnknownPipeIsAParseErrorWhenChecking) {
-  Kernel k(3, 2);
-  std::string text = k.text(nullptr);
-  text.insert(text.find("    return"), "    pto.set_flag[<PIPE_Q>, <PIPE_V>, <EVENT_ID0>]\n");
-  as::RunOptions o;
-  o.inputs["a"] = f32(std::vector<float>(96, 1.0f), 6);
-  o.inputs["o"] = f32(std::vector<float>(96, 0.0f), 6);
-  try {
-    as::run(text, "k.pto", o);
-    FAIL();
-  } catch (const tilesim::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown pipe 'PIPE_Q'"), std::string::npos) << e.what();
+// Malformed sync ops are errors whether or not the checker runs (nothing silently ignored).
+TEST(PtoAsSyncParse, MalformedSyncOpsAreParseErrors) {
+  const Kernel k(3, 2);
+  const std::string good = k.text(nullptr);
+  const std::pair<const char*, const char*> cases[] = {
+      {"    pto.set_flag[<PIPE_Q>, <PIPE_V>, <EVENT_ID0>]\n",
+       "pto.set_flag: unknown pipe (PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX, "
+       "PIPE_ALL) [docs/sync.md#pipes], at '<PIPE_Q>'"},
+      {"    pto.wait_flag[<PIPE_V>, <EVENT_ID0>]\n",
+       "needs a source and a destination pipe [docs/sync.md#hazards], at 'pto.wait_flag'"},
+      {"    pto.record_event[#pto.sync_op_type<TFOO>, #pto.sync_op_type<TVEC>, <EVENT_ID1>]\n",
+       "pto.record_event: unknown sync_op_type [docs/sync.md#pipes], at '#pto.sync_op_type<TFOO>'"},
+      {"    pto.barrier <PIPE_V>, <PIPE_M>\n", "a barrier names at most one pipe"},
+      {"    pto.set_flag[<PIPE_V>, <PIPE_M>, <EVENT_IDx>]\n", "expected <PIPE_X>, #pto.sync_op_type<T>, <EVENT_IDn> or an event number"},
+  };
+  for (bool checked : {false, true}) {
+    ts::enable(checked);
+    for (const auto& [line, want] : cases) {
+      std::string text = good;
+      text.insert(text.find("    return"), line);
+      as::RunOptions o;
+      o.inputs["a"] = f32(std::vector<float>(96, 1.0f), 6);
+      o.inputs["o"] = f32(std::vector<float>(96, 0.0f), 6);
+      try {
+        as::run(text, "k.pto", o);
+        ADD_FAILURE() << line;
+      } catch (const tilesim::Error& e) {
+        EXPECT_EQ(e.code(), tilesim::ErrorCode::Parse);
+        EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+      }
+    }
+    ts::enable(false);
+    ts::clear_reports();
   }
 }
 
