@@ -14,7 +14,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -25,6 +27,7 @@
 #include "tilesim/error.hpp"
 #include "tilesim/formats.hpp"
 #include "tilesim/pto/frontend.hpp"
+#include "tilesim/pto/print.hpp"
 
 namespace tilesim::pto::as::detail {
 namespace {
@@ -216,7 +219,7 @@ struct Ty {
 
 enum class OpK : uint8_t {
   Const, IntBin, Cmpi, Select, Cast, For, If, Yield, Return, MakeView, PartView, Alloc,
-  Instr, Sync
+  SetValid, Print, Instr, Sync
 };
 
 // An operand: an SSA value (slot) or, for scalar positions, a literal number.
@@ -254,6 +257,7 @@ struct Node {
   bool is_binary = false;
   // alloc_tile: the valid_row / valid_col operand indices in `in` (-1 = none)
   int vrow = -1, vcol = -1;
+  int addr = -1;  // Alloc: the operand index of addr = %a (a manual-mode tile), -1 = auto
   std::string rname;  // the (first) result's name, for messages
 };
 
@@ -443,14 +447,16 @@ class Parser {
       // module attributes {pto.target_arch = "a5"}: the file's target (as a .target line)
       if (target && t.k == Tok::Str && i_ >= 3 && toks_[i_ - 2].s == "=" &&
           toks_[i_ - 3].s == "pto.target_arch") {
+        // PTOAS calls the a2/a3 profile "a3" (its default target): the same profile as a2a3.
+        const std::string name = t.s == "a3" ? "a2a3" : t.s;
         try {
-          find_target(t.s);
+          find_target(name);
         } catch (const Error& e) {
           fail(t, e.what());
         }
-        if (!target->empty() && *target != t.s)
+        if (!target->empty() && *target != name)
           fail(t, fmt::format("pto.target_arch differs from .target {}", *target));
-        *target = t.s;
+        *target = name;
       }
     }
   }
@@ -794,6 +800,62 @@ class Parser {
       return n;
     }
     if (m.s == "arith.constant") return constant(n, results);
+    // The core queries (PTOAS PTOOps.td: no operands, an i64 result). A run is one block of one
+    // core, as tilesim's PTO kernels are (docs/pto.md#funcfunc-files).
+    static constexpr std::pair<const char*, uint64_t> kCoreQueries[] = {
+        {"pto.get_block_idx", 0}, {"pto.get_block_num", 1}, {"pto.get_subblock_idx", 0},
+        {"pto.get_subblock_num", 1}};
+    for (const auto& [name, v] : kCoreQueries)
+      if (m.s == name) {
+        one_result();
+        n.k = OpK::Const;
+        n.bits = v;
+        scalar_type_of("i64", n.type);
+        if (accept(":")) {
+          const Tok& tt = peek();
+          const Ty ty = type();
+          if (ty.k != Ty::Int || ty.bits != 64) fail(tt, fmt::format("{} returns i64", m.s));
+        }
+        n.res.push_back(define(results[0], n.type));
+        return n;
+      }
+    if (m.s == "pto.tprint") {
+      // pto.tprint ins(%tile : <its type>): TPRINT of the tile, to stdout (docs/pto.md#tprint).
+      no_results();
+      n.k = OpK::Print;
+      expect_ident("ins");
+      expect("(");
+      n.in.push_back(value());
+      expect(":");
+      const Tok& tt = peek();
+      const Ty ty = type();
+      if (ty.k != Ty::Tile) fail(tt, "pto.tprint prints a tile: expected !pto.tile_buf<...>");
+      agree(n.in[0], ty, tt.pos);
+      expect(")");
+      return n;
+    }
+    if (m.s == "pto.set_validshape") {
+      // pto.set_validshape %tile, %valid_row, %valid_col : <the tile's type, v_row=? v_col=?>
+      no_results();
+      n.k = OpK::SetValid;
+      n.in.push_back(value());
+      expect(",");
+      n.in.push_back(value());
+      expect(",");
+      n.in.push_back(value());
+      expect(":");
+      const Tok& tt = peek();
+      const Ty ty = type();
+      if (ty.k != Ty::Tile) fail(tt, "expected !pto.tile_buf<...>");
+      agree(n.in[0], ty, tt.pos);
+      if (ty.tile.vr >= 0 || ty.tile.vc >= 0)
+        fail(tt, "pto.set_validshape changes a dynamic valid shape: the tile needs v_row=? and v_col=?");
+      for (size_t i = 1; i < 3; ++i)
+        if (n.in[i].slot >= 0 && type_of(n.in[i].slot).k != Ty::Index &&
+            type_of(n.in[i].slot).k != Ty::Int)
+          fail_at(n.in[i].pos, "%" + n.in[i].name, "a valid shape operand is an index value");
+      return n;
+    }
     for (const auto& [name, opc] : kIntOps)
       if (m.s == name) {
         one_result();
@@ -1193,14 +1255,16 @@ class Parser {
     n.k = OpK::Alloc;
     while (peek().k == Tok::Ident) {
       const Tok& k = next();
-      if (k.s != "valid_row" && k.s != "valid_col")
-        fail(k, "expected valid_row = %v or valid_col = %v (manual addresses are not supported: "
-                "use auto mode)");
+      if (k.s != "valid_row" && k.s != "valid_col" && k.s != "addr")
+        fail(k, "expected addr = %a, valid_row = %v or valid_col = %v");
+      int& at = k.s == "addr" ? n.addr : k.s == "valid_row" ? n.vrow : n.vcol;
+      if (at >= 0) fail(k, fmt::format("'{}' given twice", k.s));
       expect("=");
       Opnd o = value();
       if (o.type.k != Ty::Index && o.type.k != Ty::Int)
-        fail_at(o.pos, "%" + o.name, "a valid shape operand is an index value");
-      (k.s == "valid_row" ? n.vrow : n.vcol) = int(n.in.size());
+        fail_at(o.pos, "%" + o.name,
+                k.s == "addr" ? "a tile address is an integer value" : "a valid shape operand is an index value");
+      at = int(n.in.size());
       n.in.push_back(o);
     }
     expect(":");
@@ -1580,6 +1644,14 @@ class Machine {
       case OpK::MakeView: return make_view(n);
       case OpK::PartView: return partition_view(n);
       case OpK::Alloc: return alloc(n);
+      case OpK::SetValid: return set_valid(n);
+      case OpK::Print: {
+        const TileObj* t = slot(n.in[0].slot).tile.get();
+        if (t == nullptr) fail(ErrorCode::Constraint, fmt::format("%{} is not a tile", n.in[0].name));
+        const std::string text = tprint(t->d, nullptr, ::pto::PrintFormat::Width8_Precision4, target_);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return;
+      }
       case OpK::Instr: return instr(n);
       default: return sync_op(n);  // no effect on results (spec 21 §2)
     }
@@ -1834,7 +1906,75 @@ class Machine {
     };
     if (n.vrow >= 0) vr = dyn(n.vrow, t.rows, "valid_row");
     if (n.vcol >= 0) vc = dyn(n.vcol, t.cols, "valid_col");
+    if (n.addr >= 0) {
+      slot(n.res[0]).tile = placed_tile(t, vr, vc, sval(n.in[size_t(n.addr)]), n.rname);
+      return;
+    }
     slot(n.res[0]).tile = new_tile(t, vr, vc, n.rname, "pto.alloc_tile");
+  }
+
+  // alloc_tile addr = %a: a manual-mode tile, a view of its location's buffer at byte address a
+  // (TASSIGN's rules: 32-byte aligned, inside the buffer). Tiles at overlapping addresses share
+  // bytes, as on the chip; the buffers are zero-filled when the run starts, not per allocation.
+  std::shared_ptr<TileObj> placed_tile(const TileT& t, int vr, int vc, int64_t addr,
+                                       const std::string& name) {
+    auto obj = std::make_shared<TileObj>();
+    TileDesc& d = obj->d;
+    d.dtype = t.dtype;
+    d.loc = t.loc;
+    d.row_major = t.row_major;
+    d.slayout = t.slayout;
+    d.fractal = t.fractal;
+    d.pad = t.pad;
+    d.rows = t.rows;
+    d.cols = t.cols;
+    d.valid_row = vr;
+    d.valid_col = vc;
+    if (t.rows <= 0 || t.cols <= 0 || t.rows > (1 << 16) || t.cols > (1 << 16))
+      fail(ErrorCode::Bounds,
+           fmt::format("tile shape must be 1..65536 in each dimension, got {}x{}", t.rows, t.cols));
+    const Ub buf = buffer_of(t.loc, name);
+    d.data = ub_bind(buf, target_, addr, d.bytes(), "pto.alloc_tile %" + name, buffer_name(t.loc));
+    d.capacity = d.bytes();
+    d.ub_addr = addr;
+    d.ub = buf.base;
+    check_tile(d, "pto.alloc_tile", "%" + name);
+    return obj;
+  }
+
+  // The run's buffer of a tile location: the UB, L1, L0A, L0B, L0C or the bias table, each of the
+  // target's size, zero-filled at its first use.
+  Ub buffer_of(uint8_t loc, const std::string& name) {
+    if (loc == kLocVec) return ub_;
+    size_t size = 0;
+    switch (loc) {
+      case kLocMat: size = target_.l1_bytes; break;
+      case kLocLeft: size = target_.l0a_bytes; break;
+      case kLocRight: size = target_.l0b_bytes; break;
+      case kLocAcc: size = target_.l0c_bytes; break;
+      case kLocBias: size = target_.bias_bytes; break;
+      default:
+        fail(ErrorCode::Unsupported,
+             fmt::format("pto.alloc_tile %{}: addr = is not supported for this location (no "
+                         "manual-mode buffer: Scaling, ScaleLeft, ScaleRight)",
+                         name));
+    }
+    std::vector<uint8_t>& b = loc_bytes_[loc];
+    if (b.empty()) b.assign(size, 0);
+    return Ub{b.data(), b.size()};
+  }
+
+  // pto.set_validshape: the tile's valid shape from now on (its dynamic v_row/v_col).
+  void set_valid(const Node& n) {
+    TileObj* t = slot(n.in[0].slot).tile.get();
+    if (t == nullptr) fail(ErrorCode::Constraint, fmt::format("%{} is not a tile", n.in[0].name));
+    const int64_t vr = sval(n.in[1]), vc = sval(n.in[2]);
+    if (vr < 0 || vr > t->d.rows || vc < 0 || vc > t->d.cols)
+      fail(ErrorCode::Bounds, fmt::format("pto.set_validshape %{}: valid shape {}x{} is outside the "
+                                          "tile's {}x{}",
+                                          n.in[0].name, vr, vc, t->d.rows, t->d.cols));
+    t->d.valid_row = int(vr);
+    t->d.valid_col = int(vc);
   }
 
   // A scalar operand as a code of `owner` (the tile's dtype): a value of that type is taken as
@@ -1921,7 +2061,7 @@ class Machine {
         d.fractal = ty.fractal, d.pad = ty.pad, d.rows = ty.rows, d.cols = ty.cols;
         d.valid_row = ty.vr < 0 ? ty.rows : ty.vr;
         d.valid_col = ty.vc < 0 ? ty.cols : ty.vc;
-        d.capacity = std::min(d.capacity, s0->store->bytes.size());
+        if (s0->store) d.capacity = std::min(d.capacity, s0->store->bytes.size());
         if (d.bytes() > d.capacity)
           fail(ErrorCode::Constraint,
                fmt::format("TRESHAPE: dst ({} bytes) and src ({} bytes) must have the same size",
@@ -2027,6 +2167,7 @@ class Machine {
   std::vector<npy::Array>& gm_;
   std::vector<uint8_t> ub_bytes_;
   Ub ub_;
+  std::array<std::vector<uint8_t>, 6> loc_bytes_;  // L1, L0A, L0B, L0C, bias (by location)
   size_t live_ = 0;  // declared before slots_: tiles release their bytes into it
   uint64_t ops_ = 0;
   std::vector<Val> slots_;

@@ -642,3 +642,118 @@ TEST(PtoAsFunc, ArgFormStillDispatched) {
   EXPECT_EQ(ps[0].elem, "fp32");
   EXPECT_EQ(ps[1].elem, "index");
 }
+
+// alloc_tile addr = %a (manual mode, PyPTO's output): tiles at one address share bytes, as on the
+// chip; pto.get_block_idx / get_block_num are 0 / 1 (one block); pto.target_arch "a3" is a2a3;
+// pto.set_validshape changes a dynamic tile's valid shape.
+TEST(PtoAsFunc, ManualAddressesShareBytesAndCoreQueries) {
+  const std::string row = tb(1, 8), col = tb(8, 1, "f32", "vec", "col_major");
+  const std::string prog = fmt::format(R"(module attributes {{pto.target_arch = "a3"}} {{
+  func.func @k(%x: !pto.ptr<f32>, %o: !pto.ptr<f32>) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %a64 = arith.constant 64 : i64
+    %b = pto.get_block_idx
+    %n = pto.get_block_num : i64
+    %bi = arith.index_cast %b : i64 to index
+    %xv = pto.make_tensor_view %x, shape = [%c8, %c1], strides = [%c1, %c1] : !pto.tensor_view<?x?xf32>
+    %ov = pto.make_tensor_view %o, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %xp = pto.partition_view %xv, offsets = [%bi, %c0], sizes = [%c8, %c1] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x1xf32>
+    %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %tc = pto.alloc_tile addr = %a64 : {1}
+    %tr = pto.alloc_tile addr = %a64 : {0}
+    pto.tload ins(%xp : !pto.partition_tensor_view<8x1xf32>) outs(%tc : {1})
+    pto.tmuls ins(%tr, %n : {0}, i64) outs(%tr : {0})
+    pto.tstore ins(%tr : {0}) outs(%op : !pto.partition_tensor_view<1x8xf32>)
+    return
+  }}
+}}
+)",
+                                       row, col);
+  as::RunOptions o;
+  const auto x = iota_f(8, 0.5f, -1.0f);
+  o.inputs["x"] = f32(x, 8, 1);
+  o.inputs["o"] = f32(std::vector<float>(8, 9.0f), 1, 8);
+  const auto y = values<float>(as::run(prog, "k.pto", o), "o");
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(y[i], x[i]) << i;  // the column's bytes read as a row, times 1
+  // Alignment and bounds of a manual address are TASSIGN's.
+  std::string bad = prog;
+  bad.replace(bad.find("%a64 = arith.constant 64"), 24, "%a64 = arith.constant 48");
+  EXPECT_NE(error_of(bad, o).find("32"), std::string::npos) << error_of(bad, o);
+  bad = prog;
+  bad.replace(bad.find("%a64 = arith.constant 64"), 24, "%a64 = arith.constant 99999968");
+  EXPECT_NE(error_of(bad, o).find("UB"), std::string::npos) << error_of(bad, o);
+  bad = prog;
+  bad.replace(bad.find("pto.alloc_tile addr = %a64 : " + col), 25, "pto.alloc_tile addr = %a64 addr = %a64");
+  EXPECT_NE(error_of(bad, o).find("'addr' given twice"), std::string::npos) << error_of(bad, o);
+}
+
+TEST(PtoAsFunc, SetValidShapeChangesTheValidRegion) {
+  const std::string dyn = tb(4, 8, "f32", "vec", "row_major", "none_box", 512, "?", "?");
+  const std::string prog = fmt::format(R"(module {{
+  func.func @k(%o: !pto.ptr<f32>) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %one = arith.constant 1.5 : f32
+    %ov = pto.make_tensor_view %o, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c2, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<2x8xf32>
+    %t = pto.alloc_tile valid_row = %c4 valid_col = %c8 : {0}
+    pto.set_validshape %t, %c2, %c8 : {0}
+    pto.texpands ins(%one : f32) outs(%t : {0})
+    pto.tstore ins(%t : {0}) outs(%op : !pto.partition_tensor_view<2x8xf32>)
+    return
+  }}
+}}
+)",
+                                       dyn);
+  as::RunOptions o;
+  o.inputs["o"] = f32(std::vector<float>(32, 0.0f), 4, 8);
+  const auto y = values<float>(as::run(prog, "k.pto", o), "o");
+  for (size_t i = 0; i < 32; ++i) EXPECT_EQ(y[i], i < 16 ? 1.5f : 0.0f) << i;
+  std::string bad = prog;
+  bad.replace(bad.find("%t, %c2, %c8"), 12, "%t, %c8, %c8");
+  EXPECT_NE(error_of(bad, o).find("valid shape 8x8 is outside the tile's 4x8"), std::string::npos)
+      << error_of(bad, o);
+  EXPECT_NE(error_of(fmt::format(R"(module {{
+  func.func @k() {{
+    %c2 = arith.constant 2 : index
+    %t = pto.alloc_tile : {0}
+    pto.set_validshape %t, %c2, %c2 : {0}
+    return
+  }}
+}}
+)",
+                                 tb(4, 8)),
+                     o)
+                .find("needs v_row=? and v_col=?"),
+            std::string::npos);
+}
+
+// pto.tprint ins(%t : T) prints the tile as TPRINT does (docs/pto.md#tprint).
+TEST(PtoAsFunc, TprintPrintsTheTile) {
+  const std::string T = tb(1, 8);
+  const std::string prog = fmt::format(R"(module {{
+  func.func @k() {{
+    %v = arith.constant 2.5 : f32
+    %t = pto.alloc_tile : {0}
+    pto.texpands ins(%v : f32) outs(%t : {0})
+    pto.tprint ins(%t : {0})
+    return
+  }}
+}}
+)",
+                                       T);
+  ::testing::internal::CaptureStdout();
+  as::run(prog, "k.pto", {});
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("=== [TPRINT Tile] Data Type: float32, Layout: ND, TileType: Vec ==="), std::string::npos) << out;
+  EXPECT_NE(out.find("  2.5000   2.5000"), std::string::npos) << out;
+  std::string bad = prog;
+  const size_t at = bad.find("pto.tprint ins(%t");
+  bad.replace(at, bad.find('\n', at) - at, "pto.tprint ins(%v : f32)");
+  EXPECT_NE(error_of(bad, {}).find("pto.tprint prints a tile"), std::string::npos) << error_of(bad, {});
+}
