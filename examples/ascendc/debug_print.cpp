@@ -20,10 +20,17 @@ extern "C" __global__ __aicore__ void scale_and_print(GM_ADDR x, GM_ADDR y, uint
   pipe.InitBuffer(buf, perBlock * sizeof(half));
   AscendC::LocalTensor<half> t = buf.Get<half>();
   AscendC::DataCopy(t, xGm, perBlock);
+  // Each pipe waits for the one that wrote what it reads (docs/ascendc.md#sync-checker).
+  AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(0);
+  AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(0);
   AscendC::Muls(t, t, half(2.0f), perBlock);
+  AscendC::SetFlag<AscendC::HardEvent::V_S>(0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);
   AscendC::printf("block %ld of %ld: x[0] = %f, y[0] = %f\n", AscendC::GetBlockIdx(),
                   AscendC::GetBlockNum(), xGm.GetValue(0), t.GetValue(0));
   AscendC::DumpTensor(t, 5, 4);  // desc: a number of the caller's choice
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(0);
   AscendC::DataCopy(yGm, t, perBlock);
 }
 

@@ -22,6 +22,19 @@ struct LayerNormTiling {
   float eps;
 };
 
+// A scalar read of a vector result (docs/ascendc.md#sync-checker): the scalar unit waits for the
+// vector unit (V_S), and the vector unit does not overwrite the value before it is read (S_V).
+namespace layernorm_ex {
+__aicore__ inline float ScalarOf(const AscendC::LocalTensor<float>& t) {
+  AscendC::SetFlag<AscendC::HardEvent::V_S>(0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);
+  const float v = t.GetValue(0);
+  AscendC::SetFlag<AscendC::HardEvent::S_V>(0);
+  AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);
+  return v;
+}
+}  // namespace layernorm_ex
+
 class LayerNormKernel {
  public:
   __aicore__ inline LayerNormKernel() {}
@@ -69,14 +82,14 @@ class LayerNormKernel {
     for (uint32_t r = 0; r < tileRows; ++r) {
       AscendC::LocalTensor<float> xr = x[r * cols], yr = y[r * cols];
       AscendC::ReduceSum(red, xr, work, n);
-      const float mean = red.GetValue(0) * invCols;
+      const float mean = layernorm_ex::ScalarOf(red) * invCols;
       AscendC::Adds(yr, xr, -mean, n);  // centred row, kept in the output buffer
       AscendC::Mul(sq, yr, yr, n);
       AscendC::ReduceSum(red, sq, work, n);
-      AscendC::Duplicate(red, red.GetValue(0) * invCols, 8);  // var in one datablock
+      AscendC::Duplicate(red, layernorm_ex::ScalarOf(red) * invCols, 8);  // var in one datablock
       AscendC::Adds(red, red, eps, 8);
       AscendC::Rsqrt(red, red, 8);
-      AscendC::Muls(yr, yr, red.GetValue(0), n);
+      AscendC::Muls(yr, yr, layernorm_ex::ScalarOf(red), n);
       AscendC::Mul(yr, yr, g, n);
       AscendC::Add(yr, yr, b, n);
     }

@@ -24,6 +24,19 @@ struct SoftmaxTiling {
   uint32_t rowsPerTile;  // rows per queue buffer
 };
 
+// A scalar read of a vector result (docs/ascendc.md#sync-checker): the scalar unit waits for the
+// vector unit (V_S), and the vector unit does not overwrite the value before it is read (S_V).
+namespace softmax_ex {
+__aicore__ inline float ScalarOf(const AscendC::LocalTensor<float>& t) {
+  AscendC::SetFlag<AscendC::HardEvent::V_S>(0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_S>(0);
+  const float v = t.GetValue(0);
+  AscendC::SetFlag<AscendC::HardEvent::S_V>(0);
+  AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);
+  return v;
+}
+}  // namespace softmax_ex
+
 class SoftmaxKernel {
  public:
   __aicore__ inline SoftmaxKernel() {}
@@ -65,7 +78,7 @@ class SoftmaxKernel {
     for (uint32_t r = 0; r < tileRows; ++r) {
       AscendC::LocalTensor<float> xr = x[r * cols], yr = y[r * cols];
       AscendC::ReduceMax(red, xr, work, int32_t(cols));
-      AscendC::Duplicate(bc, red.GetValue(0), int32_t(cols));
+      AscendC::Duplicate(bc, softmax_ex::ScalarOf(red), int32_t(cols));
       // Counter mode: the mask register holds the element count, repeatTime is ignored.
       AscendC::SetMaskCount();
       AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0, cols);
@@ -74,7 +87,7 @@ class SoftmaxKernel {
       AscendC::SetMaskNorm();
       AscendC::ResetMask();
       AscendC::ReduceSum(red, yr, work, int32_t(cols));
-      AscendC::Duplicate(bc, red.GetValue(0), int32_t(cols));
+      AscendC::Duplicate(bc, softmax_ex::ScalarOf(red), int32_t(cols));
       AscendC::SetMaskCount();
       AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0, cols);
       AscendC::Div<float, false>(yr, yr, bc, AscendC::MASK_PLACEHOLDER, 1, bin);

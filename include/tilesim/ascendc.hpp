@@ -15,19 +15,63 @@
 
 #include "tilesim/ascendc/engine.hpp"
 #include "tilesim/ascendc/launch.hpp"
+#include "tilesim/ascendc/sync.hpp"
 #include "tilesim/ascendc/vector.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/half.hpp"
 // The device compiler's pipe names are global (PipeBarrier<PIPE_V>()), shared with PTO.
 #include "tilesim/device.hpp"
 
-// The vendor's event kinds between pipes (global, as in the vendor headers; AscendC:: too).
+// The vendor's event kinds between pipes (global, as in the vendor headers; AscendC:: too):
+// X(event, source pipe, destination pipe). SetFlag<E> is issued on E's source pipe and WaitFlag<E>
+// holds E's destination pipe (the pipeline-hazard checker orders them so, issue 22).
+#define TILESIM_ASCENDC_HARD_EVENTS(X) \
+  X(MTE2_MTE1, MTE2, MTE1) \
+  X(MTE1_MTE2, MTE1, MTE2) \
+  X(MTE1_M, MTE1, M)       \
+  X(M_MTE1, M, MTE1)       \
+  X(MTE2_V, MTE2, V)       \
+  X(V_MTE2, V, MTE2)       \
+  X(MTE3_V, MTE3, V)       \
+  X(V_MTE3, V, MTE3)       \
+  X(M_V, M, V)             \
+  X(V_M, V, M)             \
+  X(V_V, V, V)             \
+  X(MTE3_MTE1, MTE3, MTE1) \
+  X(MTE1_MTE3, MTE1, MTE3) \
+  X(MTE1_V, MTE1, V)       \
+  X(MTE2_M, MTE2, M)       \
+  X(M_MTE2, M, MTE2)       \
+  X(V_MTE1, V, MTE1)       \
+  X(M_FIX, M, FIX)         \
+  X(FIX_M, FIX, M)         \
+  X(MTE3_MTE2, MTE3, MTE2) \
+  X(MTE2_MTE3, MTE2, MTE3) \
+  X(S_V, S, V)             \
+  X(V_S, V, S)             \
+  X(S_MTE2, S, MTE2)       \
+  X(MTE2_S, MTE2, S)       \
+  X(S_MTE3, S, MTE3)       \
+  X(MTE3_S, MTE3, S)       \
+  X(MTE2_FIX, MTE2, FIX)   \
+  X(FIX_MTE2, FIX, MTE2)   \
+  X(FIX_S, FIX, S)         \
+  X(M_S, M, S)             \
+  X(FIX_MTE3, FIX, MTE3)   \
+  X(MTE1_FIX, MTE1, FIX)   \
+  X(FIX_MTE1, FIX, MTE1)   \
+  X(FIX_FIX, FIX, FIX)
 enum class HardEvent : uint8_t {
-  MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
-  MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
-  S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3,
-  MTE1_FIX, FIX_MTE1, FIX_FIX, MAX,
+#define TILESIM_ASCENDC_EVENT_ENUM(name, src, dst) name,
+  TILESIM_ASCENDC_HARD_EVENTS(TILESIM_ASCENDC_EVENT_ENUM)
+#undef TILESIM_ASCENDC_EVENT_ENUM
+  MAX,
 };
+
+// The kernel's call site of an API (issue 22): a trailing default argument of the APIs, marked for
+// the engine's hazard reports by the outermost API called.
+#define TILESIM_ASCENDC_SITE tilesim::sync::Site site = tilesim::sync::Site::here()
+#define TILESIM_ASCENDC_AT const tilesim::ascendc::ApiSite at_(site)
 
 namespace AscendC {
 
@@ -75,15 +119,36 @@ inline void SetSaturation(bool on) {
   tilesim::ascendc::core().saturation = on;
 }
 
+// The twin executes in program order; the pipeline-hazard checker sees the barrier.
 template <pipe_t pipe>
-inline void PipeBarrier() {}  // the twin executes in program order
+inline void PipeBarrier(tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  if (tilesim::ascendc::t_sync) [[unlikely]]
+    tilesim::ascendc::record_barrier(static_cast<uint8_t>(pipe), site);
+}
+
+namespace detail {
+// A HardEvent's (source, destination) pipes.
+inline constexpr uint8_t kEventPipes[][2] = {
+#define TILESIM_ASCENDC_EVENT_PIPES(name, src, dst) {PIPE_##src, PIPE_##dst},
+    TILESIM_ASCENDC_HARD_EVENTS(TILESIM_ASCENDC_EVENT_PIPES)
+#undef TILESIM_ASCENDC_EVENT_PIPES
+};
+}  // namespace detail
 
 template <HardEvent event>
-inline void SetFlag(int32_t eventID) {
+inline void SetFlag(int32_t eventID, tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  static_assert(event != HardEvent::MAX, "SetFlag: HardEvent::MAX is not an event");
+  if (tilesim::ascendc::t_sync) [[unlikely]]
+    tilesim::ascendc::record_flag(true, detail::kEventPipes[size_t(event)][0], detail::kEventPipes[size_t(event)][1],
+                                  eventID, site);
   tilesim::ascendc::set_flag(static_cast<uint32_t>(event), eventID);
 }
 template <HardEvent event>
-inline void WaitFlag(int32_t eventID) {
+inline void WaitFlag(int32_t eventID, tilesim::sync::Site site = tilesim::sync::Site::here()) {
+  static_assert(event != HardEvent::MAX, "WaitFlag: HardEvent::MAX is not an event");
+  if (tilesim::ascendc::t_sync) [[unlikely]]
+    tilesim::ascendc::record_flag(false, detail::kEventPipes[size_t(event)][0], detail::kEventPipes[size_t(event)][1],
+                                  eventID, site);
   tilesim::ascendc::wait_flag(static_cast<uint32_t>(event), eventID);
 }
 
@@ -97,12 +162,15 @@ void reduce(ts::ReduceOp op, ts::Elem t, uint64_t dst_addr, uint64_t dst_size, u
             uint64_t src_size, int32_t repeat, const ts::MaskArg& mask, int32_t dst_rep,
             int32_t src_blk, int32_t src_rep);
 void set_vector_mask(ts::Elem t, bool counter, bool bits, uint64_t high, uint64_t low, int64_t len);
+// GetValue / SetValue for the pipeline-hazard checker: UB bytes at `addr`, or GM bytes at `gm`.
+void scalar_access(bool write, bool ub, uint64_t addr, const void* gm, uint64_t bytes, const tilesim::sync::Site& site);
 
 // FIFO bookkeeping of a TQue (non-template, src/ascendc/kernel.cpp): `num` buffers, at most
 // `depth` of them enqueued (spec 41 §2).
 class QueueState {
  public:
-  void init(unsigned num, uint64_t len, int32_t depth);
+  // producer / consumer: the pipes that fill and drain its buffers (queue_pipes).
+  void init(unsigned num, uint64_t len, int32_t depth, uint8_t producer, uint8_t consumer);
   uint64_t alloc();
   void enque(uint64_t addr);
   uint64_t deque();
@@ -115,9 +183,33 @@ class QueueState {
   std::vector<uint64_t> addr_;
   std::vector<uint8_t> state_;  // 0 free, 1 allocated, 2 queued
   std::vector<uint64_t> fifo_;
+  uint64_t sync_key(uint64_t addr, bool queued) const;
   uint64_t len_ = 0;
   int32_t depth_ = 1;
+  uint8_t producer_ = PIPE_V, consumer_ = PIPE_V;
 };
+
+// Which pipe fills a position's buffers and which drains them, as the vendor's TPosition table
+// places them: VECIN (UB) filled by MTE2, read by V; VECOUT (UB) written by V, copied out by MTE3;
+// VECCALC scratch V and V; A1/B1 (L1) filled by MTE2, read by MTE1 into A2/B2 (L0A/L0B), which
+// the cube (M) reads; CO1 (L0C) written by M, drained by FIX; CO2 (GM on Atlas A2) written by FIX,
+// read back by MTE2. A TQueBind<src, dst> is filled as src is and drained as dst is.
+struct QueuePipes {
+  uint8_t producer, consumer;
+};
+constexpr QueuePipes queue_pipes(TPosition p) {
+  switch (p) {
+    case TPosition::VECIN: return {PIPE_MTE2, PIPE_V};
+    case TPosition::VECOUT: return {PIPE_V, PIPE_MTE3};
+    case TPosition::A1:
+    case TPosition::B1: return {PIPE_MTE2, PIPE_MTE1};
+    case TPosition::A2:
+    case TPosition::B2: return {PIPE_MTE1, PIPE_M};
+    case TPosition::CO1: return {PIPE_M, PIPE_FIX};
+    case TPosition::CO2: return {PIPE_FIX, PIPE_MTE2};
+    default: return {PIPE_V, PIPE_V};
+  }
+}
 
 template <class T>
 constexpr bool is_reduce_type = std::is_same_v<T, half> || std::is_same_v<T, float>;
@@ -176,15 +268,19 @@ class LocalTensor {
     if (i >= size_) detail::index_error("LocalTensor::operator()", i, size_);
     return *reinterpret_cast<T*>(detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::operator()"));
   }
-  T GetValue(uint64_t i) const {
+  T GetValue(uint64_t i, TILESIM_ASCENDC_SITE) const {
     if (i >= size_) detail::index_error("LocalTensor::GetValue", i, size_);
+    if (tilesim::ascendc::t_sync) [[unlikely]]
+      detail::scalar_access(false, true, addr_ + i * sizeof(T), nullptr, sizeof(T), site);
     T v;
     std::memcpy(&v, detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::GetValue"), sizeof(T));
     return v;
   }
   template <typename U>
-  void SetValue(uint64_t i, const U& value) const {
+  void SetValue(uint64_t i, const U& value, TILESIM_ASCENDC_SITE) const {
     if (i >= size_) detail::index_error("LocalTensor::SetValue", i, size_);
+    if (tilesim::ascendc::t_sync) [[unlikely]]
+      detail::scalar_access(true, true, addr_ + i * sizeof(T), nullptr, sizeof(T), site);
     const T v = static_cast<T>(value);
     std::memcpy(detail::ub_ptr(addr_ + i * sizeof(T), sizeof(T), "LocalTensor::SetValue"), &v, sizeof(T));
   }
@@ -231,15 +327,21 @@ class GlobalTensor {
     return g;
   }
   T& operator()(uint64_t i) const { return *element(i, "GlobalTensor::operator()"); }
-  T GetValue(uint64_t i) const {
+  T GetValue(uint64_t i, TILESIM_ASCENDC_SITE) const {
     T v;
-    std::memcpy(&v, element(i, "GlobalTensor::GetValue"), sizeof(T));
+    const T* p = element(i, "GlobalTensor::GetValue");
+    if (tilesim::ascendc::t_sync) [[unlikely]]
+      detail::scalar_access(false, false, 0, p, sizeof(T), site);
+    std::memcpy(&v, p, sizeof(T));
     return v;
   }
   template <typename U>
-  void SetValue(uint64_t i, const U& value) const {
+  void SetValue(uint64_t i, const U& value, TILESIM_ASCENDC_SITE) const {
     const T v = static_cast<T>(value);
-    std::memcpy(element(i, "GlobalTensor::SetValue"), &v, sizeof(T));
+    T* p = element(i, "GlobalTensor::SetValue");
+    if (tilesim::ascendc::t_sync) [[unlikely]]
+      detail::scalar_access(true, false, 0, p, sizeof(T), site);
+    std::memcpy(p, &v, sizeof(T));
   }
   tilesim::ascendc::MemRef mem_ref() const {
     tilesim::ascendc::MemRef r;
@@ -358,7 +460,8 @@ class TPipe {
   // (docs/ascendc.md#ub).
   template <TPosition src, TPosition dst, int32_t depth>
   bool InitBuffer(TQueBind<src, dst, depth>& que, uint8_t num, uint32_t len) {
-    que.state().init(num, datablocks(len), depth);
+    que.state().init(num, datablocks(len), depth, detail::queue_pipes(src).producer,
+                     detail::queue_pipes(dst).consumer);
     return true;
   }
   template <TPosition pos>
@@ -398,10 +501,20 @@ inline uint8_t* ParamOffset(uint8_t* addr, int64_t length) {
   return addr + length * ::block_idx * static_cast<int64_t>(sizeof(T));
 }
 
+// ---- atomic add of UB -> GM copies (docs/ascendc.md#atomic-add) ----
+template <typename T>
+inline void SetAtomicAdd() {
+  tilesim::ascendc::set_atomic_add(true, detail::dtype_of<T>());
+}
+inline void SetAtomicNone() {
+  tilesim::ascendc::set_atomic_add(false, tilesim::formats::DType::fp32);
+}
+
 // ---- DataCopy (spec 41 §2) ----
 template <typename D, typename S>
   requires(std::is_same_v<typename D::PrimType, typename S::PrimType>)
-void DataCopy(const D& dst, const S& src, const uint32_t count) {
+void DataCopy(const D& dst, const S& src, const uint32_t count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::data_copy(detail::mem_ref(dst), detail::mem_ref(src), count, sizeof(typename D::PrimType));
 }
 
@@ -419,7 +532,8 @@ struct DataCopyParams {
 
 template <typename D, typename S>
   requires(std::is_same_v<typename D::PrimType, typename S::PrimType>)
-void DataCopy(const D& dst, const S& src, const DataCopyParams& p) {
+void DataCopy(const D& dst, const S& src, const DataCopyParams& p, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::CopyBlocks b{p.blockCount, p.blockLen, p.srcStride, p.dstStride};
   tilesim::ascendc::data_copy_blocks(detail::mem_ref(dst), detail::mem_ref(src), b, sizeof(typename D::PrimType));
 }
@@ -471,28 +585,32 @@ uint64_t pad_code(uint64_t v) {
 
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
-                 const DataCopyPadExtParams<T>& pad) {
+                 const DataCopyPadExtParams<T>& pad, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::PadSpec s{pad.isPad, pad.leftPadding, pad.rightPadding, detail::code_of(pad.paddingValue)};
   tilesim::ascendc::data_copy_pad(detail::mem_ref(dst), detail::mem_ref(src), detail::pad_blocks(p), s, sizeof(T),
                                   "DataCopyPad");
 }
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
-                 const DataCopyPadParams& pad) {
+                 const DataCopyPadParams& pad, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::PadSpec s{pad.isPad, pad.leftPadding, pad.rightPadding, detail::pad_code<T>(pad.paddingValue)};
   tilesim::ascendc::data_copy_pad(detail::mem_ref(dst), detail::mem_ref(src), detail::pad_blocks(p), s, sizeof(T),
                                   "DataCopyPad");
 }
 template <typename T, typename P>
   requires(std::is_same_v<P, DataCopyExtParams> || std::is_same_v<P, DataCopyParams>)
-void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const P& p) {
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const P& p, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::data_copy_pad(detail::mem_ref(dst), detail::mem_ref(src), detail::pad_blocks(p), {}, sizeof(T),
                                   "DataCopyPad");
 }
 
 // ---- Duplicate, count form: the first `count` elements of dst = value ----
 template <typename T>
-void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& value, const int32_t& count) {
+void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& value, const int32_t& count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::duplicate_count(detail::dtype_of<T>(), dst.ub_ref(), detail::code_of(value), count);
 }
 
@@ -590,20 +708,20 @@ void vec_unary(tilesim::ascendc::VecApi api, const char* name, const LocalTensor
 #define TILESIM_ASCENDC_BINARY_API(NAME)                                                           \
   template <typename T>                                                                            \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
-            const int32_t& count) {                                                                \
+            const int32_t& count, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                                                                \
     const auto b = src1.ub_ref();                                                                  \
     tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
                                    dst.ub_ref(), src0.ub_ref(), &b, 0, count);                     \
   }                                                                                                \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
-            uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {   \
+            uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;   \
     detail::vec_binary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src0, src1,                     \
                        detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);            \
   }                                                                                                \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
-            uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {     \
+            uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;     \
     detail::vec_binary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src0, src1,                     \
                        detail::len_mask(mask, isSetMask), repeatTime, repeatParams);               \
   }
@@ -612,7 +730,7 @@ void vec_unary(tilesim::ascendc::VecApi api, const char* name, const LocalTensor
 #define TILESIM_ASCENDC_SCALAR_API(NAME)                                                           \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
-            const std::type_identity_t<T>& scalarValue, const int32_t& count) {                    \
+            const std::type_identity_t<T>& scalarValue, const int32_t& count, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                    \
     if constexpr (isSetMask)                                                                       \
       tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),        \
                                      dst.ub_ref(), src.ub_ref(), nullptr,                          \
@@ -624,32 +742,32 @@ void vec_unary(tilesim::ascendc::VecApi api, const char* name, const LocalTensor
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
             const std::type_identity_t<T>& scalarValue, uint64_t mask[], const uint8_t repeatTime, \
-            const UnaryRepeatParams& repeatParams) {                                               \
+            const UnaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                                               \
     detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, detail::code_of(scalarValue), \
                       detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);             \
   }                                                                                                \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
             const std::type_identity_t<T>& scalarValue, uint64_t mask, const uint8_t repeatTime,   \
-            const UnaryRepeatParams& repeatParams) {                                               \
+            const UnaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                                               \
     detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, detail::code_of(scalarValue), \
                       detail::len_mask(mask, isSetMask), repeatTime, repeatParams);                \
   }
 #define TILESIM_ASCENDC_UNARY_API(NAME)                                                            \
   template <typename T>                                                                            \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {          \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;          \
     tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::NAME, detail::dtype_of<T>(),          \
                                    dst.ub_ref(), src.ub_ref(), nullptr, 0, count);                 \
   }                                                                                                \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[],                 \
-            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                     \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                     \
     detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, 0,                          \
                       detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams);             \
   }                                                                                                \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                   \
-            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                     \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                     \
     detail::vec_unary(tilesim::ascendc::VecApi::NAME, #NAME, dst, src, 0,                          \
                       detail::len_mask(mask, isSetMask), repeatTime, repeatParams);                \
   }
@@ -681,18 +799,21 @@ void mad_mixed(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const Loca
 }  // namespace detail
 template <typename T, typename U, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
-               const int32_t& count) {
+               const int32_t& count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   detail::mad_mixed(dst, src0, src1, nullptr, 0, nullptr, count);
 }
 template <typename T, typename U, bool isSetMask = true, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask[],
-               const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+               const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto m = detail::bit_mask<T>(mask, isSetMask);
   detail::mad_mixed(dst, src0, src1, &m, repeatTime, &repeatParams, 0);
 }
 template <typename T, typename U, bool isSetMask = true, std::enable_if_t<!std::is_same_v<T, U>, int> = 0>
 void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask,
-               const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+               const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto m = detail::len_mask(mask, isSetMask);
   detail::mad_mixed(dst, src0, src1, &m, repeatTime, &repeatParams, 0);
 }
@@ -717,7 +838,8 @@ TILESIM_ASCENDC_UNARY_API(Not)
 // ShiftRight: the scalar family with the rounding argument of the mask/repeat forms.
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
-                const int32_t& count) {
+                const int32_t& count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   if constexpr (isSetMask)
     tilesim::ascendc::vector_count(tilesim::ascendc::VecApi::ShiftRight, detail::dtype_of<T>(), dst.ub_ref(),
                                    src.ub_ref(), nullptr, detail::code_of(scalarValue), count);
@@ -728,21 +850,24 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std:
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
                 uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
-                bool roundEn = false) {
+                bool roundEn = false, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   detail::vec_unary(tilesim::ascendc::VecApi::ShiftRight, "ShiftRight", dst, src, detail::code_of(scalarValue),
                     detail::bit_mask<T>(mask, isSetMask), repeatTime, repeatParams, roundEn);
 }
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue,
                 uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
-                bool roundEn = false) {
+                bool roundEn = false, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   detail::vec_unary(tilesim::ascendc::VecApi::ShiftRight, "ShiftRight", dst, src, detail::code_of(scalarValue),
                     detail::len_mask(mask, isSetMask), repeatTime, repeatParams, roundEn);
 }
 
 // Cast, count form: (src, dst, RoundMode) from the product's table (docs/ascendc.md#cast).
 template <typename T, typename U>
-void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count) {
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::cast_count(detail::dtype_of<T>(), detail::dtype_of<U>(), dst.ub_ref(), src.ub_ref(),
                                static_cast<tilesim::ascendc::CastRound>(roundMode), count);
 }
@@ -781,7 +906,7 @@ inline void SetMaskNorm() {
   template <typename T, bool isSetMask = true>                                                \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,   \
             const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,    \
-            const int32_t srcRepStride) {                                                     \
+            const int32_t srcRepStride, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                                                     \
     static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [docs/ascendc.md#checks]"); \
     tilesim::ascendc::MaskArg m;                                                              \
     m.kind = tilesim::ascendc::MaskArg::Kind::Bits;                                           \
@@ -797,7 +922,7 @@ inline void SetMaskNorm() {
   template <typename T, bool isSetMask = true>                                                \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,   \
             const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,       \
-            const int32_t srcRepStride) {                                                     \
+            const int32_t srcRepStride, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                                                     \
     static_assert(detail::is_reduce_type<T>, #NAME ": T must be half or float [docs/ascendc.md#checks]"); \
     tilesim::ascendc::MaskArg m;                                                              \
     m.kind = tilesim::ascendc::MaskArg::Kind::Continuous;                                     \
@@ -843,13 +968,13 @@ inline tilesim::ascendc::MaskArg int_mask(int32_t mask, bool isSetMask) {
 #define TILESIM_ASCENDC_WHOLE_REDUCE(NAME, OP, ORDER_PARAM, ORDER_ARG)                                              \
   template <typename T, bool isSetMask = true>                                                                    \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const int32_t repeatTime, \
-            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM) {      \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;      \
     detail::whole(ReduceType::OP, #NAME, dst, src, detail::bit_mask<T>(mask, isSetMask), repeatTime,              \
                   dstRepStride, srcBlkStride, srcRepStride, ORDER_ARG);                                           \
   }                                                                                                               \
   template <typename T, bool isSetMask = true>                                                                    \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime,   \
-            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM) {      \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;      \
     detail::whole(ReduceType::OP, #NAME, dst, src, detail::int_mask(mask, isSetMask), repeatTime, dstRepStride,   \
                   srcBlkStride, srcRepStride, ORDER_ARG);                                                         \
   }
@@ -864,7 +989,8 @@ TILESIM_ASCENDC_WHOLE_REDUCE(WholeReduceMin, MIN, TILESIM_ASCENDC_ORDER_PARAM, o
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask, const int32_t repeatTime,
                   const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
-                  ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+                  ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(std::is_same_v<T, U>, "ReduceRepeat: T and U must be the same type [docs/ascendc.md#reductions]");
   detail::whole(reduceType, "ReduceRepeat", dst, src, detail::int_mask(mask, isSetMask), repeatTime, dstRepStride,
                 srcBlkStride, srcRepStride, reduceType == ReduceType::SUM ? ReduceOrder::ORDER_ONLY_VALUE : order);
@@ -872,7 +998,8 @@ void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const in
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
                   const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
-                  const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) {
+                  const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(std::is_same_v<T, U>, "ReduceRepeat: T and U must be the same type [docs/ascendc.md#reductions]");
   detail::whole(reduceType, "ReduceRepeat", dst, src, detail::bit_mask<T>(mask, isSetMask), repeatTime,
                 dstRepStride, srcBlkStride, srcRepStride,
@@ -882,7 +1009,8 @@ void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const ui
 template <typename T, bool isSetMask = true>
 void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask,
                      const int32_t dstBlkStride, const int32_t srcBlkStride, const int32_t dstRepStride,
-                     const int32_t srcRepStride) {
+                     const int32_t srcRepStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   (void)dstBlkStride;
   detail::whole(ReduceType::SUM, "RepeatReduceSum", dst, src, detail::int_mask(mask, isSetMask), repeatTime,
                 dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE);
@@ -891,7 +1019,7 @@ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 #define TILESIM_ASCENDC_PAIR(NAME, MASK_T, MAKE)                                                                   \
   template <typename T, bool isSetMask = true>                                                                    \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, MASK_T mask,          \
-            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {                 \
+            const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                 \
     tilesim::ascendc::pair_reduce_sum(detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(), MAKE, repeatTime,        \
                                       dstRepStride, srcBlkStride, srcRepStride, "PairReduceSum");                 \
   }
@@ -900,7 +1028,8 @@ TILESIM_ASCENDC_PAIR(PairReduceSum, const uint64_t*, detail::bit_mask<T>(mask, i
 #undef TILESIM_ASCENDC_PAIR
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask, const int32_t repeatTime,
-                    const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {
+                    const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(reduceType == ReduceType::SUM && std::is_same_v<T, U>,
                 "ReducePairElem: SUM only, T equal to U [docs/ascendc.md#reductions]");
   PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
@@ -908,7 +1037,8 @@ void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
                     const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
-                    const int32_t srcRepStride) {
+                    const int32_t srcRepStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(reduceType == ReduceType::SUM && std::is_same_v<T, U>,
                 "ReducePairElem: SUM only, T equal to U [docs/ascendc.md#reductions]");
   PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
@@ -917,7 +1047,8 @@ void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask,
                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
-                     const int32_t srcRepStride) {
+                     const int32_t srcRepStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(std::is_same_v<T, U>, "ReduceDataBlock: T and U must be the same type");
   if constexpr (reduceType == ReduceType::SUM) BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
   else if constexpr (reduceType == ReduceType::MAX) BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
@@ -926,7 +1057,8 @@ void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
 template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>
 void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
-                     const int32_t srcRepStride) {
+                     const int32_t srcRepStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(std::is_same_v<T, U>, "ReduceDataBlock: T and U must be the same type");
   if constexpr (reduceType == ReduceType::SUM) BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
   else if constexpr (reduceType == ReduceType::MAX) BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride);
@@ -937,21 +1069,21 @@ void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
 #define TILESIM_ASCENDC_HIGH_REDUCE(NAME, OP)                                                                        \
   template <typename T>                                                                                             \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
-            const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0) {          \
+            const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;          \
     tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),            \
                                     src.ub_ref(), sharedTmpBuffer.ub_ref(), detail::int_mask(mask, true),           \
                                     repeatTime, srcRepStride, calIndex, #NAME);                                     \
   }                                                                                                                 \
   template <typename T>                                                                                             \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
-            const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0) {       \
+            const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;       \
     tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),            \
                                     src.ub_ref(), sharedTmpBuffer.ub_ref(), detail::bit_mask<T>(mask, true),        \
                                     repeatTime, srcRepStride, calIndex, #NAME);                                     \
   }                                                                                                                 \
   template <typename T>                                                                                             \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,            \
-            const int32_t count, bool calIndex = 0) {                                                               \
+            const int32_t count, bool calIndex = 0, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                                                               \
     tilesim::ascendc::reduce_count(tilesim::ascendc::ReduceOp::OP, detail::dtype_of<T>(), dst.ub_ref(),             \
                                    src.ub_ref(), sharedTmpBuffer.ub_ref(), count, calIndex, true, #NAME);           \
   }
@@ -960,21 +1092,24 @@ TILESIM_ASCENDC_HIGH_REDUCE(ReduceMin, Min)
 #undef TILESIM_ASCENDC_HIGH_REDUCE
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-               const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride) {
+               const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
                                   sharedTmpBuffer.ub_ref(), detail::int_mask(mask, true), repeatTime, srcRepStride,
                                   false, "ReduceSum");
 }
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-               const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride) {
+               const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::reduce_repeat(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
                                   sharedTmpBuffer.ub_ref(), detail::bit_mask<T>(mask, true), repeatTime,
                                   srcRepStride, false, "ReduceSum");
 }
 template <typename T, bool isSetMask = true>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
-               const int32_t count) {
+               const int32_t count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::reduce_count(tilesim::ascendc::ReduceOp::Sum, detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(),
                                  sharedTmpBuffer.ub_ref(), count, false, isSetMask, "ReduceSum");
 }
@@ -992,7 +1127,8 @@ struct BrcbRepeatParams {
 };
 template <typename T>
 void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
-          const BrcbRepeatParams& repeatParams) {
+          const BrcbRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::brcb(detail::dtype_of<T>(), dst.ub_ref(), src.ub_ref(), repeatTime, repeatParams.dstBlkStride,
                          repeatParams.dstRepStride);
 }
@@ -1017,7 +1153,8 @@ inline tilesim::ascendc::SelMode sel(SELMODE m) {
 // Compare into a bit-mask tensor: the mask and isSetMask are reserved on Atlas A2 (not used).
 template <typename T, typename U, bool isSetMask = true>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
-             const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+             const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(sizeof(U) == 1, "Compare: dst must be int8_t or uint8_t [docs/ascendc.md#compare-and-select]");
   (void)mask;
   const auto b = src1.ub_ref();
@@ -1026,7 +1163,8 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
 }
 template <typename T, typename U, bool isSetMask = true>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
-             const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+             const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(sizeof(U) == 1, "Compare: dst must be int8_t or uint8_t [docs/ascendc.md#compare-and-select]");
   (void)mask;
   const auto b = src1.ub_ref();
@@ -1035,7 +1173,8 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
 }
 template <typename T, typename U>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
-             uint32_t count) {
+             uint32_t count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   static_assert(sizeof(U) == 1, "Compare: dst must be int8_t or uint8_t [docs/ascendc.md#compare-and-select]");
   const auto b = src1.ub_ref();
   tilesim::ascendc::compare_bits_count(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst),
@@ -1044,20 +1183,22 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
 // Compare of one repeat into the CMPMASK register.
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[],
-             const BinaryRepeatParams& repeatParams) {
+             const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::compare_to_cmpmask(detail::cmp(cmpMode), detail::dtype_of<T>(), src0.ub_ref(), src1.ub_ref(),
                                        detail::bit_mask<T>(mask, isSetMask), detail::strides(repeatParams));
 }
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask,
-             const BinaryRepeatParams& repeatParams) {
+             const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::compare_to_cmpmask(detail::cmp(cmpMode), detail::dtype_of<T>(), src0.ub_ref(), src1.ub_ref(),
                                        detail::len_mask(mask, isSetMask), detail::strides(repeatParams));
 }
 #define TILESIM_ASCENDC_COMPARES(NAME)                                                                           \
   template <typename T, typename U, bool isSetMask = true>                                                      \
   void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,         \
-            const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                 \
+            const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                 \
     static_assert(std::is_same_v<U, uint8_t>, #NAME ": dst must be uint8_t [docs/ascendc.md#compare-and-select]"); \
     (void)mask;                                                                                                 \
     tilesim::ascendc::compare_bits(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst),          \
@@ -1066,7 +1207,7 @@ void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmp
   }                                                                                                             \
   template <typename T, typename U, bool isSetMask = true>                                                      \
   void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,         \
-            const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                   \
+            const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                   \
     static_assert(std::is_same_v<U, uint8_t>, #NAME ": dst must be uint8_t [docs/ascendc.md#compare-and-select]"); \
     (void)mask;                                                                                                 \
     tilesim::ascendc::compare_bits(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst),          \
@@ -1075,7 +1216,7 @@ void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmp
   }                                                                                                             \
   template <typename T, typename U>                                                                             \
   void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,         \
-            uint32_t count) {                                                                                   \
+            uint32_t count, TILESIM_ASCENDC_SITE) { TILESIM_ASCENDC_AT;                                                                                   \
     static_assert(std::is_same_v<U, uint8_t>, #NAME ": dst must be uint8_t [docs/ascendc.md#compare-and-select]"); \
     tilesim::ascendc::compare_bits_count(detail::cmp(cmpMode), detail::dtype_of<T>(), detail::byte_ref(dst),    \
                                          src0.ub_ref(), nullptr, detail::code_of(src1Scalar), count, #NAME);    \
@@ -1085,11 +1226,13 @@ TILESIM_ASCENDC_COMPARES(CompareScalar)
 #undef TILESIM_ASCENDC_COMPARES
 
 template <typename T>
-void GetCmpMask(const LocalTensor<T>& dst) {
+void GetCmpMask(const LocalTensor<T>& dst, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::get_cmp_mask(detail::byte_ref(dst));
 }
 template <typename T>
-void SetCmpMask(const LocalTensor<T>& src) {
+void SetCmpMask(const LocalTensor<T>& src, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::set_cmp_mask(detail::byte_ref(src));
 }
 
@@ -1098,7 +1241,8 @@ void SetCmpMask(const LocalTensor<T>& src) {
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTime,
-            const BinaryRepeatParams& repeatParams) {
+            const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto s = detail::byte_ref(selMask);
   const auto b = src1.ub_ref();
   const auto m = detail::bit_mask<T>(mask, true);
@@ -1108,7 +1252,8 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
-            const BinaryRepeatParams& repeatParams) {
+            const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto s = detail::byte_ref(selMask);
   const auto b = src1.ub_ref();
   const auto m = detail::len_mask(mask, true);
@@ -1117,7 +1262,8 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 }
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
-            const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
+            const LocalTensor<T>& src1, SELMODE selMode, uint32_t count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto s = detail::byte_ref(selMask);
   const auto b = src1.ub_ref();
   tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), &b, 0,
@@ -1126,7 +1272,8 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             std::type_identity_t<T> src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTime,
-            const BinaryRepeatParams& repeatParams) {
+            const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto s = detail::byte_ref(selMask);
   const auto m = detail::bit_mask<T>(mask, true);
   tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), nullptr,
@@ -1135,7 +1282,8 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             std::type_identity_t<T> src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
-            const BinaryRepeatParams& repeatParams) {
+            const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto s = detail::byte_ref(selMask);
   const auto m = detail::len_mask(mask, true);
   tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), nullptr,
@@ -1143,7 +1291,8 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 }
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
-            std::type_identity_t<T> src1, SELMODE selMode, uint32_t count) {
+            std::type_identity_t<T> src1, SELMODE selMode, uint32_t count, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto s = detail::byte_ref(selMask);
   tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), &s, src0.ub_ref(), nullptr,
                            detail::code_of(src1), nullptr, 0, {}, true, count);
@@ -1151,14 +1300,16 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 // The no-mask forms: the caller set the mask register and CMPMASK (SetVectorMask, SetCmpMask).
 template <typename T, SELMODE selMode>
 void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint8_t repeatTime,
-            const BinaryRepeatParams& repeatParams) {
+            const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto b = src1.ub_ref();
   tilesim::ascendc::select(detail::sel(selMode), detail::dtype_of<T>(), dst.ub_ref(), nullptr, src0.ub_ref(), &b, 0,
                            nullptr, repeatTime, detail::strides(repeatParams), false, 0);
 }
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, uint8_t repeatTime,
-            const BinaryRepeatParams& repeatParams) {
+            const BinaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   const auto s = detail::byte_ref(selMask);
   uint64_t scalar = 0;
   std::memcpy(&scalar, tilesim::ascendc::core().cmpmask, sizeof(T));  // the scalar SetCmpMask loaded
@@ -1170,13 +1321,15 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 // ---- Duplicate and Cast, mask + repeat forms ----
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarValue, uint64_t mask,
-               const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
+               const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::duplicate_repeat(detail::dtype_of<T>(), dst.ub_ref(), detail::code_of(scalarValue),
                                      detail::len_mask(mask, isSetMask), repeatTime, dstBlockStride, dstRepeatStride);
 }
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarValue, uint64_t mask[],
-               const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
+               const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   tilesim::ascendc::duplicate_repeat(detail::dtype_of<T>(), dst.ub_ref(), detail::code_of(scalarValue),
                                      detail::bit_mask<T>(mask, isSetMask), repeatTime, dstBlockStride,
                                      dstRepeatStride);
@@ -1184,7 +1337,8 @@ void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarV
 // The mask words follow the narrower type, as the library sets them (two words for a 16-bit side).
 template <typename T, typename U, bool isSetMask = true>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask[],
-          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   detail::repeat_params_supported("Cast", repeatParams);
   using N = std::conditional_t<(sizeof(T) < sizeof(U)), T, U>;
   tilesim::ascendc::MaskArg m = detail::bit_mask<std::conditional_t<sizeof(N) == 2, half, float>>(mask, isSetMask);
@@ -1195,7 +1349,8 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
 }
 template <typename T, typename U, bool isSetMask = true>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask,
-          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, TILESIM_ASCENDC_SITE) {
+  TILESIM_ASCENDC_AT;
   detail::repeat_params_supported("Cast", repeatParams);
   tilesim::ascendc::cast_repeat(detail::dtype_of<T>(), detail::dtype_of<U>(), dst.ub_ref(), src.ub_ref(),
                                 static_cast<tilesim::ascendc::CastRound>(roundMode),
@@ -1272,6 +1427,9 @@ inline AscendC::TPipe* GetTPipePtr() {
                    "docs/ascendc.md#kernel-utilities");
   return static_cast<AscendC::TPipe*>(p);
 }
+
+#undef TILESIM_ASCENDC_SITE
+#undef TILESIM_ASCENDC_AT
 
 // printf / PRINTF, DumpTensor, ascendc_assert (docs/ascendc.md#debug-prints).
 #include "tilesim/ascendc/debug.hpp"

@@ -359,7 +359,7 @@ constexpr Arity arity_Binary = Arity::Binary, arity_BinaryRelu = Arity::Binary, 
                 arity_FusedMulAdd = Arity::Binary, arity_Scalar = Arity::Scalar, arity_LeakyRelu = Arity::Scalar,
                 arity_Unary = Arity::Unary;
 constexpr PyVec kPyVec[] = {
-#define TILESIM_PY_VEC_ROW(NAME, KIND, OP, DTYPES, SAT) {#NAME, ts::VecApi::NAME, arity_##KIND},
+#define TILESIM_PY_VEC_ROW(NAME, KIND, OP, DTYPES, SAT, PIPE) {#NAME, ts::VecApi::NAME, arity_##KIND},
     TILESIM_ASCENDC_VECTOR_APIS(TILESIM_PY_VEC_ROW)
 #undef TILESIM_PY_VEC_ROW
 };

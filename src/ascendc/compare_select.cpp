@@ -9,6 +9,7 @@
 
 #include "ops/elementwise.hpp"
 #include "tilesim/ascendc/vector.hpp"
+#include "tilesim/ascendc/sync.hpp"
 #include "tilesim/error.hpp"
 #include "walk.hpp"
 
@@ -78,6 +79,12 @@ const uint8_t* lanes_of(const detail::WalkOperand& o, unsigned lanes, uint64_t r
 
 void compare_bits(CmpMode mode, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
                   int64_t repeat, const RepeatStrides& st, const char* api) {
+  if (t_sync) [[unlikely]] {  // the operands' extents (docs/ascendc.md#compare-and-select)
+    const uint64_t n = fm::info(t).storage_bits / 8;
+    const sync::Range r[2] = {ub_range(a.addr, a.elems * n), b ? ub_range(b->addr, b->elems * n) : sync::Range{}};
+    const sync::Range w = ub_range(dst.addr, dst.elems);
+    record(api, pipe_of(pipe_rule(OtherApi::Compare)), r, b ? 2 : 1, &w, 1);
+  }
   compare_dtype(api, t, mode);
   if (repeat < 0 || repeat > 255)
     raise(ErrorCode::Constraint, api, "repeatTime must be in [0, 255], got " + to_string(repeat), kDoc);
@@ -146,6 +153,12 @@ void compare_bits(CmpMode mode, DType t, const UbRef& dst, const UbRef& a, const
 
 void compare_bits_count(CmpMode mode, DType t, const UbRef& dst, const UbRef& a, const UbRef* b, uint64_t scalar,
                         int64_t count, const char* api) {
+  if (t_sync) [[unlikely]] {
+    const uint64_t n = fm::info(t).storage_bits / 8, c = count > 0 ? uint64_t(count) : 0;
+    const sync::Range r[2] = {ub_range(a.addr, c * n), b ? ub_range(b->addr, c * n) : sync::Range{}};
+    const sync::Range w = ub_range(dst.addr, (c + 7) / 8);
+    record(api, pipe_of(pipe_rule(OtherApi::Compare)), r, b ? 2 : 1, &w, 1);
+  }
   compare_dtype(api, t, mode);
   const unsigned es = fm::info(t).storage_bits / 8;
   if (count < 0 || static_cast<uint64_t>(count) > a.elems || (b && static_cast<uint64_t>(count) > b->elems))
@@ -171,6 +184,11 @@ void compare_bits_count(CmpMode mode, DType t, const UbRef& dst, const UbRef& a,
 
 void compare_to_cmpmask(CmpMode mode, DType t, const UbRef& a, const UbRef& b, const MaskArg& m,
                         const RepeatStrides& st) {
+  if (t_sync) [[unlikely]] {  // the sources' extents; the result is the CMPMASK register
+    const uint64_t n = fm::info(t).storage_bits / 8;
+    record("Compare", pipe_of(pipe_rule(OtherApi::Compare)), {ub_range(a.addr, a.elems * n), ub_range(b.addr, b.elems * n)},
+           {});
+  }
   const char* api = "Compare";
   if (t != DType::fp16 && t != DType::fp32)
     raise(ErrorCode::Unsupported, api,
@@ -202,6 +220,8 @@ void compare_to_cmpmask(CmpMode mode, DType t, const UbRef& a, const UbRef& b, c
 }
 
 void get_cmp_mask(const UbRef& dst_bytes) {
+  if (t_sync) [[unlikely]]
+    record("GetCmpMask", pipe_of(pipe_rule(OtherApi::CmpMask)), {}, {ub_range(dst_bytes.addr, 16)});
   aligned("GetCmpMask", "dst", dst_bytes.addr, 32);
   if (dst_bytes.elems < 16)
     raise(ErrorCode::Bounds, "GetCmpMask", "dst must hold 16 bytes, has " + to_string(dst_bytes.elems), kDoc);
@@ -210,6 +230,8 @@ void get_cmp_mask(const UbRef& dst_bytes) {
 }
 
 void set_cmp_mask(const UbRef& src_bytes) {
+  if (t_sync) [[unlikely]]
+    record("SetCmpMask", pipe_of(pipe_rule(OtherApi::CmpMask)), {ub_range(src_bytes.addr, 16)}, {});
   aligned("SetCmpMask", "src", src_bytes.addr, 32);
   if (src_bytes.elems < 16)
     raise(ErrorCode::Bounds, "SetCmpMask", "src must hold 16 bytes, has " + to_string(src_bytes.elems), kDoc);
@@ -346,6 +368,11 @@ void select(SelMode mode, DType t, const UbRef& dst, const UbRef* sel, const UbR
       new_cmp[0] = sel->addr;
       new_cmp[1] = 0;
     }
+  }
+  if (t_sync) [[unlikely]] {
+    const uint8_t pipe = pipe_of(pipe_rule(OtherApi::Select));
+    detail::record_walk(api, pipe, w, o, n);
+    if (sel) record(api, pipe, {ub_range(sel->addr, sel->elems)}, {});
   }
   SelCtx ctx{t, mode, lanes, bits, scalar};
   detail::execute(w, o, n, {&ctx, compute_sel});

@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "ops/elementwise.hpp"
 #include "tilesim/ascendc/engine.hpp"
 #include "tilesim/ascendc/vector.hpp"
+#include "tilesim/ascendc/sync.hpp"
 #include "tilesim/error.hpp"
 
 namespace tilesim::ascendc {
@@ -50,17 +52,56 @@ bool overlaps(const uint8_t* a, uint64_t an, const uint8_t* b, uint64_t bn) {
   return an && bn && x < y + bn && y < x + an;
 }
 
+// A store of n bytes into GM: a copy, or under SetAtomicAdd<T> GM = GM + value in T (spec 15 add).
+void store_gm(uint8_t* d, const uint8_t* s, uint64_t n) {
+  const int t = core().atomic_add;
+  if (t < 0) return (void)std::memcpy(d, s, n);
+  const DType dt = static_cast<DType>(t);
+  ops::binary(ops::Op::add, dt, d, s, d, n / (formats::info(dt).storage_bits / 8));
+}
+
 // Runs (dst offset, src offset, bytes) copies after staging the source when it overlaps dst.
 struct Span {
   uint64_t d, s, n;
 };
-void move_spans(uint8_t* d, const uint8_t* s, uint64_t s_extent, uint64_t d_extent, const std::vector<Span>& spans) {
+void move_spans(uint8_t* d, const uint8_t* s, uint64_t s_extent, uint64_t d_extent, const std::vector<Span>& spans,
+                bool to_gm) {
   std::vector<uint8_t> staged;
   if (overlaps(d, d_extent, s, s_extent)) {
     staged.assign(s, s + s_extent);
     s = staged.data();
   }
-  for (const Span& sp : spans) std::memcpy(d + sp.d, s + sp.s, sp.n);
+  for (const Span& sp : spans) {
+    if (to_gm)
+      store_gm(d + sp.d, s + sp.s, sp.n);
+    else
+      std::memcpy(d + sp.d, s + sp.s, sp.n);
+  }
+}
+
+// ---- the pipeline-hazard checker's view (issue 22): one range per contiguous burst ----
+
+sync::Range mem_range(const MemRef& r, uint64_t off, uint64_t n) {
+  return r.ub ? ub_range(r.addr + off, n) : gm_range(r.gm + off, n, core().atomic_add >= 0);
+}
+
+// A copy of bursts (dst offset, src offset, bytes): each burst is one range of each side; a copy of
+// more than kMaxBursts bursts is recorded as the hulls.
+constexpr size_t kMaxBursts = 64;
+void record_copy(const char* api, OtherApi family, const MemRef& dst, const MemRef& src, const std::vector<Span>& spans,
+                 uint64_t d_ext, uint64_t s_ext) {
+  const uint8_t pipe = pipe_of(pipe_rule(family), src.ub, dst.ub);
+  std::vector<sync::Range> r, w;
+  if (spans.size() > kMaxBursts) {
+    r.push_back(mem_range(src, 0, s_ext));
+    w.push_back(mem_range(dst, 0, d_ext));
+  } else {
+    for (const Span& sp : spans) {
+      r.push_back(mem_range(src, sp.s, sp.n));
+      w.push_back(mem_range(dst, sp.d, sp.n));
+    }
+  }
+  record(api, pipe, r.data(), int(r.size()), w.data(), int(w.size()));
 }
 
 }  // namespace
@@ -76,7 +117,12 @@ void data_copy(const MemRef& dst, const MemRef& src, uint64_t count, unsigned es
   const uint64_t n = count * es;
   uint8_t* d = bytes_at(dst, 0, n, es, api, "dst");
   const uint8_t* s = bytes_at(src, 0, n, es, api, "src");
-  if (n) std::memmove(d, s, n);
+  if (t_sync) [[unlikely]]
+    record_copy(api, OtherApi::DataCopy, dst, src, {{0, 0, n}}, n, n);
+  if (n && !dst.ub && src.ub)
+    store_gm(d, s, n);
+  else if (n)
+    std::memmove(d, s, n);
 }
 
 void data_copy_blocks(const MemRef& dst, const MemRef& src, const CopyBlocks& p, unsigned es) {
@@ -95,7 +141,9 @@ void data_copy_blocks(const MemRef& dst, const MemRef& src, const CopyBlocks& p,
   std::vector<Span> spans;
   for (uint64_t i = 0; i < p.block_count; ++i)
     spans.push_back({i * (block + p.dst_stride * 32), i * (block + p.src_stride * 32), block});
-  move_spans(d, s, s_ext, d_ext, spans);
+  if (t_sync) [[unlikely]]
+    record_copy(api, OtherApi::DataCopy, dst, src, spans, d_ext, s_ext);
+  move_spans(d, s, s_ext, d_ext, spans, !dst.ub && src.ub);
 }
 
 // GM -> UB: block i's blockLen bytes come from GM at i * (blockLen + srcStride bytes); in UB it
@@ -135,8 +183,27 @@ void data_copy_pad(const MemRef& dst, const MemRef& src, const CopyBlocks& p, co
   if (!to_ub) {
     std::vector<Span> spans;
     for (uint64_t i = 0; i < p.block_count; ++i) spans.push_back({i * gm_step, i * ub_step, p.block_len});
-    move_spans(d, s, ub_ext, gm_ext, spans);
+    if (t_sync) [[unlikely]]
+      record_copy(api, OtherApi::DataCopyPad, dst, src, spans, gm_ext, ub_ext);
+    move_spans(d, s, ub_ext, gm_ext, spans, true);
     return;
+  }
+  if (t_sync) [[unlikely]] {  // GM blocks of blockLen bytes into whole padded UB blocks
+    std::vector<Span> spans;
+    for (uint64_t i = 0; i < p.block_count; ++i) spans.push_back({i * ub_step, i * gm_step, ub_block});
+    std::vector<sync::Range> r, w;
+    const bool hull = spans.size() > kMaxBursts;
+    for (const Span& sp : spans) {
+      if (hull) break;
+      r.push_back(mem_range(src, sp.s, p.block_len));
+      w.push_back(mem_range(dst, sp.d, sp.n));
+    }
+    if (hull) {
+      r.push_back(mem_range(src, 0, gm_ext));
+      w.push_back(mem_range(dst, 0, ub_ext));
+    }
+    record(api, pipe_of(pipe_rule(OtherApi::DataCopyPad), false, true), r.data(), int(r.size()), w.data(),
+           int(w.size()));
   }
   // GM and UB never overlap: write each block with its fill directly.
   for (uint64_t i = 0; i < p.block_count; ++i) {
@@ -152,6 +219,18 @@ void data_copy_pad(const MemRef& dst, const MemRef& src, const CopyBlocks& p, co
     }
     std::memcpy(b + left, g, p.block_len);
   }
+}
+
+void set_atomic_add(bool on, DType t) {
+  if (!on) {
+    core().atomic_add = -1;
+    return;
+  }
+  if (t != DType::fp32 && t != DType::fp16 && t != DType::bf16 && t != DType::s32 && t != DType::s16 && t != DType::s8)
+    raise(ErrorCode::Unsupported, "SetAtomicAdd",
+          std::string("dtype ") + formats::info(t).name + " is not supported (takes: fp32 fp16 bf16 s32 s16 s8)",
+          "docs/ascendc.md#atomic-add");
+  core().atomic_add = static_cast<int>(t);
 }
 
 }  // namespace tilesim::ascendc

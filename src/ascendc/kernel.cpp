@@ -43,6 +43,9 @@ void reduce(ts::ReduceOp op, ts::Elem t, uint64_t dst_addr, uint64_t dst_size, u
   ts::Operand d{ub_ptr(dst_addr, dst_size * sz, ts::name(op), "dst"), dst_addr, dst_size};
   ts::Operand s{ub_ptr(src_addr, src_size * sz, ts::name(op), "src"), src_addr, src_size};
   ts::ReduceCall call{op, t, repeat, mask, dst_rep, src_blk, src_rep};
+  if (ts::t_sync) [[unlikely]]  // the operands' extents
+    ts::record(ts::name(op), ts::pipe_of(ts::pipe_rule(ts::OtherApi::BlockReduce)), {ts::ub_range(src_addr, src_size * sz)},
+               {ts::ub_range(dst_addr, dst_size * sz)});
   ts::block_reduce(*c.product, c.half_saturation(), c.mask, d, s, call);
 }
 
@@ -58,7 +61,16 @@ void set_vector_mask(ts::Elem t, bool counter, bool bits, uint64_t high, uint64_
     ts::set_vector_mask_len(r, t, len);
 }
 
-void QueueState::init(unsigned num, uint64_t len, int32_t depth) {
+void scalar_access(bool write, bool ub, uint64_t addr, const void* gm, uint64_t bytes, const tilesim::sync::Site& site) {
+  const ts::ApiSite at(site);
+  const tilesim::sync::Range r = ub ? ts::ub_range(addr, bytes) : ts::gm_range(gm, bytes);
+  const ts::OtherApi api = write ? ts::OtherApi::SetValue : ts::OtherApi::GetValue;
+  ts::record(write ? "SetValue" : "GetValue", ts::pipe_of(ts::pipe_rule(api)), &r, write ? 0 : 1, &r, write ? 1 : 0);
+}
+
+void QueueState::init(unsigned num, uint64_t len, int32_t depth, uint8_t producer, uint8_t consumer) {
+  producer_ = producer;
+  consumer_ = consumer;
   if (num == 0)
     raise(ErrorCode::Constraint, "TPipe::InitBuffer", "a queue needs at least one buffer, got 0", kDocQue);
   addr_.clear();
@@ -73,10 +85,20 @@ unsigned QueueState::vacant() const {
   return static_cast<unsigned>(std::count(state_.begin(), state_.end(), uint8_t{0}));
 }
 
+// The queue's hand-overs for the pipeline-hazard checker (issue 22), as the vendor's queues order
+// them on hardware: EnQue -> DeQue orders the consumer pipe after the producer's work on the
+// buffer, FreeTensor -> AllocTensor the next producer after the consumer's.
+uint64_t QueueState::sync_key(uint64_t addr, bool queued) const {
+  return (static_cast<uint64_t>(reinterpret_cast<uintptr_t>(this)) * 0x9E3779B97F4A7C15ull) ^ (addr << 1) ^
+         (queued ? 1u : 0u);
+}
+
 uint64_t QueueState::alloc() {
   for (size_t i = 0; i < addr_.size(); ++i)
     if (state_[i] == 0) {
       state_[i] = 1;
+      if (ts::t_sync) [[unlikely]]
+        tilesim::sync::take(sync_key(addr_[i], false), producer_);
       return addr_[i];
     }
   raise(ErrorCode::Constraint, "TQue::AllocTensor",
@@ -94,6 +116,8 @@ void QueueState::enque(uint64_t addr) {
     if (addr_[i] == addr && state_[i] == 1) {
       state_[i] = 2;
       fifo_.push_back(addr);
+      if (ts::t_sync) [[unlikely]]
+        tilesim::sync::post(sync_key(addr, true), producer_);
       return;
     }
   raise(ErrorCode::Constraint, "TQue::EnQue",
@@ -107,6 +131,8 @@ uint64_t QueueState::deque() {
   fifo_.erase(fifo_.begin());
   for (size_t i = 0; i < addr_.size(); ++i)
     if (addr_[i] == a) state_[i] = 1;
+  if (ts::t_sync) [[unlikely]]
+    tilesim::sync::take(sync_key(a, true), consumer_);
   return a;
 }
 
@@ -115,6 +141,8 @@ void QueueState::free(uint64_t addr) {
     if (addr_[i] == addr) {
       if (state_[i] == 1) {
         state_[i] = 0;
+        if (ts::t_sync) [[unlikely]]
+          tilesim::sync::post(sync_key(addr, false), consumer_);
         return;
       }
       raise(ErrorCode::Constraint, "TQue::FreeTensor",

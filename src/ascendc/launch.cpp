@@ -31,6 +31,7 @@
 
 #include "core/debug_print.hpp"
 #include "tilesim/ascendc/engine.hpp"
+#include "tilesim/ascendc/sync.hpp"
 #include "tilesim/error.hpp"
 #include "tilesim/parallel.hpp"
 
@@ -74,6 +75,7 @@ struct Launch {
   int64_t free_runners = 0;
   int64_t runners = 0;
   const std::function<void()>* body = nullptr;
+  bool checked = false;  // the pipeline-hazard checker watches this launch (issue 22)
   // SyncAll barrier
   int64_t arrived = 0;
   uint64_t generation = 0;
@@ -141,6 +143,10 @@ void run_block(Launch& L, int64_t core) {
   ::block_idx = core;
   ::block_num = L.block_dim;
   bind_core(&c);
+  if (L.checked) {
+    sync::begin_block(static_cast<int>(core));
+    t_sync = true;
+  }
   std::optional<Error> err;
   try {
     const debug::BlockScope prints(core, L.cores, &L.out[static_cast<size_t>(core)]);
@@ -152,6 +158,11 @@ void run_block(Launch& L, int64_t core) {
     err = Error(ErrorCode::Fault, std::string("uncaught exception: ") + e.what());
   } catch (...) {
     err = Error(ErrorCode::Fault, "uncaught exception of unknown type");
+  }
+  if (L.checked) {
+    t_sync = false;
+    t_site = nullptr;
+    sync::end_block();
   }
   bind_core(outer);
   ::block_idx = outer_idx;
@@ -303,6 +314,7 @@ void sync_all() {
   if (!t_block) return;  // one core outside ICPU_RUN_KF: nothing to wait for
   BlockState& st = *t_block;
   Launch& L = *st.launch;
+  if (t_sync) sync::sync_all();  // a barrier of every pipe, and the next cross-block GM phase
   std::unique_lock<std::mutex> lk(L.m);
   auto ended_error = [&] {
     raise(ErrorCode::Constraint, "SyncAll",
@@ -363,6 +375,9 @@ void launch(const char* kernel, int64_t block_dim, std::initializer_list<LaunchA
   L.out.resize(static_cast<size_t>(L.cores));
   L.ended.assign(static_cast<size_t>(L.cores), 0);
   L.body = &body;
+  // The checker watches a launch that starts with it on: one checker core per simulated core.
+  L.checked = sync::on();
+  if (L.checked) sync::begin_launch(static_cast<int>(L.cores), sync::Model::AscendC);
   {
     // The launching thread is one runner; pool threads make up the rest of the permits.
     std::lock_guard<std::mutex> lk(L.m);
@@ -377,6 +392,13 @@ void launch(const char* kernel, int64_t block_dim, std::initializer_list<LaunchA
     L.cv.wait(lk, [&] { return L.finished == L.cores && L.runners == 0; });
   }
 
+  // Hazards (issue 22 §5): every report, then the launch fails as a failed block makes it fail.
+  const size_t hazards = L.checked ? sync::end_launch() : 0;
+  if (hazards > 0) {
+    std::fputs(sync::report_text().c_str(), stderr);
+    std::fprintf(stderr, "tilesim: error: ICPU_RUN_KF(%s): the sync checker found %zu pipeline hazard(s)\n",
+                 name.c_str(), hazards);
+  }
   int64_t first = -1, failed = 0;
   for (int64_t c = 0; c < L.cores; ++c)
     if (L.errors[static_cast<size_t>(c)]) {
@@ -391,6 +413,11 @@ void launch(const char* kernel, int64_t block_dim, std::initializer_list<LaunchA
     if (failed > 1) msg += " (and " + to_string(failed - 1) + " other block(s) failed)";
     throw Error(e.code(), msg);
   }
+  if (hazards > 0)
+    raise(ErrorCode::Constraint, "ICPU_RUN_KF(" + name + ")",
+          "the sync checker found " + to_string(hazards) +
+              " pipeline hazard(s) (reported above): on hardware the result would depend on timing",
+          "docs/ascendc.md#sync-checker");
 }
 
 void tiling_copy(void* out, size_t bytes, const void* tiling, const char* macro) {

@@ -13,6 +13,7 @@
 #include "ops/reduce.hpp"
 #include "plan.hpp"
 #include "tilesim/ascendc/vector.hpp"
+#include "tilesim/ascendc/sync.hpp"
 #include "tilesim/error.hpp"
 #include "walk.hpp"
 
@@ -252,6 +253,10 @@ void store_index(const Num& num, uint8_t* p, uint64_t index) {
 
 void whole_reduce(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const MaskArg& m, int64_t repeat,
                   int64_t dst_rep, int64_t src_blk, int64_t src_rep, ReduceOrderKind order, const char* api) {
+  if (t_sync) [[unlikely]] {  // the operands' extents
+    const uint64_t n = fm::info(t).storage_bits / 8;
+    record(api, pipe_of(pipe_rule(OtherApi::WholeReduce)), {ub_range(src.addr, src.elems * n)}, {ub_range(dst.addr, dst.elems * n)});
+  }
   dtype_ok(api, t);
   stride_ok(api, "dstRepStride", dst_rep);
   stride_ok(api, "srcBlkStride", src_blk);
@@ -337,6 +342,10 @@ void whole_reduce(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, cons
 
 void pair_reduce_sum(DType t, const UbRef& dst, const UbRef& src, const MaskArg& m, int64_t repeat, int64_t dst_rep,
                      int64_t src_blk, int64_t src_rep, const char* api) {
+  if (t_sync) [[unlikely]] {  // the operands' extents
+    const uint64_t n = fm::info(t).storage_bits / 8;
+    record(api, pipe_of(pipe_rule(OtherApi::PairReduce)), {ub_range(src.addr, src.elems * n)}, {ub_range(dst.addr, dst.elems * n)});
+  }
   dtype_ok(api, t);
   stride_ok(api, "dstRepStride", dst_rep);
   stride_ok(api, "srcBlkStride", src_blk);
@@ -480,6 +489,11 @@ void high_level(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const 
 
 void reduce_count(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const UbRef& tmp, int64_t count,
                   bool cal_index, bool set_mask, const char* api) {
+  if (t_sync) [[unlikely]] {  // the operands' extents; the work buffer is read and written
+    const uint64_t n = fm::info(t).storage_bits / 8;
+    record(api, pipe_of(pipe_rule(OtherApi::Reduce)), {ub_range(src.addr, src.elems * n), ub_range(tmp.addr, tmp.elems * n)},
+           {ub_range(dst.addr, dst.elems * n), ub_range(tmp.addr, tmp.elems * n)});
+  }
   dtype_ok(api, t);
   const unsigned P = t == DType::fp16 ? 128 : 64;
   if (count < 0 || static_cast<uint64_t>(count) > src.elems)
@@ -502,6 +516,11 @@ void reduce_count(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, cons
 
 void reduce_repeat(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, const UbRef& tmp, const MaskArg& m,
                    int64_t repeat, int64_t src_rep, bool cal_index, const char* api) {
+  if (t_sync) [[unlikely]] {  // the operands' extents; the work buffer is read and written
+    const uint64_t n = fm::info(t).storage_bits / 8;
+    record(api, pipe_of(pipe_rule(OtherApi::Reduce)), {ub_range(src.addr, src.elems * n), ub_range(tmp.addr, tmp.elems * n)},
+           {ub_range(dst.addr, dst.elems * n), ub_range(tmp.addr, tmp.elems * n)});
+  }
   dtype_ok(api, t);
   stride_ok(api, "srcRepStride", src_rep);
   const unsigned P = t == DType::fp16 ? 128 : 64;
@@ -519,6 +538,10 @@ void reduce_repeat(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, con
 }
 
 void brcb(DType t, const UbRef& dst, const UbRef& src, int64_t repeat, uint64_t dst_blk, uint64_t dst_rep) {
+  if (t_sync) [[unlikely]] {
+    const uint64_t n = fm::info(t).storage_bits / 8;
+    record("Brcb", pipe_of(pipe_rule(OtherApi::Brcb)), {ub_range(src.addr, src.elems * n)}, {ub_range(dst.addr, dst.elems * n)});
+  }
   const char* api = "Brcb";
   const unsigned bits = fm::info(t).storage_bits;
   if (bits != 16 && bits != 32)

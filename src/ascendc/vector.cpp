@@ -11,6 +11,7 @@
 #include "ops/cast.hpp"
 #include "ops/elementwise.hpp"
 #include "tilesim/ascendc/engine.hpp"
+#include "tilesim/ascendc/sync.hpp"
 #include "tilesim/error.hpp"
 #include "walk.hpp"
 
@@ -41,13 +42,14 @@ struct Row {
   ops::Op op;
   uint32_t dtypes;
   bool saturates;
+  Pipe pipe;
   unsigned sources() const { return kind == Kind::Binary || kind == Kind::BinaryRelu || kind == Kind::MulAddDst ||
                                             kind == Kind::FusedMulAdd ? 2 : 1; }
   bool reads_dst() const { return kind == Kind::MulAddDst || kind == Kind::FusedMulAdd; }
 };
 
 constexpr Row kRows[] = {
-#define TILESIM_ASCENDC_VEC_ROW(name, kind, op, dtypes, sat) {#name, Kind::kind, ops::Op::op, dtypes, sat},
+#define TILESIM_ASCENDC_VEC_ROW(name, kind, op, dtypes, sat, pipe) {#name, Kind::kind, ops::Op::op, dtypes, sat, Pipe::pipe},
     TILESIM_ASCENDC_VECTOR_APIS(TILESIM_ASCENDC_VEC_ROW)
 #undef TILESIM_ASCENDC_VEC_ROW
 };
@@ -193,6 +195,8 @@ void run_vec(const Row& row, DType t, detail::Walk& w, const UbRef& dst, const U
   }
   const size_t n = bin ? 3 : 2;
   detail::check_operands(name, w, o, n);
+  if (t_sync) [[unlikely]]
+    detail::record_walk(name, pipe_of(row.pipe), w, o, n);
   const Core& c = core();
   VecCtx ctx{&row, t, scalar, round_en, row.saturates && c.half_saturation(), {}};
   // Exp flushes subnormal results on ascend950 with the default ExpConfig (spec 41 §3).
@@ -289,6 +293,8 @@ void run_mad_mixed(detail::Walk& w, const UbRef& dst, const UbRef& a, const UbRe
   o[1] = {"src0", a, 2, st.src0_blk, st.src0_rep, true, false, false};
   o[2] = {"src1", b, 2, st.src1_blk, st.src1_rep, true, false, false};
   detail::check_operands(row.name, w, o, 3);
+  if (t_sync) [[unlikely]]
+    detail::record_walk(row.name, pipe_of(row.pipe), w, o, 3);
   VecCtx ctx{&row, DType::fp32, 0, false, false, {}};
   detail::execute(w, o, 3, {&ctx, compute_mad_mixed});
 }
@@ -413,6 +419,8 @@ void run_cast(DType to, DType from, detail::Walk& w, const UbRef& dst, const UbR
   o[0] = {"dst", dst, de, st.dst_blk, st.dst_rep, false, true, false};
   o[1] = {"src", src, se, st.src0_blk, st.src0_rep, true, false, false};
   detail::check_operands("Cast", w, o, 2);
+  if (t_sync) [[unlikely]]
+    detail::record_walk("Cast", pipe_of(pipe_rule(OtherApi::Cast)), w, o, 2);
   CastCtx ctx{from, to, rounding(mode), core().half_saturation()};
   detail::execute(w, o, 2, {&ctx, compute_cast});
 }
@@ -451,6 +459,8 @@ void duplicate_count(DType t, const UbRef& dst, uint64_t value, int64_t count) {
   aligned32(api, "dst", dst);
   const unsigned es = formats::info(t).storage_bits / 8;
   uint8_t* d = ub_bytes(dst.addr, static_cast<uint64_t>(count) * es, api, "dst");
+  if (t_sync) [[unlikely]]
+    record(api, pipe_of(pipe_rule(OtherApi::Duplicate)), {}, {ub_range(dst.addr, static_cast<uint64_t>(count) * es)});
   ops::fill(t, d, value, static_cast<size_t>(count));  // store-only SIMD fill
   leave_normal_mode();
 }
@@ -477,6 +487,8 @@ void duplicate_repeat(DType t, const UbRef& dst, uint64_t value, const MaskArg& 
   detail::WalkOperand o[1];
   o[0] = {"dst", dst, es, dst_blk, dst_rep, false, true, false};
   detail::check_operands("Duplicate", w, o, 1);
+  if (t_sync) [[unlikely]]
+    detail::record_walk("Duplicate", pipe_of(pipe_rule(OtherApi::Duplicate)), w, o, 1);
   DupCtx ctx{value, es};
   detail::execute(w, o, 1, {&ctx, compute_dup});
   core().mask = after;

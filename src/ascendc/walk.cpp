@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tilesim/ascendc/sync.hpp"
 #include "tilesim/error.hpp"
 
 namespace tilesim::ascendc::detail {
@@ -157,6 +158,31 @@ Walk repeat_walk(const char* api, unsigned lanes, const MaskArg& m, int64_t repe
   if (lanes < 64) rm.lo &= (uint64_t{1} << lanes) - 1;
   w.body = w.last = rm;
   return w;
+}
+
+void record_walk(const char* api, uint8_t pipe, const Walk& w, const WalkOperand* ops, size_t n) {
+  if (w.repeats == 0) return;
+  sync::Range reads[4], writes[1];
+  int nr = 0, nw = 0;
+  for (size_t k = 0; k < n && k < 4; ++k) {
+    const WalkOperand& o = ops[k];
+    // The first active datablock is in repeat 0 (offsets grow with r and b); the last in the last
+    // repeat or, when its mask is narrower, the one before it.
+    uint64_t lo = UINT64_MAX, hi = 0;
+    const unsigned nb = blocks_of(w, o);
+    for (uint64_t r : {uint64_t{0}, w.repeats >= 2 ? w.repeats - 2 : 0, w.repeats - 1})
+      for (unsigned b = 0; b < nb; ++b)
+        if (block_active(w, w.mask(r), o, b)) {
+          const uint64_t off = (r * o.rep + b * o.blk) * 32;
+          lo = std::min(lo, off);
+          hi = std::max(hi, off + 32);
+        }
+    if (hi == 0) continue;
+    const sync::Range range = ub_range(o.ref.addr + lo, hi - lo);
+    if (o.read) reads[nr++] = range;
+    if (o.write) writes[nw++] = range;
+  }
+  record(api, pipe, reads, nr, writes, nw);
 }
 
 void check_extent(const char* api, const Walk& w, const WalkOperand& o) {

@@ -47,6 +47,11 @@ Walk repeat_walk(const char* api, unsigned lanes, const MaskArg& m, int64_t repe
 // and the overlap rule; raises tilesim::Error before anything is written.
 void check_operands(const char* api, const Walk& w, WalkOperand* ops, size_t n);
 
+// The pipeline-hazard checker's view of a checked call (issue 22; only when t_sync): each operand's
+// bytes from its first to its last active datablock, read (sources, a read dst) and written (dst),
+// on `pipe`.
+void record_walk(const char* api, uint8_t pipe, const Walk& w, const WalkOperand* ops, size_t n);
+
 // One operand's alignment (32 bytes) and extent: every datablock holding an active lane (a pure
 // destination: up to its last active lane) inside the tensor and the UB.
 void check_extent(const char* api, const Walk& w, const WalkOperand& o);

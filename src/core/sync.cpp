@@ -115,6 +115,7 @@ struct Report {
   uint64_t first_seq;  // order of first occurrence in that block
   size_t count;
   std::string text;
+  uint64_t launch = 0;  // the last Ascend C launch that saw it (0: none)
 };
 
 struct Sink {
@@ -124,6 +125,7 @@ struct Sink {
   std::string timeline_path;
   std::string timeline_json_events;  // the events of finished cores, comma-separated
   int timeline_pid = 0;
+  uint64_t launch = 0;  // the running Ascend C launch's number (0: none)
 };
 Sink& sink() {
   static Sink* s = new Sink;  // never destroyed: read by the exit handler
@@ -253,11 +255,12 @@ struct Core {
     auto it = s.index.find(key);
     if (it == s.index.end()) {
       s.index.emplace(std::move(key), s.reports.size());
-      s.reports.push_back({kind, block, seq, 1, std::move(text)});
+      s.reports.push_back({kind, block, seq, 1, std::move(text), block >= 0 ? s.launch : 0});
       return;
     }
     Report& r = s.reports[it->second];
     ++r.count;
+    if (block >= 0) r.launch = s.launch;
     if (block >= 0 && (r.block < 0 || block < r.block)) {
       r.block = block;
       r.first_seq = seq;
@@ -624,6 +627,11 @@ void end_kernel(const Site& site) {
 }
 
 void begin_launch(int blocks, Model m) {
+  {
+    Sink& s = sink();
+    std::lock_guard lock(s.mu);
+    ++s.launch;
+  }
   Launch& l = launch();
   l.cores.clear();
   l.model = m;
@@ -648,7 +656,6 @@ void sync_all() {
 
 size_t end_launch() {
   Launch& l = launch();
-  const size_t before = hazard_count();
   size_t phases = 0;
   for (auto& c : l.cores) phases = std::max(phases, c->gm_phases.size());
   // Per phase, every pair of blocks: a write of one overlapping a read or write of the other
@@ -688,7 +695,11 @@ size_t end_launch() {
   }
   for (auto& c : l.cores) end_core(*c, {});
   l.cores.clear();
-  return hazard_count() - before;
+  // Every distinct hazard this launch saw, also those an earlier launch reported first.
+  Sink& s = sink();
+  std::lock_guard lock(s.mu);
+  return size_t(
+      std::count_if(s.reports.begin(), s.reports.end(), [&](const Report& r) { return r.launch == s.launch; }));
 }
 
 size_t hazard_count() {

@@ -137,6 +137,7 @@ struct Core {
   uint64_t cmpmask[2] = {0, 0};       // the CMPMASK register (Compare, Select, Get/SetCmpMask)
   uint8_t events[64] = {};            // TPipe event ids in use, a bitmap of 8 per HardEvent
   void* tpipe = nullptr;  // the AscendC::TPipe GetTPipePtr() returns: the newest one alive
+  int atomic_add = -1;    // SetAtomicAdd<T>: UB -> GM copies add in T (a formats::DType code); -1: store
   bool half_saturation() const { return saturation ? *saturation : product->half_saturation; }
 };
 // The core of the calling thread: the block's own inside ICPU_RUN_KF, else the process's.

@@ -13,42 +13,43 @@ namespace tilesim::ascendc {
 
 using formats::DType;
 
-// X(API, kind, op, dtypes, saturates): kind Binary (dst, a, b), BinaryRelu (relu of the binary op),
+// X(API, kind, op, dtypes, saturates, pipe): kind Binary (dst, a, b), BinaryRelu (relu of the binary op),
 // MulAddDst (dst = a * b + dst), FusedMulAdd (dst = a * dst + b), Scalar (dst, a, s), LeakyRelu
 // (a >= 0 ? a : a * s), Unary (dst, a); op the spec 15 op; dtypes the element types the API takes
 // on Atlas A2 (docs/ascendc.md#vector-apis); saturates: the CTRL saturation mode applies to
-// half/bf16 results (spec 41 §3).
+// half/bf16 results (spec 41 §3); pipe: the pipe that runs it, for the pipeline-hazard checker
+// (issue 22; every vector API runs on PIPE_V, as the vendor's intrinsic pages list them).
 #define TILESIM_ASCENDC_VECTOR_APIS(X)                 \
-  X(Add, Binary, add, kArith, true)                    \
-  X(Sub, Binary, sub, kArith, true)                    \
-  X(Mul, Binary, mul, kArith, true)                    \
-  X(Div, Binary, div, kFloats, true)                   \
-  X(Max, Binary, max, kArith, false)                   \
-  X(Min, Binary, min, kArith, false)                   \
-  X(And, Binary, band, kBits16, false)                 \
-  X(Or, Binary, bor, kBits16, false)                   \
-  X(AddRelu, BinaryRelu, add, kFloatsS16, true)        \
-  X(SubRelu, BinaryRelu, sub, kFloatsS16, true)        \
-  X(MulAddDst, MulAddDst, mul, kFloats, true)          \
-  X(FusedMulAdd, FusedMulAdd, mul, kFloats, true)      \
-  X(Adds, Scalar, add, kArith, true)                   \
-  X(Muls, Scalar, mul, kArith, true)                   \
-  X(Maxs, Scalar, max, kArith, false)                  \
-  X(Mins, Scalar, min, kArith, false)                  \
-  X(ShiftLeft, Scalar, shl, kInts, false)              \
-  X(ShiftRight, Scalar, shr, kInts, false)             \
-  X(LeakyRelu, LeakyRelu, mul, kFloats, true)          \
-  X(Exp, Unary, exp, kFloats, true)                    \
-  X(Ln, Unary, ln, kFloats, true)                      \
-  X(Abs, Unary, abs, kFloats, true)                    \
-  X(Sqrt, Unary, sqrt, kFloats, true)                  \
-  X(Rsqrt, Unary, rsqrt, kFloats, true)                \
-  X(Reciprocal, Unary, recip, kFloats, true)           \
-  X(Relu, Unary, relu, kFloatsS32, true)               \
-  X(Not, Unary, bnot, kBits16, false)
+  X(Add, Binary, add, kArith, true, V)                 \
+  X(Sub, Binary, sub, kArith, true, V)                 \
+  X(Mul, Binary, mul, kArith, true, V)                 \
+  X(Div, Binary, div, kFloats, true, V)                \
+  X(Max, Binary, max, kArith, false, V)                \
+  X(Min, Binary, min, kArith, false, V)                \
+  X(And, Binary, band, kBits16, false, V)              \
+  X(Or, Binary, bor, kBits16, false, V)                \
+  X(AddRelu, BinaryRelu, add, kFloatsS16, true, V)     \
+  X(SubRelu, BinaryRelu, sub, kFloatsS16, true, V)     \
+  X(MulAddDst, MulAddDst, mul, kFloats, true, V)       \
+  X(FusedMulAdd, FusedMulAdd, mul, kFloats, true, V)   \
+  X(Adds, Scalar, add, kArith, true, V)                \
+  X(Muls, Scalar, mul, kArith, true, V)                \
+  X(Maxs, Scalar, max, kArith, false, V)               \
+  X(Mins, Scalar, min, kArith, false, V)               \
+  X(ShiftLeft, Scalar, shl, kInts, false, V)           \
+  X(ShiftRight, Scalar, shr, kInts, false, V)          \
+  X(LeakyRelu, LeakyRelu, mul, kFloats, true, V)       \
+  X(Exp, Unary, exp, kFloats, true, V)                 \
+  X(Ln, Unary, ln, kFloats, true, V)                   \
+  X(Abs, Unary, abs, kFloats, true, V)                 \
+  X(Sqrt, Unary, sqrt, kFloats, true, V)               \
+  X(Rsqrt, Unary, rsqrt, kFloats, true, V)             \
+  X(Reciprocal, Unary, recip, kFloats, true, V)        \
+  X(Relu, Unary, relu, kFloatsS32, true, V)            \
+  X(Not, Unary, bnot, kBits16, false, V)
 
 enum class VecApi : uint8_t {
-#define TILESIM_ASCENDC_VEC_ENUM(name, kind, op, dtypes, sat) name,
+#define TILESIM_ASCENDC_VEC_ENUM(name, kind, op, dtypes, sat, pipe) name,
   TILESIM_ASCENDC_VECTOR_APIS(TILESIM_ASCENDC_VEC_ENUM)
 #undef TILESIM_ASCENDC_VEC_ENUM
 };
@@ -162,6 +163,10 @@ struct PadSpec {
 };
 void data_copy_pad(const MemRef& dst, const MemRef& src, const CopyBlocks& p, const PadSpec& pad,
                    unsigned elem_bytes, const char* api);
+
+// SetAtomicAdd<T> (t: the element type) / SetAtomicNone (nullopt-like: t ignored, on = false):
+// while on, DataCopy and DataCopyPad from UB to GM add each element to GM's (docs/ascendc.md#atomic-add).
+void set_atomic_add(bool on, DType t);
 
 // Host pointer of a checked UB range of the calling core.
 uint8_t* ub_bytes(uint64_t addr, uint64_t bytes, const char* api, const char* operand);
