@@ -110,6 +110,9 @@ size_t end_launch();
 size_t hazard_count();
 std::string report_text();
 void clear_reports();
+// The reports so far have been shown (a failed launch printed them before raising): the exit
+// handler does not print them again, nor fail the process for them.
+void mark_delivered();
 // Writes every run so far as a Chrome/Perfetto trace (one track per pipe, logical time, flags as
 // flow arrows, hazards marked); Error(Io) if the file cannot be written.
 void write_timeline(const std::string& path);

@@ -116,6 +116,7 @@ struct Report {
   size_t count;
   std::string text;
   uint64_t launch = 0;  // the last Ascend C launch that saw it (0: none)
+  bool delivered = false;  // printed by a failed launch (mark_delivered): not printed again at exit
 };
 
 struct Sink {
@@ -457,6 +458,8 @@ void end_core(Core& c, const Site& site) {
   flush_timeline(c);
 }
 
+std::string text_of(bool only_undelivered);  // below, with report_text
+
 void exit_handler() {
   if (!on()) return;
   end_kernel();
@@ -468,8 +471,9 @@ void exit_handler() {
       std::fprintf(stderr, "%s\n", e.what());
     }
   }
-  if (hazard_count() == 0) return;
-  std::fputs(report_text().c_str(), stderr);
+  const std::string text = text_of(true);  // what no failed launch has printed yet
+  if (text.empty()) return;
+  std::fputs(text.c_str(), stderr);
   std::fflush(nullptr);
   std::_Exit(1);  // the checker's verdict (issue 22 §5): non-zero after printing every report
 }
@@ -708,11 +712,13 @@ size_t hazard_count() {
   return s.reports.size();
 }
 
-std::string report_text() {
+namespace {
+std::string text_of(bool only_undelivered) {
   Sink& s = sink();
   std::lock_guard lock(s.mu);
   std::vector<const Report*> rs;
-  for (const Report& r : s.reports) rs.push_back(&r);
+  for (const Report& r : s.reports)
+    if (!only_undelivered || !r.delivered) rs.push_back(&r);
   std::stable_sort(rs.begin(), rs.end(), [](const Report* a, const Report* b) {
     return a->block != b->block ? a->block < b->block : a->first_seq < b->first_seq;
   });
@@ -720,13 +726,23 @@ std::string report_text() {
   for (const Report* r : rs) {
     out += "tilesim sync: " + r->text;
     if (r->count > 1) out += fmt::format("\n  seen {} times", r->count);
-    if (r->block >= 0) out += fmt::format(" (first in block {})", r->block);
+    if (r->block >= 0) out += r->count > 1 ? fmt::format(" (first in block {})", r->block)
+                                           : fmt::format("\n  in block {}", r->block);
     out += "\n";
   }
   if (!rs.empty())
     out += fmt::format("tilesim sync: {} distinct problem{} found [docs/sync.md]\n", rs.size(),
                        rs.size() == 1 ? "" : "s");
   return out;
+}
+}  // namespace
+
+std::string report_text() { return text_of(false); }
+
+void mark_delivered() {
+  Sink& s = sink();
+  std::lock_guard lock(s.mu);
+  for (Report& r : s.reports) r.delivered = true;
 }
 
 void clear_reports() {

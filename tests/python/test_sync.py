@@ -155,6 +155,7 @@ def test_every_example_kernel_is_clean_and_the_broken_ones_report_their_flag():
         if n.endswith("_missing_flag"):
             assert r.returncode == 1, (n, r.stdout, r.stderr)
             assert "tilesim sync: RAW hazard (read after write)" in r.stderr, (n, r.stderr)
+            assert r.stderr.count("distinct problem") == 1, (n, r.stderr)  # printed once, not again at exit
             assert "1 distinct problem found" in r.stderr, (n, r.stderr)
             # Unchecked, the same program runs and its numbers are right (the bug hides here).
             assert subprocess.run([os.path.join(d, n)], capture_output=True, cwd=d).returncode == 0

@@ -122,7 +122,8 @@ TEST_F(AscendcSync, MissingFlagIsReportedWithBothSitesAndTheFix) {
                 "  second: Add on PIPE_V at " + f + ":" + std::to_string(g_add_line) +
                 " reads UB [0x0, 0x100), not ordered after it\n"
                 "  fix: SetFlag<HardEvent::MTE2_V>(EVENT_ID0) after the first, WaitFlag<HardEvent::MTE2_V>(EVENT_ID0) "
-                "before the second [docs/sync.md#hazards] (first in block 0)\n"
+                "before the second [docs/sync.md#hazards]\n"
+                "  in block 0\n"
                 "tilesim sync: 1 distinct problem found [docs/sync.md]\n");
 }
 
