@@ -13,6 +13,8 @@ def cases():
          "bench": "BM_sync_attention/S512/D64/on", "unchecked": "BM_sync_attention/S512/D64/off"},
         {"case": "sync.softmax_db/256x128 (checked)", "family": "sync", "threads": 1,
          "bench": "BM_sync_softmax_db/256x128/on", "unchecked": "BM_sync_softmax_db/256x128/off"},
+        {"case": "sync.ascendc_add/b8x2048 (checked)", "family": "sync", "threads": 1,
+         "bench": "BM_sync_ascendc_add/b8x2048/on", "unchecked": "BM_sync_ascendc_add/b8x2048/off"},
         {"case": "sync.hook_off/flag_pair (checker off)", "family": "sync", "threads": 1,
          "bench": "BM_sync_hook_off/flag_pair", "memcpy_bytes": 32},
     ]

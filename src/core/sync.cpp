@@ -636,13 +636,16 @@ void begin_launch(int blocks, Model m) {
     std::lock_guard lock(s.mu);
     ++s.launch;
   }
+  // The cores of the last launch are reused (reset: their shadow pages stay allocated, of an
+  // older generation), so a launch does not pay for fresh memory.
   Launch& l = launch();
-  l.cores.clear();
   l.model = m;
+  if (l.cores.size() > size_t(blocks)) l.cores.resize(size_t(blocks));
+  for (auto& c : l.cores) c->reset();
+  while (l.cores.size() < size_t(blocks)) l.cores.push_back(std::make_unique<Core>());
   for (int b = 0; b < blocks; ++b) {
-    l.cores.push_back(std::make_unique<Core>());
-    l.cores.back()->block = b;
-    l.cores.back()->model = m;
+    l.cores[size_t(b)]->block = b;
+    l.cores[size_t(b)]->model = m;
   }
 }
 
@@ -663,42 +666,55 @@ size_t end_launch() {
   size_t phases = 0;
   for (auto& c : l.cores) phases = std::max(phases, c->gm_phases.size());
   // Per phase, every pair of blocks: a write of one overlapping a read or write of the other
-  // (atomic writes against each other excepted).
+  // (atomic writes against each other excepted). One sweep over the phase's GM ranges sorted by
+  // start (block and program order break ties, so the reports do not depend on the threads).
+  struct Entry {
+    uint64_t lo, hi;
+    uint32_t acc;
+    uint32_t core;
+    bool write, atomic;
+  };
+  std::vector<Entry> all;
+  std::vector<size_t> active;
   for (size_t ph = 0; ph < phases; ++ph) {
-    for (size_t i = 0; i < l.cores.size(); ++i) {
-      Core& a = *l.cores[i];
-      if (ph >= a.gm_phases.size()) continue;
-      auto wa = a.gm_phases[ph];
-      std::sort(wa.begin(), wa.end(), [](auto& x, auto& y) { return x.lo < y.lo; });
-      for (size_t j = 0; j < l.cores.size(); ++j) {
-        if (j == i) continue;
-        Core& b = *l.cores[j];
-        if (ph >= b.gm_phases.size()) continue;
-        for (const auto& w : wa) {
-          if (!w.write) continue;
-          for (const auto& o : b.gm_phases[ph]) {
-            if (o.hi <= w.lo || w.hi <= o.lo) continue;
-            if (o.write && (o.atomic && w.atomic)) continue;
-            if (o.write && j < i) continue;  // each write/write pair once
-            const AccRec& x = a.accs[w.acc];
-            const AccRec& y = b.accs[o.acc];
-            const Kind k = o.write ? Kind::XWAW : Kind::XRAW;
-            std::string key = fmt::format("{}|{}{}|{}{}", int(k), a.sites[x.site].api,
-                                          site_text(a.sites[x.site]), b.sites[y.site].api,
-                                          site_text(b.sites[y.site]));
-            std::string text = fmt::format(
-                "{}\n  block {}: {}\n  block {}: {}\n  fix: SyncAll() between them, or give each block "
-                "its own bytes [{}]",
-                kind_title(k), a.block, a.who(x), b.block, b.who(y), kind_anchor(k));
-            a.add_report(k, std::move(key), std::move(text));
-            break;  // one report per write against this block
-          }
-        }
+    all.clear();
+    for (size_t i = 0; i < l.cores.size(); ++i)
+      if (ph < l.cores[i]->gm_phases.size())
+        for (const auto& e : l.cores[i]->gm_phases[ph])
+          all.push_back({e.lo, e.hi, e.acc, uint32_t(i), e.write, e.atomic});
+    std::stable_sort(all.begin(), all.end(), [](const Entry& x, const Entry& y) {
+      return x.lo != y.lo ? x.lo < y.lo : x.core < y.core;
+    });
+    active.clear();
+    for (size_t idx = 0; idx < all.size(); ++idx) {
+      const Entry& e = all[idx];
+      std::erase_if(active, [&](size_t a) { return all[a].hi <= e.lo; });
+      for (size_t a : active) {
+        const Entry& o = all[a];
+        if (o.core == e.core || (!o.write && !e.write) || (o.write && e.write && o.atomic && e.atomic))
+          continue;
+        // The writer first (the lower block of two writers).
+        const bool e_first = e.write && (!o.write || e.core < o.core);
+        const Entry& w = e_first ? e : o;
+        const Entry& r = e_first ? o : e;
+        Core& a_core = *l.cores[w.core];
+        Core& b_core = *l.cores[r.core];
+        const AccRec& x = a_core.accs[w.acc];
+        const AccRec& y = b_core.accs[r.acc];
+        const Kind k = r.write ? Kind::XWAW : Kind::XRAW;
+        std::string key = fmt::format("{}|{}{}|{}{}", int(k), a_core.sites[x.site].api,
+                                      site_text(a_core.sites[x.site]), b_core.sites[y.site].api,
+                                      site_text(b_core.sites[y.site]));
+        std::string text = fmt::format(
+            "{}\n  block {}: {}\n  block {}: {}\n  fix: SyncAll() between them, or give each block "
+            "its own bytes [{}]",
+            kind_title(k), a_core.block, a_core.who(x), b_core.block, b_core.who(y), kind_anchor(k));
+        a_core.add_report(k, std::move(key), std::move(text));
       }
+      active.push_back(idx);
     }
   }
   for (auto& c : l.cores) end_core(*c, {});
-  l.cores.clear();
   // Every distinct hazard this launch saw, also those an earlier launch reported first.
   Sink& s = sink();
   std::lock_guard lock(s.mu);
