@@ -541,19 +541,32 @@ void access(std::string_view api, uint8_t pipe, const Site& site, const Range* r
   }
 }
 
-void set_flag(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const Site& site) {
+namespace {
+// The flag (src, dst, id) of the calling thread's core, with the call's site id in `s`; nullptr
+// (after an "event id out of range" report) when the pipes or the id are not a flag's.
+Core::Flag* flag_of(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const Site& site,
+                    uint8_t pipe, uint32_t& s) {
   ensure_exit_handler();
   Core& c = core();
-  const uint32_t s = c.intern(api, site, valid_pipe(src) ? src : kS);
+  s = c.intern(api, site, valid_pipe(pipe) ? pipe : kS);
   ++c.seq;
   if (!valid_pipe(src) || !valid_pipe(dst) || id < 0 || id >= kNumEventIds) {
     c.flag_report(Kind::BadId, s, src, dst, id,
                   fmt::format(": event ids are 0..{} and the pipes one of S V M MTE1 MTE2 MTE3 FIX",
                               kNumEventIds - 1)
                       .c_str());
-    return;
+    return nullptr;
   }
-  auto& f = c.flags[(uint32_t(src) << 16) | (uint32_t(dst) << 8) | uint32_t(id)];
+  return &c.flags[(uint32_t(src) << 16) | (uint32_t(dst) << 8) | uint32_t(id)];
+}
+}  // namespace
+
+void set_flag(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const Site& site) {
+  uint32_t s = 0;
+  Core::Flag* fp = flag_of(api, src, dst, id, site, src, s);
+  if (fp == nullptr) return;
+  Core& c = core();
+  Core::Flag& f = *fp;
   if (f.pending) c.flag_report(Kind::DoubleSet, s, src, dst, id, "");
   f.pending = true;
   f.snap = c.clk[src];
@@ -564,18 +577,11 @@ void set_flag(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const 
 }
 
 void wait_flag(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const Site& site) {
-  ensure_exit_handler();
+  uint32_t s = 0;
+  Core::Flag* fp = flag_of(api, src, dst, id, site, dst, s);
+  if (fp == nullptr) return;
   Core& c = core();
-  const uint32_t s = c.intern(api, site, valid_pipe(dst) ? dst : kS);
-  ++c.seq;
-  if (!valid_pipe(src) || !valid_pipe(dst) || id < 0 || id >= kNumEventIds) {
-    c.flag_report(Kind::BadId, s, src, dst, id,
-                  fmt::format(": event ids are 0..{} and the pipes one of S V M MTE1 MTE2 MTE3 FIX",
-                              kNumEventIds - 1)
-                      .c_str());
-    return;
-  }
-  auto& f = c.flags[(uint32_t(src) << 16) | (uint32_t(dst) << 8) | uint32_t(id)];
+  Core::Flag& f = *fp;
   if (!f.pending) {
     c.flag_report(Kind::WaitNoSet, s, src, dst, id, "");
     return;

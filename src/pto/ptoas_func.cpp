@@ -1861,8 +1861,8 @@ class Machine {
     slot(n.res[0]).view = std::move(v);
   }
 
-  std::shared_ptr<TileObj> new_tile(const TileT& t, int vr, int vc, const std::string& name,
-                                    const char* who) {
+  // A tile object of type t and valid shape vr x vc, its storage not yet set.
+  std::shared_ptr<TileObj> tile_of(const TileT& t, int vr, int vc) {
     auto obj = std::make_shared<TileObj>();
     TileDesc& d = obj->d;
     d.dtype = t.dtype;
@@ -1878,6 +1878,13 @@ class Machine {
     if (t.rows <= 0 || t.cols <= 0 || t.rows > (1 << 16) || t.cols > (1 << 16))
       fail(ErrorCode::Bounds,
            fmt::format("tile shape must be 1..65536 in each dimension, got {}x{}", t.rows, t.cols));
+    return obj;
+  }
+
+  std::shared_ptr<TileObj> new_tile(const TileT& t, int vr, int vc, const std::string& name,
+                                    const char* who) {
+    auto obj = tile_of(t, vr, vc);
+    TileDesc& d = obj->d;
     if (d.bytes() > (size_t(1) << 28))
       fail(ErrorCode::Bounds,
            fmt::format("tile of {} bytes exceeds the 256 MiB limit of a program tile", d.bytes()));
@@ -1918,21 +1925,8 @@ class Machine {
   // bytes, as on the chip; the buffers are zero-filled when the run starts, not per allocation.
   std::shared_ptr<TileObj> placed_tile(const TileT& t, int vr, int vc, int64_t addr,
                                        const std::string& name) {
-    auto obj = std::make_shared<TileObj>();
+    auto obj = tile_of(t, vr, vc);
     TileDesc& d = obj->d;
-    d.dtype = t.dtype;
-    d.loc = t.loc;
-    d.row_major = t.row_major;
-    d.slayout = t.slayout;
-    d.fractal = t.fractal;
-    d.pad = t.pad;
-    d.rows = t.rows;
-    d.cols = t.cols;
-    d.valid_row = vr;
-    d.valid_col = vc;
-    if (t.rows <= 0 || t.cols <= 0 || t.rows > (1 << 16) || t.cols > (1 << 16))
-      fail(ErrorCode::Bounds,
-           fmt::format("tile shape must be 1..65536 in each dimension, got {}x{}", t.rows, t.cols));
     const Ub buf = buffer_of(t.loc, name);
     d.data = ub_bind(buf, target_, addr, d.bytes(), "pto.alloc_tile %" + name, buffer_name(t.loc));
     d.capacity = d.bytes();
