@@ -118,6 +118,13 @@ class Lexer {
       return {c == '!' ? Tok::Bang : Tok::Hash, s, at};
     }
     if (c == '<') return {Tok::Angle, angle(at), at};
+    if (c == '^') {  // a block label (^bb0): an Ident spelled with its caret
+      std::string s(1, c);
+      advance();
+      while (p_ < t_.size() && id_char(t_[p_])) s.push_back(t_[p_]), advance();
+      if (s.size() == 1) fail(at, "expected a block label after '^'");
+      return {Tok::Ident, s, at};
+    }
     if (c == '%' || c == '@') {
       advance();
       std::string s;
@@ -219,7 +226,7 @@ struct Ty {
 
 enum class OpK : uint8_t {
   Const, IntBin, Cmpi, Select, Cast, For, If, Yield, Return, MakeView, PartView, Alloc,
-  SetValid, Print, Instr, Sync
+  SetValid, Print, While, Condition, Instr, Sync
 };
 
 // An operand: an SSA value (slot) or, for scalar positions, a literal number.
@@ -741,7 +748,7 @@ class Parser {
       if (peek().k == Tok::End) fail(peek(), "expected '}'");
       ops.push_back(op());
       const OpK k = ops.back().k;
-      if ((k == OpK::Return || k == OpK::Yield) && !peek_punct("}"))
+      if ((k == OpK::Return || k == OpK::Yield || k == OpK::Condition) && !peek_punct("}"))
         fail(peek(), fmt::format("'{}' must be the last op of its region", ops.back().name));
     }
     if (terminator && std::strcmp(terminator, "return") == 0 &&
@@ -933,6 +940,28 @@ class Parser {
       }
     if (m.s == "scf.for") return scf_for(n, results);
     if (m.s == "scf.if") return scf_if(n, results);
+    if (m.s == "scf.while") return scf_while(n, results);
+    if (m.s == "scf.condition") {
+      // scf.condition(%c) %v, ... : T, ...: ends scf.while's first region
+      no_results();
+      n.k = OpK::Condition;
+      expect("(");
+      n.in.push_back(value());
+      expect(")");
+      if (!type_of(n.in[0].slot).same(bool_type()))
+        fail_at(n.in[0].pos, "%" + n.in[0].name, "scf.condition takes an i1 value");
+      if (peek().k == Tok::Percent) {
+        do n.in.push_back(value());
+        while (accept(","));
+        expect(":");
+        std::vector<Ty> ts;
+        do ts.push_back(type());
+        while (accept(","));
+        if (ts.size() + 1 != n.in.size()) fail(m, "scf.condition: one type per value");
+        for (size_t k = 0; k < ts.size(); ++k) agree(n.in[k + 1], ts[k], m.pos);
+      }
+      return n;
+    }
     if (m.s == "scf.yield") {
       no_results();
       n.k = OpK::Yield;
@@ -1113,6 +1142,92 @@ class Parser {
     expect("}");
     check_yield(n, n.body, iter_types, "scf.for");
     for (size_t k = 0; k < results.size(); ++k) n.res.push_back(define(results[k], iter_types[k]));
+    return n;
+  }
+
+  Ty bool_type() {
+    Ty t;
+    scalar_type_of("i1", t);
+    return t;
+  }
+
+  // %r:N = scf.while (%a = %init, ...) : (T, ...) -> (R, ...) { ... scf.condition(%c) %v, ... }
+  //        do { ^bb0(%x: R, ...): ... scf.yield %w, ... : T, ... }
+  // The first region runs with the loop-carried values; scf.condition's values are the results
+  // when %c is false, else the second region's arguments, whose scf.yield carries the next values.
+  Node scf_while(Node& n, const std::vector<Tok>& results) {
+    n.k = OpK::While;
+    std::vector<Tok> names;
+    expect("(");
+    if (!peek_punct(")")) {
+      do {
+        const Tok& a = peek();
+        if (a.k != Tok::Percent) fail(a, "expected '%name = %init'");
+        next();
+        names.push_back(a);
+        expect("=");
+        n.in.push_back(value());
+      } while (accept(","));
+    }
+    expect(")");
+    expect(":");
+    const std::vector<Ty> carried = type_list();
+    expect("->");
+    const std::vector<Ty> out = type_list();
+    if (carried.size() != names.size())
+      fail_at(n.pos, n.name, "scf.while: one type per loop-carried value");
+    for (size_t k = 0; k < names.size(); ++k) agree(n.in[k], carried[k], n.pos);
+    if (results.size() != out.size())
+      fail_at(n.pos, n.name, fmt::format("scf.while has {} results, {} named", out.size(), results.size()));
+    expect("{");
+    scopes_.push_back(Scope{});
+    for (size_t k = 0; k < names.size(); ++k) n.args.push_back(define(names[k], carried[k]));
+    n.sub = int(names.size());
+    n.body = block(nullptr);
+    scopes_.pop_back();
+    expect("}");
+    const Node* c = !n.body.empty() && n.body.back().k == OpK::Condition ? &n.body.back() : nullptr;
+    if (c == nullptr) fail_at(n.pos, n.name, "scf.while's first region ends with scf.condition");
+    if (c->in.size() - 1 != out.size())
+      fail_at(c->pos, "scf.condition", fmt::format("scf.condition passes {} values, scf.while has {} results",
+                                                   c->in.size() - 1, out.size()));
+    for (size_t k = 0; k < out.size(); ++k)
+      if (!c->in[k + 1].type.same(out[k]))
+        fail_at(c->in[k + 1].pos, "%" + c->in[k + 1].name,
+                fmt::format("scf.condition: type {} differs from the result type {}", c->in[k + 1].type.text,
+                            out[k].text));
+    expect_ident("do");
+    expect("{");
+    scopes_.push_back(Scope{});
+    if (peek().k == Tok::Ident && !peek().s.empty() && peek().s[0] == '^') {
+      next();
+      expect("(");
+      size_t k = 0;
+      if (!peek_punct(")")) {
+        do {
+          const Tok& a = peek();
+          if (a.k != Tok::Percent) fail(a, "expected a block argument '%name: type'");
+          next();
+          expect(":");
+          const Tok& tt = peek();
+          const Ty ty = type();
+          if (k >= out.size() || !ty.same(out[k]))
+            fail(tt, "the block's arguments are scf.while's result types, in order");
+          n.args.push_back(define(a, ty));
+          ++k;
+        } while (accept(","));
+      }
+      expect(")");
+      expect(":");
+      if (k != out.size()) fail_at(n.pos, n.name, "the do region takes one argument per result");
+    } else if (!out.empty()) {
+      fail(peek(), "expected the do region's block label with its arguments: ^bb0(%x: T, ...):");
+    }
+    n.els = block(nullptr);
+    scopes_.pop_back();
+    expect("}");
+    check_yield(n, n.els, carried, "scf.while");
+    for (size_t k = 0; k < results.size(); ++k) n.res.push_back(define(results[k], out[k]));
     return n;
   }
 
@@ -1618,7 +1733,7 @@ class Machine {
 
   const Node* exec_block(const std::vector<Node>& ops) {
     for (const Node& n : ops) {
-      if (n.k == OpK::Yield) return &n;
+      if (n.k == OpK::Yield || n.k == OpK::Condition) return &n;
       if (n.k == OpK::Return) return nullptr;
       tick(n);
       try {
@@ -1640,6 +1755,7 @@ class Machine {
       case OpK::Select: slot(n.res[0]) = slot(n.in[0].slot).bits & 1 ? slot(n.in[1].slot) : slot(n.in[2].slot); return;
       case OpK::Cast: return cast(n);
       case OpK::For: return scf_for(n);
+      case OpK::While: return scf_while(n);
       case OpK::If: return scf_if(n);
       case OpK::MakeView: return make_view(n);
       case OpK::PartView: return partition_view(n);
@@ -1777,6 +1893,26 @@ class Machine {
       i += step;
     }
     for (size_t k = 0; k < n.res.size(); ++k) slot(n.res[k]) = slot(n.args[1 + k]);
+  }
+
+  void scf_while(const Node& n) {
+    const size_t nc = size_t(n.sub), nr = n.res.size();
+    std::vector<Val> vals(nc);
+    for (size_t k = 0; k < nc; ++k) vals[k] = slot(n.in[k].slot);
+    while (true) {
+      tick(n);  // every iteration counts against max_ops: a loop that never ends stops there
+      for (size_t k = 0; k < nc; ++k) slot(n.args[k]) = vals[k];
+      const Node* c = exec_block(n.body);
+      std::vector<Val> passed(nr);
+      for (size_t k = 0; k < nr; ++k) passed[k] = slot(c->in[k + 1].slot);
+      if (!(slot(c->in[0].slot).bits & 1)) {
+        for (size_t k = 0; k < nr; ++k) slot(n.res[k]) = passed[k];
+        return;
+      }
+      for (size_t k = 0; k < nr; ++k) slot(n.args[nc + k]) = passed[k];
+      const Node* y = exec_block(n.els);
+      for (size_t k = 0; k < nc; ++k) vals[k] = slot(y->in[k].slot);
+    }
   }
 
   void scf_if(const Node& n) {

@@ -64,6 +64,13 @@ std::string error_of(const std::string& text, const as::RunOptions& o) {
   return "(no error)";
 }
 
+// `text` with its first `from` replaced by `to` (substr: g++ 12's -Wrestrict misfires on replace).
+std::string subst(const std::string& text, const std::string& from, const std::string& to) {
+  const size_t i = text.find(from);
+  if (i == std::string::npos) return text;
+  return text.substr(0, i) + to + text.substr(i + from.size());
+}
+
 std::vector<float> iota_f(size_t n, float scale = 1.0f, float base = 0.0f) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = base + scale * float(i);
@@ -678,14 +685,11 @@ TEST(PtoAsFunc, ManualAddressesShareBytesAndCoreQueries) {
   const auto y = values<float>(as::run(prog, "k.pto", o), "o");
   for (size_t i = 0; i < 8; ++i) EXPECT_EQ(y[i], x[i]) << i;  // the column's bytes read as a row, times 1
   // Alignment and bounds of a manual address are TASSIGN's.
-  std::string bad = prog;
-  bad.replace(bad.find("%a64 = arith.constant 64"), 24, "%a64 = arith.constant 48");
+  std::string bad = subst(prog, "%a64 = arith.constant 64", "%a64 = arith.constant 48");
   EXPECT_NE(error_of(bad, o).find("32"), std::string::npos) << error_of(bad, o);
-  bad = prog;
-  bad.replace(bad.find("%a64 = arith.constant 64"), 24, "%a64 = arith.constant 99999968");
+  bad = subst(prog, "%a64 = arith.constant 64", "%a64 = arith.constant 99999968");
   EXPECT_NE(error_of(bad, o).find("UB"), std::string::npos) << error_of(bad, o);
-  bad = prog;
-  bad.replace(bad.find("pto.alloc_tile addr = %a64 : " + col), 25, "pto.alloc_tile addr = %a64 addr = %a64");
+  bad = subst(prog, "pto.alloc_tile addr = %a64 : " + col, "pto.alloc_tile addr = %a64 addr = %a64 : " + col);
   EXPECT_NE(error_of(bad, o).find("'addr' given twice"), std::string::npos) << error_of(bad, o);
 }
 
@@ -714,8 +718,7 @@ TEST(PtoAsFunc, SetValidShapeChangesTheValidRegion) {
   o.inputs["o"] = f32(std::vector<float>(32, 0.0f), 4, 8);
   const auto y = values<float>(as::run(prog, "k.pto", o), "o");
   for (size_t i = 0; i < 32; ++i) EXPECT_EQ(y[i], i < 16 ? 1.5f : 0.0f) << i;
-  std::string bad = prog;
-  bad.replace(bad.find("%t, %c2, %c8"), 12, "%t, %c8, %c8");
+  std::string bad = subst(prog, "%t, %c2, %c8", "%t, %c8, %c8");
   EXPECT_NE(error_of(bad, o).find("valid shape 8x8 is outside the tile's 4x8"), std::string::npos)
       << error_of(bad, o);
   EXPECT_NE(error_of(fmt::format(R"(module {{
@@ -752,8 +755,73 @@ TEST(PtoAsFunc, TprintPrintsTheTile) {
   const std::string out = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("=== [TPRINT Tile] Data Type: float32, Layout: ND, TileType: Vec ==="), std::string::npos) << out;
   EXPECT_NE(out.find("  2.5000   2.5000"), std::string::npos) << out;
-  std::string bad = prog;
-  const size_t at = bad.find("pto.tprint ins(%t");
-  bad.replace(at, bad.find('\n', at) - at, "pto.tprint ins(%v : f32)");
+  const std::string bad = subst(prog, "pto.tprint ins(%t : " + T + ")", "pto.tprint ins(%v : f32)");
   EXPECT_NE(error_of(bad, {}).find("pto.tprint prints a tile"), std::string::npos) << error_of(bad, {});
+}
+
+// scf.while with scf.condition and a ^bb0 block label: a loop that adds 1 then 10 per iteration and
+// leaves early at i == 2 through its loop-carried i1 (1 + 10, 1 + 10, 1, then 100 after it stops).
+TEST(PtoAsFunc, ScfWhileRunsUntilItsConditionFails) {
+  const std::string T = tb(1, 8);
+  const std::string prog = fmt::format(R"(module {{
+  func.func @k(%o: !pto.ptr<f32>, %n: index) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %true = arith.constant true
+    %false = arith.constant false
+    %one = arith.constant 1.0 : f32
+    %ten = arith.constant 10.0 : f32
+    %hundred = arith.constant 100.0 : f32
+    %ov = pto.make_tensor_view %o, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %t = pto.alloc_tile : {0}
+    %final:2 = scf.while (%i = %c0, %alive = %true) : (index, i1) -> (index, i1) {{
+      %lt = arith.cmpi slt, %i, %n : index
+      %go = arith.andi %lt, %alive : i1
+      scf.condition(%go) %i, %alive : index, i1
+    }} do {{
+    ^bb0(%i2: index, %alive2: i1):
+      pto.tadds ins(%t, %one : {0}, f32) outs(%t : {0})
+      %stop = arith.cmpi eq, %i2, %c2 : index
+      %next = arith.addi %i2, %c1 : index
+      %y:2 = scf.if %stop -> (index, i1) {{
+        scf.yield %next, %false : index, i1
+      }} else {{
+        pto.tadds ins(%t, %ten : {0}, f32) outs(%t : {0})
+        scf.yield %next, %true : index, i1
+      }}
+      scf.yield %y#0, %y#1 : index, i1
+    }}
+    %stopped = arith.xori %final#1, %true : i1
+    scf.if %stopped {{
+      pto.tadds ins(%t, %hundred : {0}, f32) outs(%t : {0})
+    }}
+    pto.tstore ins(%t : {0}) outs(%op : !pto.partition_tensor_view<1x8xf32>)
+    return
+  }}
+}}
+)",
+                                       T);
+  as::RunOptions o;
+  o.inputs["o"] = f32(std::vector<float>(8, 0.0f), 1, 8);
+  o.scalar_text["n"] = "5";
+  EXPECT_EQ(values<float>(as::run(prog, "k.pto", o), "o")[3], 11.0f + 11.0f + 1.0f + 100.0f);
+  o.scalar_text["n"] = "1";  // the condition fails first: no early stop, no 100
+  EXPECT_EQ(values<float>(as::run(prog, "k.pto", o), "o")[3], 11.0f);
+  o.scalar_text["n"] = "0";
+  EXPECT_EQ(values<float>(as::run(prog, "k.pto", o), "o")[3], 0.0f);
+  // Malformed: no scf.condition, a missing block label, a wrong condition type.
+  std::string bad = subst(prog, "scf.condition(%go) %i, %alive : index, i1", "scf.yield %i, %alive : index, i1");
+  EXPECT_NE(error_of(bad, o).find("scf.while's first region ends with scf.condition"), std::string::npos)
+      << error_of(bad, o);
+  bad = subst(prog, "^bb0(%i2: index, %alive2: i1):", "");
+  EXPECT_NE(error_of(bad, o).find("expected the do region's block label"), std::string::npos) << error_of(bad, o);
+  bad = subst(prog, "scf.condition(%go)", "scf.condition(%i)");
+  EXPECT_NE(error_of(bad, o).find("scf.condition takes an i1 value"), std::string::npos) << error_of(bad, o);
+  // An endless loop stops at max_ops.
+  bad = subst(prog, "%go = arith.andi %lt, %alive : i1", "%go = arith.ori %true, %alive : i1");
+  o.max_ops = 1000;
+  EXPECT_NE(error_of(bad, o).find("more than 1000 operations"), std::string::npos) << error_of(bad, o);
 }
