@@ -226,7 +226,7 @@ struct Ty {
 
 enum class OpK : uint8_t {
   Const, IntBin, Cmpi, Select, Cast, For, If, Yield, Return, MakeView, PartView, Alloc,
-  SetValid, Print, While, Condition, Instr, Sync
+  SetValid, Print, While, Condition, Instr, Sync, Call
 };
 
 // An operand: an SSA value (slot) or, for scalar positions, a literal number.
@@ -266,11 +266,14 @@ struct Node {
   int vrow = -1, vcol = -1;
   int addr = -1;  // Alloc: the operand index of addr = %a (a manual-mode tile), -1 = auto
   std::string rname;  // the (first) result's name, for messages
+  // Call: the callee's name and, once the whole module is parsed, its index in the module
+  std::string callee;
+  int callee_idx = -1;
 };
 
 struct Param2 {
   std::string name;
-  Pos pos;
+  Pos pos, type_pos;
   Ty type;
   int slot = -1;
 };
@@ -279,13 +282,26 @@ struct Func {
   std::string name;
   Pos pos;
   std::vector<Param2> params;
+  std::vector<Ty> results;  // `-> T` / `-> (T, ...)`: only a function the entry calls has them
+  Pos results_pos;
+  bool entry_attr = false;  // attributes {pto.entry}
   std::vector<Node> body;
   int nslots = 0;
   std::vector<Ty> slot_types;
-  // A function with no sync op is synchronised by the vendor's compiler: the hazard checker does
-  // not report it (spec 21 §2 sync row, docs/sync.md#switches).
+};
+
+struct Program {
+  std::string target;
+  std::vector<Func> funcs;
+  // A program with no sync op in any function is synchronised by the vendor's compiler: the hazard
+  // checker does not report it (spec 21 §2 sync row, docs/sync.md#switches). One module is one
+  // kernel, so one sync op anywhere (a callee included) makes the whole run checked as written.
   bool has_sync = false;
 };
+
+// Calls nest at most this deep: PTOAS rejects recursion outright (its C++ emission cannot express
+// it); tilesim runs a recursion that ends and stops one that does not here, before the host stack.
+constexpr int kMaxCallDepth = 64;
 
 // ---- integer arithmetic of arith.* (the program's own index computations) ----
 
@@ -375,8 +391,10 @@ class Parser {
     toks_ = Lexer(text, file_).run();
   }
 
-  std::vector<Func> parse_module(std::string& target) {
-    std::vector<Func> funcs;
+  Program parse_module() {
+    Program prog;
+    std::string& target = prog.target;
+    std::vector<Func>& funcs = prog.funcs;
     while (peek_ident(".target")) {  // tilesim's .target line, as in the .arg form
       next();
       const Tok& n = next();
@@ -402,7 +420,9 @@ class Parser {
     }
     if (peek().k != Tok::End) fail(peek(), "unexpected text after the module");
     if (funcs.empty()) fail(peek(), "a func.func file needs at least one func.func");
-    return funcs;
+    resolve_calls(funcs);
+    prog.has_sync = has_sync_;
+    return prog;
   }
 
  private:
@@ -442,7 +462,7 @@ class Parser {
 
   // A balanced {...} attribute dictionary that has no meaning here (module / func attributes);
   // `target` receives a "pto.target_arch" / "pto.device-spec" string if one is there.
-  void skip_dict(std::string* target) {
+  void skip_dict(std::string* target, bool* entry = nullptr) {
     const Tok& open = peek();
     expect("{");
     int depth = 1;
@@ -451,6 +471,7 @@ class Parser {
       if (t.k == Tok::End) fail(open, "unterminated '{'");
       if (t.k == Tok::Punct && t.s == "{") ++depth;
       if (t.k == Tok::Punct && t.s == "}") --depth;
+      if (entry && depth == 1 && t.k == Tok::Ident && t.s == "pto.entry") *entry = true;
       // module attributes {pto.target_arch = "a5"}: the file's target (as a .target line)
       if (target && t.k == Tok::Str && i_ >= 3 && toks_[i_ - 2].s == "=" &&
           toks_[i_ - 3].s == "pto.target_arch") {
@@ -713,29 +734,90 @@ class Parser {
         if (a.k != Tok::Percent) fail(a, "expected an argument '%name: type'");
         next();
         expect(":");
-        const Tok& tt = peek();
         Param2 p;
         p.name = a.s;
         p.pos = a.pos;
-        p.type = type();
-        if (!p.type.scalar() && p.type.k != Ty::Ptr)
-          fail(tt, "a func.func argument is a !pto.ptr<T> or a scalar (f16 bf16 f32 i1 i8 ... index)");
+        p.type_pos = peek().pos;
+        p.type = type();  // any type: a called function takes tiles and views too (check_entry)
         if (peek_punct("{")) skip_dict(nullptr);
         p.slot = define(a, p.type);
         f.params.push_back(std::move(p));
       } while (accept(","));
       expect(")");
     }
-    if (accept("->")) fail(peek(), "a kernel function returns nothing");
+    if (peek_punct("->")) {
+      f.results_pos = next().pos;
+      f.results = type_list();
+    }
     if (peek_ident("attributes")) {
       next();
-      skip_dict(nullptr);
+      skip_dict(nullptr, &f.entry_attr);
     }
     expect("{");
     f.body = block(/*terminator=*/"return");
     expect("}");
+    const Node& r = f.body.back();
+    if (r.in.size() != f.results.size())
+      fail_at(r.pos, r.name,
+              fmt::format("@{} returns {} value{}, this returns {}", f.name, f.results.size(),
+                          f.results.size() == 1 ? "" : "s", r.in.size()));
+    for (size_t k = 0; k < r.in.size(); ++k)
+      if (!r.in[k].type.same(f.results[k]))
+        fail_at(r.in[k].pos, "%" + r.in[k].name,
+                fmt::format("@{}'s result {} is {}, this value is {}", f.name, k, f.results[k].text,
+                            r.in[k].type.text));
     fn_ = nullptr;
     return f;
+  }
+
+  // func.call's callee, found once the whole module is read (a function may be called before it
+  // is defined), and its signature checked against the call's: argument and result count and types.
+  void resolve_calls(std::vector<Func>& funcs) {
+    std::string names;
+    for (size_t i = 0; i < funcs.size(); ++i) {
+      for (size_t j = 0; j < i; ++j)
+        if (funcs[j].name == funcs[i].name)
+          fail_at(funcs[i].pos, "@" + funcs[i].name,
+                  fmt::format("redefinition of function '@{}'", funcs[i].name));
+      names += (names.empty() ? "@" : ", @") + funcs[i].name;
+    }
+    std::function<void(const Func&, std::vector<Node>&)> walk = [&](const Func& caller,
+                                                                    std::vector<Node>& ops) {
+      for (Node& n : ops) {
+        walk(caller, n.body);
+        walk(caller, n.els);
+        if (n.k != OpK::Call) continue;
+        const auto at = std::find_if(funcs.begin(), funcs.end(),
+                                     [&](const Func& g) { return g.name == n.callee; });
+        if (at == funcs.end())
+          fail_at(n.pos, n.name,
+                  fmt::format("unknown function '@{}' (the module has {})", n.callee, names));
+        const Func& g = *at;
+        n.callee_idx = int(at - funcs.begin());
+        if (n.in.size() != g.params.size())
+          fail_at(n.pos, n.name,
+                  fmt::format("@{} takes {} argument{}, the call passes {}", g.name,
+                              g.params.size(), g.params.size() == 1 ? "" : "s", n.in.size()));
+        for (size_t k = 0; k < n.in.size(); ++k)
+          if (!n.in[k].type.same(g.params[k].type))
+            fail_at(
+                n.in[k].pos, "%" + n.in[k].name,
+                fmt::format("argument {} of the call to @{} is {}, its parameter '%{}' is {}", k,
+                            g.name, n.in[k].type.text, g.params[k].name, g.params[k].type.text));
+        if (n.res.size() != g.results.size())
+          fail_at(n.pos, n.name,
+                  fmt::format("@{} returns {} value{}, the call has {}", g.name, g.results.size(),
+                              g.results.size() == 1 ? "" : "s", n.res.size()));
+        for (size_t k = 0; k < n.res.size(); ++k) {
+          const Ty& t = caller.slot_types[size_t(n.res[k])];
+          if (!t.same(g.results[k]))
+            fail_at(n.pos, n.name,
+                    fmt::format("result {} of the call to @{} is {}, @{} returns {}", k, g.name,
+                                t.text, g.name, g.results[k].text));
+        }
+      }
+    };
+    for (Func& f : funcs) walk(f, f.body);
   }
 
   // Ops up to the closing '}'; the last must be `terminator` when given ("scf.yield" may be left
@@ -750,6 +832,9 @@ class Parser {
       const OpK k = ops.back().k;
       if ((k == OpK::Return || k == OpK::Yield || k == OpK::Condition) && !peek_punct("}"))
         fail(peek(), fmt::format("'{}' must be the last op of its region", ops.back().name));
+      if (k == OpK::Return && !terminator)  // MLIR: func.return's parent is the func.func
+        fail_at(ops.back().pos, ops.back().name,
+                "'return' ends a func.func body; an scf region ends with scf.yield");
     }
     if (terminator && std::strcmp(terminator, "return") == 0 &&
         (ops.empty() || ops.back().k != OpK::Return))
@@ -801,11 +886,22 @@ class Parser {
       if (results.size() != 1) fail(m, fmt::format("'{}' has one result", m.s));
     };
     if (m.s == "return" || m.s == "func.return") {
+      // return [%v, ... : T, ...]: checked against the function's result types in func()
       no_results();
       n.k = OpK::Return;
-      if (peek().k == Tok::Percent) fail(peek(), "a kernel function returns nothing");
+      if (peek().k == Tok::Percent) {
+        do n.in.push_back(value());
+        while (accept(","));
+        expect(":");
+        for (size_t k = 0; k < n.in.size(); ++k) {
+          if (k) expect(",");
+          const Tok& tt = peek();
+          agree(n.in[k], type(), tt.pos);
+        }
+      }
       return n;
     }
+    if (m.s == "func.call" || m.s == "call") return call(n, results);
     if (m.s == "arith.constant") return constant(n, results);
     // The core queries (PTOAS PTOOps.td: no operands, an i64 result). A run is one block of one
     // core, as tilesim's PTO kernels are (docs/pto.md#funcfunc-files).
@@ -982,7 +1078,7 @@ class Parser {
         no_results();
         n.k = OpK::Sync;
         sync_operands(n);
-        fn_->has_sync = true;
+        has_sync_ = true;
         return n;
       }
     if (m.s == "pto.make_tensor_view") return make_view(n, results);
@@ -1043,6 +1139,45 @@ class Parser {
       fail_at(n.pos, n.name, "needs a source and a destination pipe [docs/sync.md#hazards]");
     if (is_barrier_op(n.name) && n.sync_pipes.size() > 1)
       fail_at(n.pos, n.name, "a barrier names at most one pipe [docs/sync.md#hazards]");
+  }
+
+  // [%r, ... =] func.call @f(%a, ...) : (T, ...) -> R | (R, ...) | (): the annotation types the
+  // arguments (each must be its value's type) and the results; resolve_calls checks them against
+  // @f's own signature once the module is read.
+  Node call(Node& n, const std::vector<Tok>& results) {
+    n.k = OpK::Call;
+    const Tok& c = peek();
+    if (c.k != Tok::At) fail(c, "expected the callee '@name'");
+    next();
+    n.callee = c.s;
+    expect("(");
+    if (!accept(")")) {
+      do n.in.push_back(value());
+      while (accept(","));
+      expect(")");
+    }
+    expect(":");
+    const Tok& tt = peek();
+    expect("(");
+    std::vector<Ty> args;
+    if (!accept(")")) {
+      do args.push_back(type());
+      while (accept(","));
+      expect(")");
+    }
+    if (args.size() != n.in.size())
+      fail(tt,
+           fmt::format("{}: {} argument types for {} arguments", n.name, args.size(), n.in.size()));
+    for (size_t k = 0; k < args.size(); ++k) agree(n.in[k], args[k], tt.pos);
+    expect("->");
+    const std::vector<Ty> res = type_list();
+    if (res.size() != results.size())
+      fail_at(
+          n.pos, n.name,
+          fmt::format("{} result type{}, {} result{} named", res.size(), res.size() == 1 ? "" : "s",
+                      results.size(), results.size() == 1 ? "" : "s"));
+    for (size_t k = 0; k < res.size(); ++k) n.res.push_back(define(results[k], res[k]));
+    return n;
   }
 
   Node constant(Node& n, const std::vector<Tok>& results) {
@@ -1658,6 +1793,7 @@ class Parser {
   size_t i_ = 0;
   Func* fn_ = nullptr;
   std::vector<Scope> scopes_;
+  bool has_sync_ = false;  // any function of the module has a sync op (Program::has_sync)
 };
 
 
@@ -1700,24 +1836,27 @@ void right_align(int rank, const int64_t* shape, const int64_t* stride, int64_t*
   for (int i = shift - 1; i >= 0; --i) st[i] = sh[i + 1] * st[i + 1];
 }
 
+// Each function activation has its own frame of slots (the entry's lives as long as the Machine);
+// values pass into a call and back as MLIR's do: a tile, view or pointer is the same object in
+// caller and callee, so a callee's writes to a tile argument are the caller's.
 class Machine {
  public:
-  Machine(const Func& f, std::string file, const Target& t, const RunOptions& o,
-          std::vector<npy::Array>& gm)
-      : f_(f), file_(std::move(file)), target_(t), opts_(o), gm_(gm),
-        ub_bytes_(t.ub_bytes, 0), slots_(size_t(f.nslots)) {
+  Machine(const Program& p, const Func& entry, std::string file, const Target& t,
+          const RunOptions& o, std::vector<npy::Array>& gm)
+      : prog_(p), fn_(&entry), file_(std::move(file)), target_(t), opts_(o), gm_(gm),
+        ub_bytes_(t.ub_bytes, 0), entry_slots_(size_t(entry.nslots)), frame_(&entry_slots_) {
     ub_ = Ub{ub_bytes_.data(), ub_bytes_.size()};
   }
-  Val& slot(int s) { return slots_[size_t(s)]; }
-  void run() { exec_block(f_.body); }
+  Val& slot(int s) { return (*frame_)[size_t(s)]; }
+  void run() { exec_block(fn_->body); }
 
  private:
   [[noreturn]] void fail(ErrorCode code, const std::string& what) { raise(code, "", what, kDoc); }
-  const Ty& type_of(int s) const { return f_.slot_types[size_t(s)]; }
+  const Ty& type_of(int s) const { return fn_->slot_types[size_t(s)]; }
 
   int64_t sval(const Opnd& o) const {  // an integer / index value, signed
     const Ty& t = type_of(o.slot);
-    const uint64_t b = slots_[size_t(o.slot)].bits;
+    const uint64_t b = (*frame_)[size_t(o.slot)].bits;
     if (t.k == Ty::Int && (t.uns || t.bits == 1)) return int64_t(b & mask_of(t.bits));
     return as_signed(b, width_of(t));
   }
@@ -1733,8 +1872,7 @@ class Machine {
 
   const Node* exec_block(const std::vector<Node>& ops) {
     for (const Node& n : ops) {
-      if (n.k == OpK::Yield || n.k == OpK::Condition) return &n;
-      if (n.k == OpK::Return) return nullptr;
+      if (n.k == OpK::Yield || n.k == OpK::Condition || n.k == OpK::Return) return &n;
       tick(n);
       try {
         exec(n);
@@ -1769,8 +1907,38 @@ class Machine {
         return;
       }
       case OpK::Instr: return instr(n);
+      case OpK::Call: return call(n);
       default: return sync_op(n);  // no effect on results (spec 21 §2)
     }
+  }
+
+  // func.call: the callee's body in a new frame, its parameters bound to the arguments by
+  // position, its return values into the call's results. Errors inside carry the callee's own
+  // op and file:line:col (exec_block leaves a message that already names the file as it is).
+  void call(const Node& n) {
+    const Func& g = prog_.funcs[size_t(n.callee_idx)];
+    if (depth_ >= kMaxCallDepth)
+      fail(ErrorCode::Bounds,
+           fmt::format("func.call @{}: calls nested deeper than {} (a recursion that does not "
+                       "end?)",
+                       g.name, kMaxCallDepth));
+    std::vector<Val> frame(size_t(g.nslots));
+    for (size_t k = 0; k < n.in.size(); ++k) frame[size_t(g.params[k].slot)] = slot(n.in[k].slot);
+    std::vector<Val> out;
+    {
+      struct Activation {  // the caller's function and frame again on every way out
+        Machine& m;
+        const Func* fn;
+        std::vector<Val>* frame;
+        ~Activation() { m.fn_ = fn, m.frame_ = frame, --m.depth_; }
+      } back{*this, fn_, frame_};
+      fn_ = &g;
+      frame_ = &frame;
+      ++depth_;
+      const Node* r = exec_block(g.body);
+      for (const Opnd& v : r->in) out.push_back(slot(v.slot));
+    }
+    for (size_t k = 0; k < n.res.size(); ++k) slot(n.res[k]) = std::move(out[k]);
   }
 
   // A sync op as the hazard checker sees it (docs/sync.md#hazards): set_flag / wait_flag and
@@ -2217,7 +2385,7 @@ class Machine {
     }
     if (n.is_rowexpand) {
       row_expand(n.rop, dst->d, *desc('a'), *desc('b'), desc('t'), target_, ub_, Path::Fast,
-                 {file_.c_str(), uint32_t(n.pos.line), uint32_t(n.pos.col)}, !f_.has_sync);
+                 {file_.c_str(), uint32_t(n.pos.line), uint32_t(n.pos.col)}, !prog_.has_sync);
       if (result) slot(n.res[0]).tile = result;
       return;
     }
@@ -2285,12 +2453,13 @@ class Machine {
       c.tmp = &scratch_desc;
     }
     c.site = {file_.c_str(), uint32_t(n.pos.line), uint32_t(n.pos.col)};
-    c.auto_sync = !f_.has_sync;
+    c.auto_sync = !prog_.has_sync;
     execute(c, target_, ub_);
     if (result) slot(n.res[0]).tile = result;
   }
 
-  const Func& f_;
+  const Program& prog_;
+  const Func* fn_;  // the function running now, whose slot types frame_'s slots have
   std::string file_;
   const Target& target_;
   const RunOptions& opts_;
@@ -2298,30 +2467,56 @@ class Machine {
   std::vector<uint8_t> ub_bytes_;
   Ub ub_;
   std::array<std::vector<uint8_t>, 6> loc_bytes_;  // L1, L0A, L0B, L0C, bias (by location)
-  size_t live_ = 0;  // declared before slots_: tiles release their bytes into it
+  size_t live_ = 0;  // declared before the frames: tiles release their bytes into it
   uint64_t ops_ = 0;
-  std::vector<Val> slots_;
-};
-
-struct Program {
-  std::string target;
-  std::vector<Func> funcs;
+  int depth_ = 0;  // calls active now
+  std::vector<Val> entry_slots_;
+  std::vector<Val>* frame_;
 };
 
 Program parse(std::string_view text, std::string_view file) {
-  Program p;
-  Parser parser(text, std::string(file));
-  p.funcs = parser.parse_module(p.target);
-  return p;
+  return Parser(text, std::string(file)).parse_module();
 }
 
+// The kernel is what the host launches: its arguments are bound from arrays and values, and its
+// outputs are its !pto.ptr arguments, so it takes only those and returns nothing.
+const Func& check_entry(const Func& f, std::string_view file) {
+  const auto at = [&](Pos p) { return fmt::format("{}:{}:{}", file, p.line, p.col); };
+  for (const Param2& q : f.params)
+    if (!q.type.scalar() && q.type.k != Ty::Ptr)
+      raise(ErrorCode::Parse, at(q.type_pos),
+            fmt::format("the entry function @{}'s argument '%{}' is {}: a kernel argument is a "
+                        "!pto.ptr<T> or a scalar (f16 bf16 f32 i1 i8 ... index)",
+                        f.name, q.name, q.type.text),
+            kDoc);
+  if (!f.results.empty())
+    raise(ErrorCode::Parse, at(f.results_pos),
+          fmt::format("the entry function @{} returns nothing (its outputs are its !pto.ptr "
+                      "arguments); only a function it calls returns values",
+                      f.name),
+          kDoc);
+  return f;
+}
+
+// The named function; without a name the one marked {pto.entry}, else the module's first.
 const Func& pick(const Program& p, std::string_view entry, std::string_view file) {
-  if (entry.empty()) return p.funcs.front();
   std::string names;
-  for (const Func& f : p.funcs) {
-    if (f.name == entry) return f;
-    names += (names.empty() ? "@" : ", @") + f.name;
+  for (const Func& f : p.funcs) names += (names.empty() ? "@" : ", @") + f.name;
+  if (entry.empty()) {
+    const Func* marked = nullptr;
+    for (const Func& f : p.funcs)
+      if (f.entry_attr) {
+        if (marked)
+          raise(ErrorCode::Constraint, std::string(file),
+                fmt::format("@{} and @{} are both marked pto.entry: name the entry", marked->name,
+                            f.name),
+                kDoc);
+        marked = &f;
+      }
+    return check_entry(marked ? *marked : p.funcs.front(), file);
   }
+  for (const Func& f : p.funcs)
+    if (f.name == entry) return check_entry(f, file);
   raise(ErrorCode::Constraint, std::string(file),
         fmt::format("entry '{}' is not a func.func of the file (it has {})", entry, names), kDoc);
 }
@@ -2461,7 +2656,7 @@ std::vector<Output> run_func(std::string_view text, std::string_view file, const
                                              who)});
     }
   }
-  Machine m(f, std::string(file), t, o, gm);
+  Machine m(p, f, std::string(file), t, o, gm);
   for (const auto& [s, a] : ptrs) m.slot(s).bits = uint64_t(a);
   for (const auto& [s, v] : scalars) m.slot(s).bits = v;
   // One run is one kernel for the hazard checker: its flags are checked at the end, its shadow

@@ -825,3 +825,274 @@ TEST(PtoAsFunc, ScfWhileRunsUntilItsConditionFails) {
   o.max_ops = 1000;
   EXPECT_NE(error_of(bad, o).find("more than 1000 operations"), std::string::npos) << error_of(bad, o);
 }
+
+// ---- func.call and functions that return values (issue 17 §6) ----
+
+// A helper returning an index (defined after its caller) picks the row an i32 argument names; a
+// second returns two values (`%r:2`, `func.return`). Expected: row (x + 1) mod 4 holds 2.5.
+TEST(PtoAsFuncCall, ReturnedValuesFeedIndexArithmetic) {
+  const std::string T = tb(1, 8);
+  const std::string prog = fmt::format(R"(module {{
+  func.func @k(%o: !pto.ptr<f32>, %x: i32) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %v = pto.make_tensor_view %o, shape = [%c4, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %row = func.call @row_of(%x) : (i32) -> index
+    %rc:2 = func.call @wrap(%row) : (index) -> (index, f32)
+    %p = pto.partition_view %v, offsets = [%rc#0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %t = pto.alloc_tile : {0}
+    pto.texpands ins(%rc#1 : f32) outs(%t : {0})
+    pto.tstore ins(%t : {0}) outs(%p : !pto.partition_tensor_view<1x8xf32>)
+    return
+  }}
+  func.func private @row_of(%a: i32) -> index {{
+    %c1 = arith.constant 1 : i32
+    %s = arith.addi %a, %c1 : i32
+    %i = arith.index_cast %s : i32 to index
+    return %i : index
+  }}
+  func.func private @wrap(%i: index) -> (index, f32) {{
+    %c4 = arith.constant 4 : index
+    %r = arith.remsi %i, %c4 : index
+    %f = arith.constant 2.5 : f32
+    func.return %r, %f : index, f32
+  }}
+}}
+)",
+                                       T);
+  for (int x : {0, 2, 6}) {
+    as::RunOptions o;
+    o.inputs["o"] = f32(std::vector<float>(32, 0.0f), 4, 8);
+    o.scalar_text["x"] = std::to_string(x);
+    const auto res = values<float>(as::run(prog, "k.pto", o), "o");
+    for (int r = 0; r < 4; ++r)
+      EXPECT_EQ(res[size_t(r * 8 + 5)], r == (x + 1) % 4 ? 2.5f : 0.0f)
+          << "x=" << x << " row " << r;
+  }
+}
+
+// Tiles and views pass by reference: @load fills the caller's tile, @bump's TADDS on its argument
+// changes the caller's tile, and @twice returns a tile it allocated. out = (a + 1.5 + 1.5) * 2.
+TEST(PtoAsFuncCall, TileArgumentsAreTheCallersTiles) {
+  const std::string T = tb(1, 8), PV = "!pto.partition_tensor_view<1x8xf32>";
+  const std::string prog = fmt::format(R"(module {{
+  func.func @k(%a: !pto.ptr<f32>, %o: !pto.ptr<f32>) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %av = pto.make_tensor_view %a, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %ov = pto.make_tensor_view %o, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %pa = pto.partition_view %av, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> {1}
+    %po = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> {1}
+    %t = pto.alloc_tile : {0}
+    func.call @load(%pa, %t) : ({1}, {0}) -> ()
+    %s = arith.constant 1.5 : f32
+    func.call @bump(%t, %s) : ({0}, f32) -> ()
+    func.call @bump(%t, %s) : ({0}, f32) -> ()
+    %u = func.call @twice(%t) : ({0}) -> {0}
+    pto.tstore ins(%u : {0}) outs(%po : {1})
+    return
+  }}
+  func.func private @load(%p: {1}, %t: {0}) {{
+    pto.tload ins(%p : {1}) outs(%t : {0})
+    return
+  }}
+  func.func private @bump(%t: {0}, %s: f32) {{
+    pto.tadds ins(%t, %s : {0}, f32) outs(%t : {0})
+    return
+  }}
+  func.func private @twice(%t: {0}) -> {0} {{
+    %d = pto.alloc_tile : {0}
+    pto.tadd ins(%t, %t : {0}, {0}) outs(%d : {0})
+    return %d : {0}
+  }}
+}}
+)",
+                                       T, PV);
+  as::RunOptions o;
+  o.inputs["a"] = f32(iota_f(8, 0.25f), 1, 8);
+  o.inputs["o"] = f32(std::vector<float>(8, 0.0f), 1, 8);
+  const auto res = values<float>(as::run(prog, "k.pto", o), "o");
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(res[i], (0.25f * float(i) + 3.0f) * 2.0f) << i;
+}
+
+// Without an entry name the function marked {pto.entry} runs, else the module's first; a named
+// entry wins. An entry takes only !pto.ptr and scalar arguments.
+TEST(PtoAsFuncCall, PtoEntrySelectsTheKernel) {
+  const std::string T = tb(1, 8);
+  const std::string kern = R"(
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %v = pto.make_tensor_view %o, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+    %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %t = pto.alloc_tile : {0}
+    %x = arith.constant {1} : f32
+    func.call @fill(%t, %x) : ({0}, f32) -> ()
+    pto.tstore ins(%t : {0}) outs(%p : !pto.partition_tensor_view<1x8xf32>)
+    return
+)";
+  const std::string prog = fmt::format(R"(module {{
+  func.func private @fill(%t: {0}, %v: f32) {{
+    pto.texpands ins(%v : f32) outs(%t : {0})
+    return
+  }}
+  func.func @k(%o: !pto.ptr<f32>) attributes {{pto.entry}} {{{1}  }}
+  func.func @other(%o: !pto.ptr<f32>) {{{2}  }}
+}}
+)",
+                                       T, fmt::format(fmt::runtime(kern), T, "4.0"),
+                                       fmt::format(fmt::runtime(kern), T, "9.0"));
+  as::RunOptions o;
+  o.inputs["o"] = f32(std::vector<float>(8, 0.0f), 1, 8);
+  EXPECT_EQ(values<float>(as::run(prog, "k.pto", o), "o")[7], 4.0f);
+  const auto params = as::parameters(prog, "k.pto");
+  ASSERT_EQ(params.size(), 1u);
+  EXPECT_EQ(params[0].name, "o");
+  o.entry = "other";
+  EXPECT_EQ(values<float>(as::run(prog, "k.pto", o), "o")[7], 9.0f);
+  o.entry.clear();
+  // No pto.entry: the first function, @fill, which takes a tile, cannot be the kernel.
+  std::string e = error_of(subst(prog, " attributes {pto.entry}", ""), o);
+  EXPECT_NE(e.find("k.pto:2:31: the entry function @fill's argument '%t' is !pto.tile_buf<"),
+            std::string::npos)
+      << e;
+  e = error_of(
+      subst(prog, "@other(%o: !pto.ptr<f32>)", "@other(%o: !pto.ptr<f32>) attributes {pto.entry}"),
+      o);
+  EXPECT_NE(e.find("@k and @other are both marked pto.entry: name the entry"), std::string::npos)
+      << e;
+}
+
+// The helper of the errors below: @h(i32) -> i32.
+namespace {
+const char* kCalls = R"(module {
+  func.func @k(%o: !pto.ptr<f32>, %x: i32) {
+    %i = arith.constant 0 : index
+    %r = func.call @h(%x) : (i32) -> i32
+    return
+  }
+  func.func private @h(%a: i32) -> i32 {
+    %c1 = arith.constant 1 : i32
+    %s = arith.addi %a, %c1 : i32
+    return %s : i32
+  }
+}
+)";
+}  // namespace
+
+TEST(PtoAsFuncErrors, CallsAreCheckedAgainstTheSignature) {
+  as::RunOptions o;
+  o.inputs["o"] = f32(std::vector<float>(8, 0.0f), 1, 8);
+  o.scalar_text["x"] = "1";
+  EXPECT_EQ(error_of(kCalls, o), "(no error)");
+  const struct {
+    const char* from;
+    const char* to;
+    const char* want;
+  } cases[] = {
+      {"func.call @h(%x) : (i32)", "func.call @h(%x, %x) : (i32, i32)",
+       "k.pto:4:10: @h takes 1 argument, the call passes 2, at 'func.call'"},
+      {"func.call @h(%x) : (i32)", "func.call @h(%i) : (index)",
+       "k.pto:4:23: argument 0 of the call to @h is index, its parameter '%a' is i32"},
+      {"func.call @h(%x) : (i32)", "func.call @h(%x) : (index)",
+       "type of '%x' is i32, its annotation here differs"},
+      {"func.call @h(", "func.call @nope(",
+       "k.pto:4:10: unknown function '@nope' (the module has @k, @h)"},
+      {"(i32) -> i32\n", "(i32) -> index\n", "result 0 of the call to @h is index, @h returns i32"},
+      {"%r = func.call", "func.call", "k.pto:4:5: 1 result type, 0 results named, at 'func.call'"},
+      {"%r = func.call @h(%x) : (i32) -> i32", "%r = func.call @h(%x) : (i32) -> (i32, i32)",
+       "2 result types, 1 result named"},
+      {"return %s : i32", "return %a : index", "type of '%a' is i32, its annotation here differs"},
+      {"-> i32 {", "-> index {", "k.pto:10:12: @h's result 0 is index, this value is i32"},
+      {"return %s : i32", "return", "k.pto:10:5: @h returns 1 value, this returns 0"},
+      {"func.func @k(%o: !pto.ptr<f32>, %x: i32) {\n    %i = arith.constant 0 : index\n    %r = "
+       "func.call @h(%x) : (i32) -> i32\n    return\n",
+       "func.func @k(%o: !pto.ptr<f32>, %x: i32) -> i32 {\n    %i = arith.constant 0 : index\n    "
+       "%r = func.call @h(%x) : (i32) -> i32\n    return %r : i32\n",
+       "k.pto:2:44: the entry function @k returns nothing (its outputs are its !pto.ptr "
+       "arguments)"},
+      {"    %s = arith.addi %a, %c1 : i32\n",
+       "    %s = arith.addi %a, %c1 : i32\n    %t = arith.constant true\n    scf.if %t {\n      "
+       "return\n    }\n",
+       "'return' ends a func.func body; an scf region ends with scf.yield"},
+      {"func.func private @h(", "func.func private @k(",
+       "k.pto:7:3: redefinition of function '@k'"},
+  };
+  for (const auto& c : cases) {
+    const std::string bad = subst(kCalls, c.from, c.to);
+    ASSERT_NE(bad, kCalls) << c.from;
+    const std::string e = error_of(bad, o);
+    EXPECT_NE(e.find(c.want), std::string::npos) << c.to << "\n -> " << e;
+  }
+}
+
+// A recursion that ends runs (64 calls deep at most); one that does not stops at the cap; every
+// call counts against max_ops.
+TEST(PtoAsFuncErrors, RecursionDepthAndMaxOps) {
+  const std::string T = tb(1, 8, "i32");
+  const std::string prog = fmt::format(R"(module {{
+  func.func @k(%o: !pto.ptr<i32>, %n: index) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %v = pto.make_tensor_view %o, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xi32>
+    %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<?x?xi32> -> !pto.partition_tensor_view<1x8xi32>
+    %r = func.call @depth(%n) : (index) -> index
+    %ri = arith.index_cast %r : index to i32
+    %t = pto.alloc_tile : {0}
+    pto.texpands ins(%ri : i32) outs(%t : {0})
+    pto.tstore ins(%t : {0}) outs(%p : !pto.partition_tensor_view<1x8xi32>)
+    return
+  }}
+  func.func private @depth(%n: index) -> index {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.cmpi eq, %n, %c0 : index
+    %r = scf.if %z -> (index) {{
+      scf.yield %c0 : index
+    }} else {{
+      %m = arith.subi %n, %c1 : index
+      %d = func.call @depth(%m) : (index) -> index
+      %e = arith.addi %d, %c1 : index
+      scf.yield %e : index
+    }}
+    return %r : index
+  }}
+}}
+)",
+                                       T);
+  as::RunOptions o;
+  o.inputs["o"] = i32(std::vector<int32_t>(8, 0), 1, 8);
+  o.scalar_text["n"] = "10";
+  EXPECT_EQ(values<int32_t>(as::run(prog, "k.pto", o), "o")[0], 10);
+  o.scalar_text["n"] = "63";  // @k calls @depth(63) ... @depth(0): 64 calls deep
+  EXPECT_EQ(values<int32_t>(as::run(prog, "k.pto", o), "o")[0], 63);
+  o.scalar_text["n"] = "64";
+  std::string e = error_of(prog, o);
+  EXPECT_NE(e.find("k.pto:23:12: func.call @depth: calls nested deeper than 64"), std::string::npos)
+      << e;
+  // Three calls of an empty function are three operations.
+  const std::string calls = R"(module {
+  func.func @k() {
+    func.call @nothing() : () -> ()
+    func.call @nothing() : () -> ()
+    func.call @nothing() : () -> ()
+    return
+  }
+  func.func private @nothing() {
+    return
+  }
+}
+)";
+  as::RunOptions m;
+  m.max_ops = 3;
+  EXPECT_EQ(error_of(calls, m), "(no error)");
+  m.max_ops = 2;
+  e = error_of(calls, m);
+  EXPECT_NE(e.find("k.pto:5:5: the program ran more than 2 operations (max_ops), at 'func.call'"),
+            std::string::npos)
+      << e;
+}

@@ -239,3 +239,52 @@ TEST(PtoAsSyncParse, MalformedSyncOpsAreParseErrors) {
 }
 
 }  // namespace
+
+// One module is one kernel: a sync op in any function (here only the entry's barrier) makes the
+// whole program checked, and the hazards inside a called function carry the callee's own lines.
+// Without any sync op the program is left to the compiler.
+TEST_F(PtoAsSync, CalledFunctionsAreCheckedWithTheirOwnSites) {
+  const std::string tile =
+      "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=16, v_row=1, v_col=16, blayout=row_major, "
+      "slayout=none_box, fractal=512, pad=0>";
+  const std::string pv = "!pto.partition_tensor_view<1x16xf32>";
+  const std::string text = fmt::format(R"(module {{
+  func.func @k(%a: !pto.ptr<f32>, %o: !pto.ptr<f32>) {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %av = pto.make_tensor_view %a, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %ov = pto.make_tensor_view %o, shape = [%c1, %c16], strides = [%c16, %c1] : !pto.tensor_view<?x?xf32>
+    %ap = pto.partition_view %av, offsets = [%c0, %c0], sizes = [%c1, %c16] : !pto.tensor_view<?x?xf32> -> {1}
+    %op = pto.partition_view %ov, offsets = [%c0, %c0], sizes = [%c1, %c16] : !pto.tensor_view<?x?xf32> -> {1}
+    %t = pto.alloc_tile : {0}
+    %u = pto.alloc_tile : {0}
+    func.call @work(%ap, %op, %t, %u) : ({1}, {1}, {0}, {0}) -> ()
+    pto.barrier <PIPE_ALL>
+    return
+  }}
+  func.func private @work(%p: {1}, %q: {1}, %t: {0}, %u: {0}) {{
+    pto.tload ins(%p : {1}) outs(%t : {0})
+    pto.texp ins(%t : {0}) outs(%u : {0})
+    pto.tstore ins(%u : {0}) outs(%q : {1})
+    return
+  }}
+}}
+)",
+                                       tile, pv);
+  as::RunOptions o;
+  o.inputs["a"] = f32(std::vector<float>(16, 1.0f), 1);
+  o.inputs["o"] = f32(std::vector<float>(16, 0.0f), 1);
+  as::run(text, "k.pto", o);
+  const std::string r = ts::report_text();
+  EXPECT_EQ(ts::hazard_count(), 2u) << r;  // TLOAD -> TEXP and TEXP -> TSTORE, both unordered
+  EXPECT_NE(r.find("  first:  TLOAD on PIPE_MTE2"), std::string::npos) << r;
+  EXPECT_NE(r.find(" at k.pto:17:5 "), std::string::npos) << r;
+  EXPECT_NE(r.find(" at k.pto:18:5 "), std::string::npos) << r;
+  EXPECT_NE(r.find(" at k.pto:19:5 "), std::string::npos) << r;
+  ts::clear_reports();
+  std::string unsynced = text;
+  unsynced.erase(unsynced.find("    pto.barrier <PIPE_ALL>\n"), 27);
+  as::run(unsynced, "k.pto", o);
+  EXPECT_EQ(ts::hazard_count(), 0u) << ts::report_text();
+}
