@@ -175,7 +175,7 @@ def run(program_text, inputs=None, *, valid=None, target=None, entry=None, max_m
     (``module { func.func @f(%arg0: !pto.ptr<f32>, %arg1: f32, ...) }``) binds every argument by
     name without '%': !pto.ptr arguments to NumPy arrays (the GM; returned after the run, new
     arrays), scalar arguments to Python/NumPy numbers (inputs only); ``entry`` names the function
-    (None = the first). docs/pto.md#funcfunc-files.
+    (None = the one marked ``attributes {pto.entry}``, else the first). docs/pto.md#funcfunc-files.
 
     max_mem: cap on the bytes of the run's tiles (None = 2**30). trace: a path or a writable text
     file object that receives one JSON line per executed instruction (docs/cli.md#trace), or a list

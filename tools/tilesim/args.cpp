@@ -61,7 +61,9 @@ int parse_command_line(int argc, const char* const* argv, Options& o, Subcommand
   rn->add_option("--arg", o.args, "NAME=VALUE scalar argument of a PTOAS func.func (PTO)")
       ->allow_extra_args(false)
       ->group(kPtoGroup);
-  rn->add_option("--entry", o.entry, "the func.func to run (PTO; default: the first)")->group(kPtoGroup);
+  rn->add_option("--entry", o.entry,
+                 "the func.func to run (PTO; default: the one marked pto.entry, else the first)")
+      ->group(kPtoGroup);
   rn->add_option("--check", o.check, "sync: report pipeline hazards (missing set_flag/wait_flag), exit 1 on any (PTO)")
       ->check(CLI::IsMember({"sync", "off"}))
       ->group(kPtoGroup);

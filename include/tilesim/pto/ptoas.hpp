@@ -22,7 +22,7 @@ struct RunOptions {
   std::map<std::string, npy::Array> inputs;          // by .arg / argument name without '%'
   std::map<std::string, std::pair<int, int>> valid;  // valid shapes for '?' dimensions (.arg form)
   // func.func files only:
-  std::string entry;                                 // the function to run; "" = the first
+  std::string entry;  // the function to run; "" = the one marked {pto.entry}, else the first
   std::map<std::string, std::string> scalar_text;    // scalar arguments as text (CLI --arg)
   size_t max_mem = size_t{1} << 30;                  // cap on the live bytes of allocated tiles
   uint64_t max_ops = 0;                              // cap on executed operations; 0 = none
@@ -59,8 +59,8 @@ std::vector<Output> run(std::string_view text, std::string_view filename,
 
 // Whether `text` is a func.func file (its first token is `module` or `func.func`).
 bool is_func_file(std::string_view text);
-// The arguments of the function `entry` ("" = the first) of a func.func file, after parsing the
-// whole file (every error raised as run() would).
+// The arguments of the function `entry` ("" = the one marked pto.entry, else the first) of a
+// func.func file, after parsing the whole file (every error raised as run() would).
 std::vector<Param> parameters(std::string_view text, std::string_view filename,
                               std::string_view entry = {});
 
