@@ -302,6 +302,9 @@ struct Program {
 // Calls nest at most this deep: PTOAS rejects recursion outright (its C++ emission cannot express
 // it); tilesim runs a recursion that ends and stops one that does not here, before the host stack.
 constexpr int kMaxCallDepth = 64;
+// Regions running inside each other along the whole call chain (a region nests at most 64 deep in
+// one function, so calls alone could reach 64 x 64): a bound on the host stack a run can use.
+constexpr int kMaxRunNesting = 256;
 
 // ---- integer arithmetic of arith.* (the program's own index computations) ----
 
@@ -1871,6 +1874,13 @@ class Machine {
   }
 
   const Node* exec_block(const std::vector<Node>& ops) {
+    struct Nest {
+      int& n;
+      ~Nest() { --n; }
+    } nest{++nest_};
+    if (nest_ > kMaxRunNesting)
+      fail(ErrorCode::Bounds, fmt::format("regions and calls nested deeper than {} while running",
+                                          kMaxRunNesting));
     for (const Node& n : ops) {
       if (n.k == OpK::Yield || n.k == OpK::Condition || n.k == OpK::Return) return &n;
       tick(n);
@@ -2470,6 +2480,7 @@ class Machine {
   size_t live_ = 0;  // declared before the frames: tiles release their bytes into it
   uint64_t ops_ = 0;
   int depth_ = 0;  // calls active now
+  int nest_ = 0;   // regions running now, across calls
   std::vector<Val> entry_slots_;
   std::vector<Val>* frame_;
 };

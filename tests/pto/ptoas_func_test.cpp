@@ -1096,3 +1096,51 @@ TEST(PtoAsFuncErrors, RecursionDepthAndMaxOps) {
             std::string::npos)
       << e;
 }
+
+// Regions nested along the whole call chain are bounded (the host stack a run can use): a
+// recursion with its call three regions deep stops at 256 running regions, within the call cap.
+TEST(PtoAsFuncErrors, NestingAcrossCallsIsBounded) {
+  const std::string prog = R"(module {
+  func.func @k(%n: index) {
+    %r = func.call @deep(%n) : (index) -> index
+    return
+  }
+  func.func private @deep(%n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %true = arith.constant true
+    %z = arith.cmpi eq, %n, %c0 : index
+    %r = scf.if %z -> (index) {
+      scf.yield %c0 : index
+    } else {
+      %a = scf.if %true -> (index) {
+        %b = scf.if %true -> (index) {
+          %c = scf.if %true -> (index) {
+            %m = arith.subi %n, %c1 : index
+            %d = func.call @deep(%m) : (index) -> index
+            scf.yield %d : index
+          } else {
+            scf.yield %c0 : index
+          }
+          scf.yield %c : index
+        } else {
+          scf.yield %c0 : index
+        }
+        scf.yield %b : index
+      } else {
+        scf.yield %c0 : index
+      }
+      scf.yield %a : index
+    }
+    return %r : index
+  }
+}
+)";
+  as::RunOptions o;
+  o.scalar_text["n"] = "40";  // 5 regions per level: 203 running at the bottom
+  EXPECT_EQ(error_of(prog, o), "(no error)");
+  o.scalar_text["n"] = "63";  // 318 > 256, with 64 calls (the call cap)
+  EXPECT_NE(error_of(prog, o).find("regions and calls nested deeper than 256 while running"),
+            std::string::npos)
+      << error_of(prog, o);
+}
