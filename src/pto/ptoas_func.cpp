@@ -1049,31 +1049,13 @@ class Parser {
       expect(")");
       if (!type_of(n.in[0].slot).same(bool_type()))
         fail_at(n.in[0].pos, "%" + n.in[0].name, "scf.condition takes an i1 value");
-      if (peek().k == Tok::Percent) {
-        do n.in.push_back(value());
-        while (accept(","));
-        expect(":");
-        std::vector<Ty> ts;
-        do ts.push_back(type());
-        while (accept(","));
-        if (ts.size() + 1 != n.in.size()) fail(m, "scf.condition: one type per value");
-        for (size_t k = 0; k < ts.size(); ++k) agree(n.in[k + 1], ts[k], m.pos);
-      }
+      typed_values(n, m, "scf.condition");
       return n;
     }
     if (m.s == "scf.yield") {
       no_results();
       n.k = OpK::Yield;
-      if (peek().k == Tok::Percent) {
-        do n.in.push_back(value());
-        while (accept(","));
-        expect(":");
-        std::vector<Ty> ts;
-        do ts.push_back(type());
-        while (accept(","));
-        if (ts.size() != n.in.size()) fail(m, "scf.yield: one type per value");
-        for (size_t k = 0; k < ts.size(); ++k) agree(n.in[k], ts[k], m.pos);
-      }
+      typed_values(n, m, "scf.yield");
       return n;
     }
     for (const char* s : kSyncOps)
@@ -1246,14 +1228,7 @@ class Parser {
     if (peek_ident("iter_args")) {
       next();
       expect("(");
-      do {
-        const Tok& a = peek();
-        if (a.k != Tok::Percent) fail(a, "expected '%name = %init'");
-        next();
-        iter_names.push_back(a);
-        expect("=");
-        n.in.push_back(value());
-      } while (accept(","));
+      iter_names = init_list(n);
       expect(")");
       expect("->");
       iter_types = type_list();
@@ -1283,6 +1258,36 @@ class Parser {
     return n;
   }
 
+  // `%a = %init, ...` (scf.for's iter_args, scf.while's carried values): the names, in order;
+  // each initial value appended to n.in.
+  std::vector<Tok> init_list(Node& n) {
+    std::vector<Tok> names;
+    do {
+      const Tok& a = peek();
+      if (a.k != Tok::Percent) fail(a, "expected '%name = %init'");
+      next();
+      names.push_back(a);
+      expect("=");
+      n.in.push_back(value());
+    } while (accept(","));
+    return names;
+  }
+
+  // The values a region terminator passes on, `[%v, ... : T, ...]` (scf.yield, scf.condition after
+  // its i1), appended to n.in, one type each.
+  void typed_values(Node& n, const Tok& m, const char* what) {
+    if (peek().k != Tok::Percent) return;
+    const size_t first = n.in.size();
+    do n.in.push_back(value());
+    while (accept(","));
+    expect(":");
+    std::vector<Ty> ts;
+    do ts.push_back(type());
+    while (accept(","));
+    if (ts.size() != n.in.size() - first) fail(m, fmt::format("{}: one type per value", what));
+    for (size_t k = 0; k < ts.size(); ++k) agree(n.in[first + k], ts[k], m.pos);
+  }
+
   Ty bool_type() {
     Ty t;
     scalar_type_of("i1", t);
@@ -1297,16 +1302,7 @@ class Parser {
     n.k = OpK::While;
     std::vector<Tok> names;
     expect("(");
-    if (!peek_punct(")")) {
-      do {
-        const Tok& a = peek();
-        if (a.k != Tok::Percent) fail(a, "expected '%name = %init'");
-        next();
-        names.push_back(a);
-        expect("=");
-        n.in.push_back(value());
-      } while (accept(","));
-    }
+    if (!peek_punct(")")) names = init_list(n);
     expect(")");
     expect(":");
     const std::vector<Ty> carried = type_list();
