@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
@@ -128,6 +129,11 @@ struct Sink {
   int timeline_pid = 0;
   uint64_t launch = 0;  // the running Ascend C launch's number (0: none)
 };
+// A timeline is wanted (TILESIM_SYNC_TIMELINE or set_timeline_path): only then do the cores record
+// its events, so a checked run without one formats and keeps nothing for it.
+std::atomic<bool> g_timeline{false};
+bool timeline_on() { return g_timeline.load(std::memory_order_relaxed); }
+
 Sink& sink() {
   static Sink* s = new Sink;  // never destroyed: read by the exit handler
   return *s;
@@ -288,7 +294,7 @@ struct Core {
     std::string text = fmt::format("{}\n  first:  {}\n  second: {}, not ordered after it\n  fix: {} [{}]",
                                    kind_title(kind), who(a), who(b), fix(a.pipe, b.pipe), kind_anchor(kind));
     add_report(kind, std::move(key), std::move(text));
-    tl.push_back({'i', b.pipe, b.t, b.site, 0, kind_title(kind)});
+    if (timeline_on()) tl.push_back({'i', b.pipe, b.t, b.site, 0, kind_title(kind)});
   }
 
   void flag_report(Kind kind, uint32_t site, uint8_t src, uint8_t dst, int64_t id, const char* extra) {
@@ -481,8 +487,12 @@ void exit_handler() {
 void ensure_exit_handler() {
   static const bool once = [] {
     std::atexit(exit_handler);
-    if (const char* p = std::getenv("TILESIM_SYNC_TIMELINE"); p != nullptr && *p != '\0')
-      sink().timeline_path = p;
+    if (const char* p = std::getenv("TILESIM_SYNC_TIMELINE"); p != nullptr && *p != '\0') {
+      Sink& s = sink();
+      std::lock_guard lock(s.mu);
+      s.timeline_path = p;
+      g_timeline = true;
+    }
     return true;
   }();
   (void)once;
@@ -517,7 +527,7 @@ void access(std::string_view api, uint8_t pipe, const Site& site, const Range* r
   const uint64_t t = c.issue(pipe);
   ++c.seq;
   c.call_hits.clear();
-  c.tl.push_back({'X', pipe, t, site_id, 0, {}});
+  if (timeline_on()) c.tl.push_back({'X', pipe, t, site_id, 0, {}});
   for (int i = 0; i < n_reads; ++i) {
     const uint32_t acc = uint32_t(c.accs.size());
     const uintptr_t lo = reinterpret_cast<uintptr_t>(reads[i].host);
@@ -542,6 +552,11 @@ void access(std::string_view api, uint8_t pipe, const Site& site, const Range* r
 }
 
 namespace {
+// A flag's name in the timeline (both ends of its flow arrow).
+std::string flag_label(uint8_t src, uint8_t dst, int64_t id) {
+  return fmt::format("flag {}->{} #{}", kPipeNames[src], kPipeNames[dst], id);
+}
+
 // The flag (src, dst, id) of the calling thread's core, with the call's site id in `s`; nullptr
 // (after an "event id out of range" report) when the pipes or the id are not a flag's.
 Core::Flag* flag_of(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const Site& site,
@@ -573,7 +588,7 @@ void set_flag(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const 
   f.set_site = s;
   f.t = c.issue(src);
   f.flow = c.next_flow++;
-  c.tl.push_back({'s', src, f.t, s, f.flow, fmt::format("flag {}->{} #{}", kPipeNames[src], kPipeNames[dst], id)});
+  if (timeline_on()) c.tl.push_back({'s', src, f.t, s, f.flow, flag_label(src, dst, id)});
 }
 
 void wait_flag(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const Site& site) {
@@ -591,7 +606,7 @@ void wait_flag(std::string_view api, uint8_t src, uint8_t dst, int64_t id, const
   // The wait takes the destination pipe's next slot after the set: its slice ends the flow arrow.
   const uint64_t t = std::max(c.free_t[dst], f.t + 1);
   c.free_t[dst] = t + 1;
-  c.tl.push_back({'f', dst, t, s, f.flow, fmt::format("flag {}->{} #{}", kPipeNames[src], kPipeNames[dst], id)});
+  if (timeline_on()) c.tl.push_back({'f', dst, t, s, f.flow, flag_label(src, dst, id)});
 }
 
 void barrier(std::string_view, uint8_t pipe, const Site&) {
@@ -779,6 +794,7 @@ void set_timeline_path(const std::string& path) {
   Sink& s = sink();
   std::lock_guard lock(s.mu);
   s.timeline_path = path;
+  g_timeline = !path.empty();
 }
 
 void write_timeline(const std::string& path) {
