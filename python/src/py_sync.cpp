@@ -19,7 +19,7 @@ void init_sync(py::module_&, py::module_& m) {
   m.def("_begin", [](const std::string& check, const std::string& timeline) {
     const bool was = ts::on();
     ts::enable(ts::parse_check(check, "check="));
-    if (ts::on()) ts::set_timeline_path(timeline);
+    if (ts::on() && !timeline.empty()) ts::set_timeline_path(timeline);  // else TILESIM_SYNC_TIMELINE's
     return was;
   });
   // Ends a checked run: writes the timeline, returns (hazard count, report text), forgets the
@@ -30,7 +30,7 @@ void init_sync(py::module_&, py::module_& m) {
       if (!timeline.empty()) ts::write_timeline(timeline);
       r = {ts::hazard_count(), ts::report_text()};
       ts::clear_reports();
-      ts::set_timeline_path("");
+      if (!timeline.empty()) ts::set_timeline_path("");
     }
     ts::enable(was_on);
     return r;

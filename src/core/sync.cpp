@@ -28,14 +28,20 @@ namespace detail {
 namespace {
 bool from_env() {
   const char* v = std::getenv("TILESIM_CHECK");
-  if (v == nullptr) return false;
+  bool on = false;
   try {
-    return parse_check(v);
+    on = v != nullptr && parse_check(v);
   } catch (const Error& e) {
     // A typo in the environment must not pass unnoticed, and a static initializer cannot throw.
     std::fprintf(stderr, "%s\n", e.what());
     std::_Exit(2);
   }
+  // A timeline asked for with the checker off would silently not be written.
+  if (const char* t = std::getenv("TILESIM_SYNC_TIMELINE"); t != nullptr && *t != '\0' && !on) {
+    std::fprintf(stderr, "TILESIM_SYNC_TIMELINE: applies only with TILESIM_CHECK=sync [docs/sync.md#timeline]\n");
+    std::_Exit(2);
+  }
+  return on;
 }
 }  // namespace
 bool g_on = from_env();

@@ -129,6 +129,10 @@ def test_cli_check_sync_fails_after_writing_outputs():
         assert r.returncode == 1 and "RAW hazard" in r.stderr
         r = run_cli(base, env={"TILESIM_CHECK": "yes"})
         assert r.returncode == 2 and "unknown check 'yes' (accepted: sync, off)" in r.stderr
+        r = run_cli(base, env={"TILESIM_SYNC_TIMELINE": os.path.join(d, "t.json")})
+        assert r.returncode == 2 and "TILESIM_SYNC_TIMELINE: applies only with TILESIM_CHECK=sync" in r.stderr
+        r = run_cli(base, env={"TILESIM_CHECK": "sync", "TILESIM_SYNC_TIMELINE": os.path.join(d, "e.json")})
+        assert r.returncode == 1 and json.load(open(os.path.join(d, "e.json")))["traceEvents"]
         r = run_cli(base + ["--check", "race"])
         assert r.returncode == 1 and "--check" in r.stderr
         r = run_cli(base + ["--sync-timeline", os.path.join(d, "t.json")])

@@ -76,7 +76,7 @@ int run_pto_file(const tilesim::cli::Options& o) {
   namespace sync = tilesim::sync;
   if (!o.check.empty()) sync::enable(o.check == "sync");
   if (!o.sync_timeline.empty()) tilesim::cli::check_output_path(o.sync_timeline, "--sync-timeline");
-  if (sync::on()) sync::set_timeline_path(o.sync_timeline);
+  if (sync::on() && !o.sync_timeline.empty()) sync::set_timeline_path(o.sync_timeline);  // else TILESIM_SYNC_TIMELINE's
   const auto results = run_file(o.file, o.target, ins, &o, trace.stream());
   size_t hazards = 0;
   if (sync::on()) {
