@@ -151,21 +151,29 @@ HWY_NOINLINE void F32Unary(const void* a, size_t as, void* d, size_t ds, size_t 
 
 // ---- fp16 / bf16 through fp32 lanes (exact widening, one RNE rounding) ----
 #if HWY_TARGET <= HWY_AVX2
-using DF = hn::ScalableTag<float>;
+// At most 8 fp32 lanes (256 bits) on every target: AMD Zen 4 splits the 512-bit vcvtph2ps and
+// vcvtps2ph (the bound of these kernels) into two halves, and the 256-bit kernels measured 10%
+// faster there (bench_ascendc_api, half Add and Div); elsewhere this is the AVX2 width anyway.
+using DF = hn::CappedTag<float, 8>;
 using DU16 = hn::Rebind<uint16_t, DF>;
 using DU32 = hn::RebindToUnsigned<DF>;
 
-template <bool kBf16>
-HWY_INLINE hn::Vec<DF> Widen(const uint16_t* p) {
-  const DF df;
-  const DU16 d16;
+template <bool kBf16, class D = DF>
+HWY_INLINE hn::Vec<D> Widen(const uint16_t* p) {
+  const D df;
+  const hn::Rebind<uint16_t, D> d16;
   if constexpr (kBf16) {
-    const DU32 du;
+    const hn::RebindToUnsigned<D> du;
     return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, hn::LoadU(d16, p))));
   } else {
-    const hn::Rebind<hwy::float16_t, DF> dh;
+    const hn::Rebind<hwy::float16_t, D> dh;
     return hn::PromoteTo(df, hn::BitCast(dh, hn::LoadU(d16, p)));  // vcvtph2ps: exact
   }
+}
+// fp16 codes of fp32 lanes, vcvtps2ph's RNE (overflow to ±Inf, a NaN stays a NaN).
+HWY_INLINE hn::Vec<DU16> F16Codes(hn::Vec<DF> v) {
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  return hn::BitCast(DU16(), hn::DemoteTo(dh, v));
 }
 // Rounds fp32 lanes to T and stores the codes, for lanes that are not NaN and (saturating) within
 // ±max of T: vcvtps2ph's RNE for fp16, the formats core's integer RNE on the bits for bf16.
@@ -180,8 +188,7 @@ HWY_INLINE void NarrowRaw(hn::Vec<DF> v, uint16_t* p) {
     const hn::RebindToSigned<DF> di;
     hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, r)), d16, p);  // values < 2^16: exact
   } else {
-    const hn::Rebind<hwy::float16_t, DF> dh;
-    hn::StoreU(hn::BitCast(d16, hn::DemoteTo(dh, v)), d16, p);  // vcvtps2ph: RNE
+    hn::StoreU(F16Codes(v), d16, p);  // vcvtps2ph: RNE
   }
 }
 
@@ -209,11 +216,26 @@ struct HalfOut {
 // The stores of a 16-bit float kernel: f(i) gives the fp32 results of lanes [i, i + N); two
 // vectors a step, tested once (the common case writes them as they are), then single vectors
 // (always fixed), then the tail lane by lane with one(j) -> o[j].
+// fp16: the rounded codes are tested instead of the fp32 values (one test for both vectors, and
+// one store): a code with the exponent bits all ones (±Inf or NaN) is where Fix can change
+// anything — a NaN lane, or (saturating) |v| >= 65520, which rounds to ±Inf; values in
+// (65504, 65520) round to ±65504 as Fix's clamp does. Other lanes are final as rounded.
 template <bool kBf16, class F, class One>
 HWY_INLINE void HalfStores(const HalfOut& h, uint16_t* o, size_t n, F&& f, One&& one) {
   const DF df;
   const size_t N = hn::Lanes(df);
   size_t i = 0;
+  if constexpr (!kBf16) {
+    const hn::Twice<DU16> d2;
+    const auto exp = hn::Set(d2, uint16_t(0x7C00));
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const auto r0 = f(i), r1 = f(i + N);
+      auto c = hn::Combine(d2, F16Codes(r1), F16Codes(r0));
+      if (HWY_UNLIKELY(!hn::AllFalse(d2, hn::Eq(hn::And(c, exp), exp))))
+        c = hn::Combine(d2, F16Codes(h.Fix(r1)), F16Codes(h.Fix(r0)));
+      hn::StoreU(c, d2, o + i);
+    }
+  }
   for (; i + 2 * N <= n; i += 2 * N) {
     auto r0 = f(i), r1 = f(i + N);
     if (HWY_UNLIKELY(!hn::AllTrue(df, hn::And(h.Ok(r0), h.Ok(r1))))) {
@@ -552,18 +574,19 @@ HWY_NOINLINE bool CompareBits(const void* a, size_t as, const void* b, size_t bs
 
 #if HWY_TARGET <= HWY_AVX2
 // fp16/bf16 compares on the exactly widened values (the definition: compare in fp32), 8 or 16
-// lanes a vector, so whole bytes of bits.
+// lanes a vector, so whole bytes of bits (full vectors here: the mask stores favour them).
 template <Op op, bool kBf16>
 HWY_NOINLINE void HalfCompareBits(const void* a, size_t as, const void* b, size_t bs,
                                   bool b_scalar, float s, uint8_t* out, size_t os, size_t rows,
                                   size_t n) {
-  const DF df;
+  using D = hn::ScalableTag<float>;
+  const D df;
   const auto vs = hn::Set(df, s);
   auto widen1 = [](uint16_t c) { return kBf16 ? formats::bf16_to_f32(c) : formats::f16_to_f32(c); };
   BitsRows<uint16_t>(
       df, a, as, b, bs, b_scalar, out, os, rows, n,
       [&](const uint16_t* x, const uint16_t* y) HWY_ATTR {
-        return CmpMask<op>(Widen<kBf16>(x), y ? Widen<kBf16>(y) : vs);
+        return CmpMask<op>(Widen<kBf16, D>(x), y ? Widen<kBf16, D>(y) : vs);
       },
       [&](uint16_t xv, const uint16_t* y) {
         return def::fcompare<op>(widen1(xv), y ? widen1(*y) : s);

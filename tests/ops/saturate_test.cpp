@@ -249,7 +249,7 @@ TEST(OpsSaturate, HalfMaxMinDenseEveryTarget) {
 }
 
 // The pair-tested stores of the 16-bit kernels: one lane needing the fix (a NaN in, a NaN made
-// by the op, or a result beyond max) at every position of otherwise ordinary rows, switch on and
+// by the op, or a result beyond max; or a sum just past max that rounds to max or to Inf) at every position of otherwise ordinary rows, switch on and
 // off, so both branches and every lane of a pair are reached.
 TEST(OpsSaturate, SparseFixesEveryPosition) {
   std::mt19937_64 g(44);
@@ -261,7 +261,7 @@ TEST(OpsSaturate, SparseFixesEveryPosition) {
           Switches sw;
           sw.saturate = sat;
           for (size_t pos = 0; pos < kN; ++pos)
-            for (int kind = 0; kind < 3; ++kind) {
+            for (int kind = 0; kind < 5; ++kind) {
               std::vector<uint16_t> a(kN), b(kN), fast(kN, 1), ref(kN, 2);
               for (size_t i = 0; i < kN; ++i) {
                 a[i] = uint16_t(code_of(t, float(int(g() % 2001) - 1000) / 8.0f + 0.5f));
@@ -280,6 +280,11 @@ TEST(OpsSaturate, SparseFixesEveryPosition) {
               if (kind == 2) {  // overflow: huge + huge, huge * huge, huge / tiny
                 a[pos] = uint16_t(code_of(t, huge));
                 b[pos] = uint16_t(code_of(t, op == Op::div ? 1e-3f : op == Op::sub ? -huge : huge));
+              }
+              if (kind >= 3) {  // just past max: 65504 + 8 rounds to max, 65504 + 16 (= 65520) to Inf
+                a[pos] = uint16_t(code_of(t, t == DType::fp16 ? 65504.0f : 3.3895314e38f));
+                b[pos] = uint16_t(code_of(t, t == DType::fp16 ? (kind == 3 ? 8.0f : 16.0f)
+                                                             : (kind == 3 ? 0x1p103f : 0x1p104f)));
               }
               if (info(op).arity == 1) {
                 unary(op, t, a.data(), fast.data(), kN, Path::Fast, sw);
