@@ -509,6 +509,12 @@ void binary_scalar_rows(Op op, DType t, const Rows2& g, uint64_t s, bool first, 
       uint8_t* d = row_of(g.d, g.ds, r);
       for (size_t i = 0; i < g.n; ++i) store_code(t, d, i, eval(op, t, load_code(t, a, i)));
     }
+  } else if (is_math(op) && ftz && !sw.ftz_out) {
+    // The saturation inside math_array (fp16 exp: in its kernel; the others: a saturated
+    // table), not a second pass over the results.
+    for (size_t r = 0; r < g.rows; ++r)
+      math_array(math_fn(op), t, row_of(g.a, g.as, r), row_of(g.d, g.ds, r), g.n, saturates(t, sw));
+    return;
   } else if (op == Op::copy || is_math(op) || !simd::unary(op, t, g, false)) {
     for (size_t r = 0; r < g.rows; ++r)
       unary_row_fast(op, t, row_of(g.a, g.as, r), row_of(g.d, g.ds, r), g.n);

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <vector>
 
+#include "ops/elementwise.hpp"
 #include "ops/math_simd.hpp"
 
 namespace tilesim::ops {
@@ -168,21 +169,33 @@ const uint16_t* table16() {
   }();
   return t.data();
 }
+// The same with Switches::saturate's rule on every entry (a saturating caller's table: one pass
+// over its codes, not a lookup then a saturation pass).
+template <DType dt, MathFn f>
+const uint16_t* table16_sat() {
+  static const std::vector<uint16_t> t = [] {
+    const uint16_t* plain = table16<dt, f>();
+    std::vector<uint16_t> v(65536);
+    for (uint32_t c = 0; c < 65536; ++c) v[c] = uint16_t(saturate_code(dt, plain[c]));
+    return v;
+  }();
+  return t.data();
+}
 template <DType dt>
-const uint16_t* table_for(MathFn f) {
+const uint16_t* table_for(MathFn f, bool sat = false) {
   switch (f) {
     case MathFn::exp:
-      return table16<dt, MathFn::exp>();
+      return sat ? table16_sat<dt, MathFn::exp>() : table16<dt, MathFn::exp>();
     case MathFn::ln:
-      return table16<dt, MathFn::ln>();
+      return sat ? table16_sat<dt, MathFn::ln>() : table16<dt, MathFn::ln>();
     case MathFn::sqrt:
-      return table16<dt, MathFn::sqrt>();
+      return sat ? table16_sat<dt, MathFn::sqrt>() : table16<dt, MathFn::sqrt>();
     case MathFn::rsqrt:
-      return table16<dt, MathFn::rsqrt>();
+      return sat ? table16_sat<dt, MathFn::rsqrt>() : table16<dt, MathFn::rsqrt>();
     case MathFn::recip:
       break;
   }
-  return table16<dt, MathFn::recip>();
+  return sat ? table16_sat<dt, MathFn::recip>() : table16<dt, MathFn::recip>();
 }
 
 }  // namespace
@@ -210,19 +223,21 @@ uint16_t math_bf16(MathFn f, uint16_t code) noexcept {
   return math16<DType::bf16>(f, code);
 }
 
-void math_array(MathFn f, DType dt, const void* src, void* dst, size_t n) noexcept {
+void math_array(MathFn f, DType dt, const void* src, void* dst, size_t n, bool saturate) noexcept {
   assert(dt == DType::fp32 || dt == DType::fp16 || dt == DType::bf16);
   if (dt == DType::fp32) {
     math_simd::f32(f, static_cast<const float*>(src), static_cast<float*>(dst), n);
     return;
   }
-  const uint16_t* t = dt == DType::bf16 ? table_for<DType::bf16>(f) : table_for<DType::fp16>(f);
   // fp16 exp on fp32 lanes where that is certainly rounded right, the table elsewhere (2-byte
-  // aligned arrays, as every caller's operands are).
+  // aligned arrays, as every caller's operands are); it saturates the table's lanes itself.
   if (dt == DType::fp16 && reinterpret_cast<uintptr_t>(src) % 2 == 0 &&
       reinterpret_cast<uintptr_t>(dst) % 2 == 0 &&
-      math_simd::f16(f, t, static_cast<const uint16_t*>(src), static_cast<uint16_t*>(dst), n))
+      math_simd::f16(f, table_for<DType::fp16>(f), static_cast<const uint16_t*>(src),
+                     static_cast<uint16_t*>(dst), n, saturate))
     return;
+  const uint16_t* t =
+      dt == DType::bf16 ? table_for<DType::bf16>(f, saturate) : table_for<DType::fp16>(f, saturate);
   const auto* s = static_cast<const uint8_t*>(src);
   auto* d = static_cast<uint8_t*>(dst);
   // Two codes a step, read and written as one 32-bit word (memcpy: the arrays need only byte

@@ -23,8 +23,11 @@ uint16_t math_bf16(MathFn f, uint16_t code) noexcept;  // bf16 code in, bf16 cod
 // n contiguous elements of dt (fp32, fp16 or bf16; anything else is a programming error: assert),
 // src and dst may be the same pointer. Fast path (SIMD for fp32, a per-function 65536-entry table
 // built once, thread-safely, for fp16/bf16); bit-identical to the scalar functions above for
-// every input.
-void math_array(MathFn f, formats::DType dt, const void* src, void* dst, size_t n) noexcept;
+// every input. saturate: then Switches::saturate's rule on every fp16/bf16 result (spec 15 §4),
+// in the same pass (fp16 exp: in its kernel, where only the table's lanes can need it; the other
+// fp16/bf16 functions: a saturated copy of their table).
+void math_array(MathFn f, formats::DType dt, const void* src, void* dst, size_t n,
+                bool saturate = false) noexcept;
 // The scalar definition over an array (what math_array is tested against).
 void math_array_reference(MathFn f, formats::DType dt, const void* src, void* dst,
                           size_t n) noexcept;

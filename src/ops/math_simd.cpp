@@ -361,7 +361,39 @@ HWY_NOINLINE void RunFloat(MathFn f, const float* src, float* dst, size_t n) {
 // Being a finite domain, the bits are proved by tests/ops (math_test.cpp Fp16ExpKernel), which
 // runs every fp16 code through this path on every SIMD target against the table.
 #if HWY_TARGET <= HWY_AVX2
-HWY_NOINLINE void F16Exp(const uint16_t* t, const uint16_t* src, uint16_t* dst, size_t n) {
+// The table's code for an fp16 code, with Switches::saturate's rule when sat (±Inf -> ±max, NaN
+// -> +0; the lanes the kernels compute themselves are finite non-NaN results, which the rule
+// leaves as they are). Inline: a call here would cost the loop its vector registers.
+HWY_INLINE uint16_t F16Table(const uint16_t* t, uint16_t c, bool sat) {
+  uint16_t v = t[c];
+  if (sat) {
+    const uint16_t mag = v & 0x7FFF;
+    v = mag == 0x7C00 ? uint16_t(v - 1) : mag > 0x7C00 ? uint16_t(0) : v;
+  }
+  return v;
+}
+
+// The lanes of a vector of fp16 kernel results at dst that `ok` does not vouch for, from the
+// table: c holds the vector's input codes (dst may be the source).
+template <class V16>
+HWY_INLINE void F16Redo(const uint16_t* t, MF ok, V16 c, uint16_t* dst, bool sat) {
+  using D16 = hn::DFromV<V16>;
+  const size_t N = hn::Lanes(DF());
+  uint8_t bits[8] = {};
+  hn::StoreMaskBits(DF(), ok, bits);
+  uint64_t bad;
+  std::memcpy(&bad, bits, 8);
+  bad = ~bad & (N >= 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1);
+  HWY_ALIGN uint16_t codes[hn::MaxLanes(DF())];
+  hn::Store(c, D16(), codes);
+  for (; bad != 0; bad &= bad - 1) {
+    const unsigned l = unsigned(std::countr_zero(bad));
+    dst[l] = F16Table(t, codes[l], sat);
+  }
+}
+
+HWY_NOINLINE void F16Exp(const uint16_t* t, const uint16_t* src, uint16_t* dst, size_t n,
+                         bool sat) {
   const DF df;
   const DU du;
   const hn::Rebind<uint16_t, DF> d16;
@@ -396,27 +428,21 @@ HWY_NOINLINE void F16Exp(const uint16_t* t, const uint16_t* src, uint16_t* dst, 
         df, hn::Ne(hn::And(hn::Add(yb, off), far_bits), hn::Zero(du)));
     const auto ok = hn::And(in, far);
     hn::StoreU(hn::BitCast(d16, hn::DemoteTo(dh, y)), d16, dst + i);  // vcvtps2ph: RNE
-    if (HWY_UNLIKELY(!hn::AllTrue(df, ok))) {
-      uint8_t bits[8] = {};
-      hn::StoreMaskBits(df, ok, bits);
-      HWY_ALIGN uint16_t codes[hn::MaxLanes(DF())];  // the inputs (dst may be src)
-      hn::Store(c, d16, codes);
-      for (size_t l = 0; l < N; ++l)
-        if (!((bits[l / 8] >> (l % 8)) & 1)) dst[i + l] = t[codes[l]];
-    }
+    if (HWY_UNLIKELY(!hn::AllTrue(df, ok))) F16Redo(t, ok, c, dst + i, sat);
   }
-  for (; i < n; ++i) dst[i] = t[src[i]];
+  for (; i < n; ++i) dst[i] = F16Table(t, src[i], sat);
 }
+
 #endif
 
-bool F16Fast(MathFn f, const uint16_t* t, const uint16_t* src, uint16_t* dst, size_t n) {
+bool F16Fast(MathFn f, const uint16_t* t, const uint16_t* src, uint16_t* dst, size_t n, bool sat) {
 #if HWY_TARGET <= HWY_AVX2  // F16C
   if (f == MathFn::exp) {
-    F16Exp(t, src, dst, n);
+    F16Exp(t, src, dst, n, sat);
     return true;
   }
 #endif
-  (void)f, (void)t, (void)src, (void)dst, (void)n;
+  (void)f, (void)t, (void)src, (void)dst, (void)n, (void)sat;
   return false;
 }
 
@@ -474,8 +500,9 @@ HWY_EXPORT(F32);
 HWY_EXPORT(Approx);
 HWY_EXPORT(F16Fast);
 
-bool f16(MathFn f, const uint16_t* table, const uint16_t* src, uint16_t* dst, size_t n) noexcept {
-  return HWY_DYNAMIC_DISPATCH(F16Fast)(f, table, src, dst, n);
+bool f16(MathFn f, const uint16_t* table, const uint16_t* src, uint16_t* dst, size_t n,
+         bool sat) noexcept {
+  return HWY_DYNAMIC_DISPATCH(F16Fast)(f, table, src, dst, n, sat);
 }
 
 void f32(MathFn f, const float* src, float* dst, size_t n) noexcept {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "math_reference.hpp"
+#include "ops/elementwise.hpp"
 
 namespace {
 
@@ -471,10 +472,47 @@ TEST(OpsMath, ExactPathAcrossThreads) {
 
 }  // namespace
 
-// fp16 exp's fp32-lane kernel (math_simd F16Exp, the table for lanes near an fp16 midpoint or out
-// of its range): every fp16 code, on every SIMD target, against the definition, out of place and
-// in place, at every start within a vector and odd lengths; nothing written past the end.
+// fp16 exp's fp32-lane kernel (math_simd F16Exp; the table for lanes near an fp16 midpoint or out
+// of its range) and ln's table path (plain and saturated tables): every fp16 code, on every SIMD
+// target, against the definition, out of place and in place, with and without the saturation
+// rule, at every start within a vector and odd lengths; nothing written past the end.
 namespace {
+void check_f16_kernel(MathFn f, const std::vector<uint16_t>& want) {
+  std::vector<uint16_t> codes(65536);
+  for (uint32_t c = 0; c < 65536; ++c) codes[c] = uint16_t(c);
+  std::vector<uint16_t> want_sat(65536);
+  for (uint32_t c = 0; c < 65536; ++c) want_sat[c] = uint16_t(tilesim::ops::saturate_code(DType::fp16, want[c]));
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    std::vector<uint16_t> got(65536 + 64, 0xABCD);
+    for (bool sat : {false, true}) {
+      const std::vector<uint16_t>& w = sat ? want_sat : want;
+      math_array(f, DType::fp16, codes.data(), got.data(), 65536, sat);
+      size_t bad = 0;
+      for (uint32_t c = 0; c < 65536; ++c)
+        if (got[c] != w[c] && bad++ < 5)
+          ADD_FAILURE() << "fp16 " << math_fn_name(f) << "(0x" << std::hex << c << ") = 0x" << got[c]
+                        << ", want 0x" << w[c] << " sat " << sat;
+      EXPECT_EQ(bad, 0u);
+      EXPECT_EQ(got[65536], 0xABCD);
+      std::vector<uint16_t> in_place = codes;  // src == dst
+      math_array(f, DType::fp16, in_place.data(), in_place.data(), 65536, sat);
+      EXPECT_TRUE(in_place == w);
+    }
+    for (size_t off = 0; off < 33; ++off)
+      for (size_t n : {size_t(0), size_t(1), size_t(15), size_t(16), size_t(17), size_t(31),
+                       size_t(33), size_t(100)}) {
+        const size_t start = 0x4000 + 97 * off;  // codes about 2..10: fast lanes and table lanes
+        std::fill(got.begin(), got.end(), uint16_t(0xABCD));
+        math_array(f, DType::fp16, codes.data() + start, got.data() + off, n);
+        for (size_t j = 0; j < n; ++j) ASSERT_EQ(got[off + j], want[start + j]) << off << " " << n;
+        ASSERT_EQ(got[off + n], 0xABCD);
+      }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
 TEST(OpsMath, Fp16ExpKernel) {
   std::vector<uint16_t> codes(65536);
   for (uint32_t c = 0; c < 65536; ++c) codes[c] = uint16_t(c);
@@ -486,30 +524,20 @@ TEST(OpsMath, Fp16ExpKernel) {
   EXPECT_EQ(want[0x7C00], 0x7C00);  // e^+Inf = +Inf
   EXPECT_EQ(want[0xFC00], 0x0000);  // e^-Inf = +0
   EXPECT_EQ(want[0x4A00], 0x7C00);  // e^12 overflows
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    std::vector<uint16_t> got(65536 + 64, 0xABCD);
-    math_array(MathFn::exp, DType::fp16, codes.data(), got.data(), 65536);
-    size_t bad = 0;
-    for (uint32_t c = 0; c < 65536; ++c)
-      if (got[c] != want[c] && bad++ < 5)
-        ADD_FAILURE() << "fp16 exp(0x" << std::hex << c << ") = 0x" << got[c] << ", want 0x" << want[c];
-    EXPECT_EQ(bad, 0u);
-    EXPECT_EQ(got[65536], 0xABCD);
-    std::vector<uint16_t> in_place = codes;  // src == dst
-    math_array(MathFn::exp, DType::fp16, in_place.data(), in_place.data(), 65536);
-    EXPECT_TRUE(in_place == want);
-    for (size_t off = 0; off < 33; ++off)
-      for (size_t n : {size_t(0), size_t(1), size_t(15), size_t(16), size_t(17), size_t(31),
-                       size_t(33), size_t(100)}) {
-        const size_t start = 0x4000 + 97 * off;  // codes about 2..10: fast lanes and table lanes
-        std::fill(got.begin(), got.end(), uint16_t(0xABCD));
-        math_array(MathFn::exp, DType::fp16, codes.data() + start, got.data() + off, n);
-        for (size_t j = 0; j < n; ++j) ASSERT_EQ(got[off + j], want[start + j]) << off << " " << n;
-        ASSERT_EQ(got[off + n], 0xABCD);
-      }
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  check_f16_kernel(MathFn::exp, want);
+}
+
+TEST(OpsMath, Fp16LnKernel) {
+  std::vector<uint16_t> codes(65536);
+  for (uint32_t c = 0; c < 65536; ++c) codes[c] = uint16_t(c);
+  std::vector<uint16_t> want(65536);
+  math_array_reference(MathFn::ln, DType::fp16, codes.data(), want.data(), 65536);
+  EXPECT_EQ(want[0x3C00], 0x0000);  // ln 1 = +0
+  EXPECT_EQ(want[0x0000], 0xFC00);  // ln +0 = -Inf
+  EXPECT_EQ(want[0x8000], 0xFC00);  // ln -0 = -Inf (IEEE)
+  EXPECT_EQ(want[0xBC00], 0x7E00);  // ln -1 = NaN
+  EXPECT_EQ(want[0x7C00], 0x7C00);  // ln +Inf = +Inf
+  EXPECT_EQ(want[0x4000], 0x398C);  // ln 2 = 0.693359375 (0x398C) in fp16
+  check_f16_kernel(MathFn::ln, want);
 }
 }  // namespace
