@@ -39,10 +39,13 @@ using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
 using DU = hn::RebindToUnsigned<DF>;
 
-enum class Fmt { f32, f16, bf16 };
+// f16fin: fp16 trees whose every node is known finite (TreesCannotOverflow): loads and stores as
+// f16, the node rounding on the fp32 bits (Round).
+enum class Fmt { f32, f16, bf16, f16fin };
+constexpr bool IsF16(Fmt f) { return f == Fmt::f16 || f == Fmt::f16fin; }
 
 template <Fmt f>
-constexpr bool kHasKernel = f != Fmt::f16 || HWY_TARGET <= HWY_AVX2;
+constexpr bool kHasKernel = !IsF16(f) || HWY_TARGET <= HWY_AVX2;
 
 // N elements from element i of p, widened exactly to fp32.
 template <Fmt f>
@@ -71,7 +74,7 @@ HWY_INLINE V Round(V v) {
   if constexpr (kSat && f != Fmt::f32) {
     const hn::DFromV<V> d;
     const hn::RebindToUnsigned<decltype(d)> du;
-    const V lim = hn::BitCast(d, hn::Set(du, f == Fmt::f16 ? 0x477FE000u : 0x7F7F0000u));
+    const V lim = hn::BitCast(d, hn::Set(du, IsF16(f) ? 0x477FE000u : 0x7F7F0000u));
     v = hn::IfThenElse(hn::IsNaN(v), hn::Zero(d), hn::Min(hn::Max(v, hn::Neg(lim)), lim));
   }
   if constexpr (f == Fmt::f32) {
@@ -84,6 +87,20 @@ HWY_INLINE V Round(V v) {
     const auto r =
         hn::And(hn::Add(b, hn::Add(hn::Set(du, 0x7FFFu), odd)), hn::Set(du, 0xFFFF0000u));
     return hn::IfThenElse(hn::IsNaN(v), v, hn::BitCast(d, r));
+  } else if constexpr (f == Fmt::f16fin) {
+    // RNE to 11 significant bits on the bits (the bf16 rule at bit 13), cheaper here than the
+    // conversion round trip. It is fp16's rounding for every node of these trees: a node is
+    // finite and below 65520 in magnitude, so it rounds to a finite value; at or above 2^-14 the
+    // fp16 significand has 11 bits as here; below, the node is the sum of two fp16 values, a
+    // multiple of 2^-24 under 2^-14, so exact in fp32 and in fp16, with its 13 low bits zero,
+    // which the rounding leaves unchanged (±0 included).
+    const hn::DFromV<V> d;
+    const hn::RebindToUnsigned<decltype(d)> du;
+    const auto b = hn::BitCast(du, v);
+    const auto odd = hn::And(hn::ShiftRight<13>(b), hn::Set(du, 1u));
+    const auto r =
+        hn::And(hn::Add(b, hn::Add(hn::Set(du, 0xFFFu), odd)), hn::Set(du, 0xFFFFE000u));
+    return hn::BitCast(d, r);
   } else {
 #if HWY_TARGET <= HWY_AVX2
     const hn::DFromV<V> d;
@@ -95,11 +112,26 @@ HWY_INLINE V Round(V v) {
   }
 }
 
-// The scalar node: fp32 add rounded to T.
+// The scalar node: fp32 add rounded to T. fp16 (the chains of root sums: a dependency chain, so
+// its latency counts): a sum below 65520 in magnitude rounds as Fmt::f16fin's nodes do, on the
+// bits (finite, so the saturation rule leaves it unchanged too); the others (overflow, Inf, NaN)
+// by the conversions.
 template <Fmt f, bool kSat = false>
 HWY_INLINE float Node(float a, float b) {
   const hn::CappedTag<float, 1> d1;
-  return hn::GetLane(Round<f, kSat>(hn::Set(d1, a + b)));
+  const float s = a + b;
+  if constexpr (IsF16(f)) {
+    uint32_t u;
+    std::memcpy(&u, &s, 4);
+    if (HWY_LIKELY((u & 0x7FFFFFFFu) < 0x477FF000u)) {
+      u = (u + 0xFFFu + ((u >> 13) & 1u)) & 0xFFFFE000u;
+      float r;
+      std::memcpy(&r, &u, 4);
+      return r;
+    }
+    return hn::GetLane(Round<Fmt::f16, kSat>(hn::Set(d1, s)));
+  }
+  return hn::GetLane(Round<f, kSat>(hn::Set(d1, s)));
 }
 
 // The codes of values of T (exact: node results or inputs), a NaN canonical, for a vector d of
@@ -122,7 +154,7 @@ HWY_INLINE void StoreCodes(D d, hn::Vec<D> v, void* out) {
       c = hn::PromoteTo(du, hn::BitCast(d16, hn::DemoteTo(dh, v)));
 #endif
     }
-    c = hn::IfThenElse(hn::RebindMask(du, nan), hn::Set(du, f == Fmt::f16 ? 0x7E00u : 0x7FC0u), c);
+    c = hn::IfThenElse(hn::RebindMask(du, nan), hn::Set(du, IsF16(f) ? 0x7E00u : 0x7FC0u), c);
     const hn::RebindToSigned<D> di;
     hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, c)), d16, static_cast<uint16_t*>(out));  // < 2^16
   }
@@ -304,13 +336,14 @@ HWY_NOINLINE bool TreeSums(const void* xv, size_t stride, size_t rows, size_t n,
       s.Finish();
     }
     if (chain) {  // +0, then each root in order (a5: acc = acc + vcadd(chunk)), in place
+      constexpr Fmt fc = f == Fmt::f16fin ? Fmt::f16 : f;  // the chain may overflow
       for (size_t r = 0; r < rows; ++r) {
         const float* rr = roots.data() + r * ng;
         float acc = 0.0f;
         if (chain_sat)
-          for (size_t j = 0; j < ng; ++j) acc = Node<f, true>(acc, rr[j]);
+          for (size_t j = 0; j < ng; ++j) acc = Node<fc, true>(acc, rr[j]);
         else
-          for (size_t j = 0; j < ng; ++j) acc = Node<f, false>(acc, rr[j]);
+          for (size_t j = 0; j < ng; ++j) acc = Node<fc, false>(acc, rr[j]);
         roots[r] = acc;
       }
     }
@@ -579,14 +612,18 @@ HWY_NOINLINE bool TreesCannotOverflow(const void* xv, size_t stride, size_t rows
 bool TreeSumsImpl(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w,
                   bool chain, bool sat, void* out) {
 #if HWY_TARGET != HWY_SCALAR
-  // Saturating trees that cannot overflow are the plain trees (the chain still saturates).
+  // Saturating trees that cannot overflow are the plain trees (the chain still saturates); fp16
+  // trees that cannot overflow round their nodes on the bits (Fmt::f16fin).
+  if (t == DType::fp16) {
+    if (TreesCannotOverflow(x, stride, rows, n, w, false))
+      return TreeSums<Fmt::f16fin, false>(x, stride, rows, n, w, chain, sat, out);
+    return sat ? TreeSums<Fmt::f16, true>(x, stride, rows, n, w, chain, sat, out)
+               : TreeSums<Fmt::f16, false>(x, stride, rows, n, w, chain, sat, out);
+  }
   const bool tree_sat = sat && !TreesCannotOverflow(x, stride, rows, n, w, t == DType::bf16);
   switch (t) {
     case DType::fp32:  // nothing saturates
       return TreeSums<Fmt::f32, false>(x, stride, rows, n, w, chain, false, out);
-    case DType::fp16:
-      return tree_sat ? TreeSums<Fmt::f16, true>(x, stride, rows, n, w, chain, sat, out)
-                      : TreeSums<Fmt::f16, false>(x, stride, rows, n, w, chain, sat, out);
     case DType::bf16:
       return tree_sat ? TreeSums<Fmt::bf16, true>(x, stride, rows, n, w, chain, sat, out)
                       : TreeSums<Fmt::bf16, false>(x, stride, rows, n, w, chain, sat, out);

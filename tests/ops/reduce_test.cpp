@@ -219,6 +219,53 @@ TEST(OpsReduceRows, SaturatingTreeSumsFastEqualsReference) {
   EXPECT_GT(runs, 300u);
 }
 
+// fp16 trees whose codes bound every node below max (reduce_simd.cpp Fmt::f16fin: the nodes rounded
+// on the fp32 bits), with and without the saturation switch, fast vs reference on every target:
+// magnitudes up to and at the bound, subnormals with ±0 and sums cancelling to zero (results in
+// the subnormal range), and chains of many groups (the chain may still overflow: kind 0 sums
+// same-signed values).
+TEST(OpsReduceRows, BoundedFp16TreeSumsFastEqualsReference) {
+  std::mt19937_64 g(35);
+  size_t runs = 0;
+  every_target([&] {
+    for (size_t w : {2, 8, 16, 64, 128, 256})
+      for (size_t n : {1, 15, 16, 17, 128, 129, 1000, 4096})
+        for (int kind = 0; kind < 3; ++kind)
+          for (bool sat : {false, true}) {
+            const size_t rows = n > 1000 ? 2 : 5, cols = n + 3, esz = 2;
+            std::vector<uint8_t> x(rows * cols * esz);
+            const float lim = float(65504.0 / (double(w) * 1.125));
+            uint16_t lim_code = tilesim::formats::f32_to_f16(lim);
+            if (tilesim::formats::f16_to_f32(lim_code) > lim) --lim_code;
+            for (size_t i = 0; i < rows * cols; ++i) {
+              uint16_t c;
+              if (kind == 0)  // same-signed up to the bound, the bound itself now and then
+                c = g() % 8 == 0 ? lim_code : uint16_t(g() % (uint32_t(lim_code) + 1));
+              else if (kind == 1)  // both signs up to the bound
+                c = uint16_t((g() % (uint32_t(lim_code) + 1)) | (g() % 2 ? 0x8000 : 0));
+              else  // subnormals, ±0 and the smallest normals, both signs
+                c = uint16_t((g() % 4 == 0 ? 0 : g() % 0x0480) | (g() % 2 ? 0x8000 : 0));
+              store_code(DType::fp16, x.data(), i, c);
+            }
+            const size_t ng = (n + w - 1) / w;
+            for (int chain = 0; chain < 2; ++chain) {
+              std::vector<uint8_t> fast(rows * ng * esz, 0xAB), ref(rows * ng * esz, 0xAB);
+              if (chain) {
+                chained_tree_sums(DType::fp16, x.data(), cols * esz, rows, n, w, fast.data(), Path::Fast, sat);
+                chained_tree_sums(DType::fp16, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference, sat);
+              } else {
+                tree_sums(DType::fp16, x.data(), cols * esz, rows, n, w, fast.data(), Path::Fast, sat);
+                tree_sums(DType::fp16, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference, sat);
+              }
+              ASSERT_EQ(fast, ref) << "w=" << w << " n=" << n << " kind=" << kind << " sat=" << sat
+                                   << " chain=" << chain;
+              ++runs;
+            }
+          }
+  });
+  EXPECT_GT(runs, 500u);
+}
+
 // spec 40's saturating nodes: 65504 + 65504 -> 65504 (not +Inf), NaN + 1 -> +0, and the chain
 // saturates too; fp32 ignores the switch.
 TEST(OpsReduceRows, SaturatingKnownAnswers) {
