@@ -192,6 +192,11 @@ HWY_INLINE void NarrowRaw(hn::Vec<DF> v, uint16_t* p) {
   }
 }
 
+// Whether n codes at o and at x share no byte.
+HWY_INLINE bool Disjoint(const uint16_t* o, const uint16_t* x, size_t n) {
+  return o + n <= x || x + n <= o;
+}
+
 // How a 16-bit float kernel writes its fp32 results (Switches::saturate off or on): `lim` is +Inf
 // or max of T, `nan` the fp32 value a NaN lane is written as (the canonical NaN, which rounds to
 // T's canonical NaN, or +0). A lane needs Fix exactly when !(|v| <= lim): a NaN, or (saturating)
@@ -220,14 +225,35 @@ struct HalfOut {
 // one store): a code with the exponent bits all ones (±Inf or NaN) is where Fix can change
 // anything — a NaN lane, or (saturating) |v| >= 65520, which rounds to ±Inf; values in
 // (65504, 65520) round to ±65504 as Fix's clamp does. Other lanes are final as rounded.
+// When the results do not overlap the inputs (`defer`), blocks of kBlock pairs are stored as
+// rounded with only a running maximum of their magnitude codes, and a block that reached the
+// exponent all ones is recomputed pair by pair with the test (f reads the unchanged inputs).
 template <bool kBf16, class F, class One>
-HWY_INLINE void HalfStores(const HalfOut& h, uint16_t* o, size_t n, F&& f, One&& one) {
+HWY_INLINE void HalfStores(const HalfOut& h, uint16_t* o, size_t n, F&& f, One&& one,
+                           bool defer = false) {
   const DF df;
   const size_t N = hn::Lanes(df);
   size_t i = 0;
   if constexpr (!kBf16) {
     const hn::Twice<DU16> d2;
     const auto exp = hn::Set(d2, uint16_t(0x7C00));
+    const auto mag = hn::Set(d2, uint16_t(0x7FFF));
+    constexpr size_t kBlock = 16;
+    if (defer) {
+      for (; i + 2 * N * kBlock <= n; i += 2 * N * kBlock) {
+        auto top = hn::Zero(d2);
+        for (size_t j = i; j < i + 2 * N * kBlock; j += 2 * N) {
+          const auto c = hn::Combine(d2, F16Codes(f(j + N)), F16Codes(f(j)));
+          top = hn::Max(top, hn::And(c, mag));
+          hn::StoreU(c, d2, o + j);
+        }
+        const hn::RebindToSigned<decltype(d2)> ds;  // magnitudes: positive as int16
+        if (HWY_LIKELY(hn::AllFalse(ds, hn::Gt(hn::BitCast(ds, top), hn::Set(ds, int16_t(0x7BFF))))))
+          continue;
+        for (size_t j = i; j < i + 2 * N * kBlock; j += 2 * N)
+          hn::StoreU(hn::Combine(d2, F16Codes(h.Fix(f(j + N))), F16Codes(h.Fix(f(j)))), d2, o + j);
+      }
+    }
     for (; i + 2 * N <= n; i += 2 * N) {
       const auto r0 = f(i), r1 = f(i + N);
       auto c = hn::Combine(d2, F16Codes(r1), F16Codes(r0));
@@ -273,7 +299,8 @@ HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs,
           const uint64_t yc = m == kTT ? y[i] : sc;
           const uint64_t c = m == kST ? eval(op, t, yc, x[i]) : eval(op, t, x[i], yc);
           return uint16_t(sat ? saturate_code(t, c) : c);
-        });
+        },
+        Disjoint(o, x, n) && (m != kTT || Disjoint(o, y, n)));
   }
 }
 
@@ -302,7 +329,8 @@ HWY_NOINLINE void HalfRoot(const void* a, size_t as, void* d, size_t ds, size_t 
         [&](size_t i) {
           const uint64_t c = eval(op, t, x[i]);
           return uint16_t(sat ? saturate_code(t, c) : c);
-        });
+        },
+        Disjoint(o, x, n));
   }
 }
 #endif

@@ -300,6 +300,56 @@ TEST(OpsSaturate, SparseFixesEveryPosition) {
   });
 }
 
+// The fp16 kernels' deferred test (HalfStores: outputs apart from the inputs are stored a block
+// of pairs at a time and the block redone when one lane needed the fix): one such lane at the
+// first, a middle and the last lane of each block and in the tails, saturation on and off, out of
+// place (deferred) and in place (tested pair by pair), fast vs reference on every target.
+TEST(OpsSaturate, DeferredBlocksFixEveryBlock) {
+  std::mt19937_64 g(45);
+  const size_t kN = 4 * 512 + 37;  // whole blocks at every width, then pairs, singles, a tail
+  std::vector<size_t> positions;
+  for (size_t b = 0; b < kN; b += 64) positions.insert(positions.end(), {b, b + 31, b + 63});
+  for (size_t p = kN - 37; p < kN; ++p) positions.push_back(p);
+  every_target([&] {
+    for (Op op : {Op::add, Op::sub, Op::mul, Op::div, Op::sqrt, Op::recip})
+      for (bool sat : {false, true}) {
+        Switches sw;
+        sw.saturate = sat;
+        for (size_t pos : positions) {
+          if (pos >= kN) continue;
+          for (int kind = 0; kind < 3; ++kind) {
+            std::vector<uint16_t> a(kN), b(kN), fast(kN, 1), ref(kN, 2);
+            for (size_t i = 0; i < kN; ++i) {
+              a[i] = uint16_t(code_of(DType::fp16, float(int(g() % 2001) - 1000) / 8.0f + 0.5f));
+              b[i] = uint16_t(code_of(DType::fp16, float(int(g() % 2001) - 1000) / 8.0f + 0.25f));
+            }
+            if (kind == 0) a[pos] = 0x7D01;  // a NaN in
+            if (kind == 1) {                 // overflow (or, unary, a negative: NaN)
+              a[pos] = uint16_t(code_of(DType::fp16, op == Op::sqrt ? -2.0f : 60000.0f));
+              b[pos] = uint16_t(code_of(DType::fp16, op == Op::div ? 1e-3f : op == Op::sub ? -60000.0f : 60000.0f));
+            }
+            if (kind == 2) {  // 65504 + 16 = 65520 rounds to Inf
+              a[pos] = 0x7BFF;
+              b[pos] = uint16_t(code_of(DType::fp16, 16.0f));
+            }
+            const bool unary_op = info(op).arity == 1;
+            auto run = [&](uint16_t* dst, Path path) {
+              if (unary_op) unary(op, DType::fp16, a.data(), dst, kN, path, sw);
+              else binary(op, DType::fp16, a.data(), b.data(), dst, kN, path, sw);
+            };
+            run(fast.data(), Path::Fast);
+            run(ref.data(), Path::Reference);
+            ASSERT_EQ(fast, ref) << info(op).name << " sat " << sat << " pos " << pos << " kind " << kind;
+            std::vector<uint16_t> inplace = a;
+            if (unary_op) unary(op, DType::fp16, inplace.data(), inplace.data(), kN, Path::Fast, sw);
+            else binary(op, DType::fp16, inplace.data(), b.data(), inplace.data(), kN, Path::Fast, sw);
+            ASSERT_EQ(inplace, ref) << "in place " << info(op).name << " sat " << sat << " pos " << pos;
+          }
+        }
+      }
+  });
+}
+
 // fp32 -> fp16/bf16 Cast with narrow_saturate (the fused SIMD rounding) against cast_one, in
 // both saturation states, with every fp32 edge: NaN payloads, ±Inf, values just below, at and
 // above the overflow threshold, subnormal results, odd lengths.
