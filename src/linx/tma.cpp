@@ -7,6 +7,7 @@
 #include "linx/block.hpp"
 #include "linx/gemm_core.hpp"
 #include "linx/layout.hpp"
+#include "tilesim/parallel.hpp"
 
 namespace tilesim::linx {
 namespace {
@@ -58,24 +59,32 @@ Lines fractal_lines(const TileOrder& o, const Geom& g, bool dn) {
 
 // Moves the valid elements between a fractal tile and memory (memory element (a, b) of the line
 // geometry at mem + a*stride + b*ES, a the line index q when along_rows, else the element index).
-// kLoad: memory -> tile, else tile -> memory. Tile lines are visited in order (sequential tile
-// bytes), so a transpose reads K0 memory rows at once and writes within 32 * L bytes.
+// kLoad: memory -> tile, else tile -> memory. A transpose visits the tile lines in order, reading
+// K0 memory rows at once.
 template <size_t ES, bool kLoad>
-void move_lines_es(uint8_t* tile, uint8_t* mem, size_t stride, const Lines& ln) {
+void move_lines_es(uint8_t* tile, uint8_t* mem, size_t stride, const Lines& ln, size_t P0, size_t P1) {
   const auto mv = [](uint8_t* t, uint8_t* m, size_t n) {
     if constexpr (kLoad) std::memcpy(t, m, n);
     else std::memcpy(m, t, n);
   };
-  for (size_t P = 0; P * ln.k0 < ln.span; ++P) {
+  if (ln.along_rows) {
+    // 16 memory rows at a time, block by block: 16 sequential read streams and 512 contiguous tile
+    // bytes per block (visiting one block's L lines first strides memory by its row pitch, and one
+    // row's blocks strides the tile by 32 * L bytes: both map onto a few cache sets).
+    const size_t full = std::min(P1, ln.span / ln.k0);
+    for (size_t q0 = 0; q0 < ln.lines; q0 += 16) {
+      const size_t q1 = std::min(ln.lines, q0 + 16);
+      for (size_t P = P0; P < full; ++P)
+        for (size_t q = q0; q < q1; ++q) mv(tile + (P * ln.L + q) * 32, mem + q * stride + P * 32, 32);
+    }
+    if (full < P1)  // the last, partial block
+      for (size_t q = 0; q < ln.lines; ++q) mv(tile + (full * ln.L + q) * 32, mem + q * stride + full * 32, (ln.span - full * ln.k0) * ES);
+    return;
+  }
+  for (size_t P = P0; P < P1; ++P) {
     const size_t n = std::min(ln.k0, ln.span - P * ln.k0);
     uint8_t* const t = tile + P * ln.L * 32;
-    if (ln.along_rows) {
-      uint8_t* const m = mem + P * 32;
-      if (n == ln.k0)
-        for (size_t q = 0; q < ln.lines; ++q) mv(t + q * 32, m + q * stride, 32);
-      else
-        for (size_t q = 0; q < ln.lines; ++q) mv(t + q * 32, m + q * stride, n * ES);
-    } else if (ES == 4) {  // 8 x 8 register transposes (the GEMM core's)
+    if (ES == 4) {  // 8 x 8 register transposes (the GEMM core's)
       uint8_t* const rows = mem + P * ln.k0 * stride;
       if constexpr (kLoad) core::transpose32(rows, stride, t, 32, n, ln.lines);
       else core::transpose32(t, 32, rows, stride, ln.lines, n);
@@ -91,16 +100,32 @@ void move_lines_es(uint8_t* tile, uint8_t* mem, size_t stride, const Lines& ln) 
   }
 }
 
+// Blocks of lines are independent: large tiles split them over the threads (each chunk at least
+// 32 KB of tile), so the bytes are the same for every thread count.
 template <bool kLoad>
 void move_lines(uint8_t* tile, const uint8_t* mem, size_t stride, const Lines& ln, size_t es) {
   // One const_cast for both directions: a load only reads `mem` (kLoad), a store only `tile`.
   uint8_t* const m = const_cast<uint8_t*>(mem);
-  switch (es) {
-    case 1: return move_lines_es<1, kLoad>(tile, m, stride, ln);
-    case 2: return move_lines_es<2, kLoad>(tile, m, stride, ln);
-    case 4: return move_lines_es<4, kLoad>(tile, m, stride, ln);
-    default: return move_lines_es<8, kLoad>(tile, m, stride, ln);
-  }
+  const size_t blocks = (ln.span + ln.k0 - 1) / ln.k0;
+  parallel_for(blocks, std::max<size_t>(1, (size_t{32} << 10) / (ln.L * 32)), [&](size_t P0, size_t P1) {
+    switch (es) {
+      case 1: return move_lines_es<1, kLoad>(tile, m, stride, ln, P0, P1);
+      case 2: return move_lines_es<2, kLoad>(tile, m, stride, ln, P0, P1);
+      case 4: return move_lines_es<4, kLoad>(tile, m, stride, ln, P0, P1);
+      default: return move_lines_es<8, kLoad>(tile, m, stride, ln, P0, P1);
+    }
+  });
+}
+
+// Row-major rows, split over the threads the same way.
+template <bool kLoad>
+void move_rows(uint8_t* tile, size_t tile_stride, const uint8_t* mem, size_t stride, size_t rows, size_t bytes) {
+  uint8_t* const m = const_cast<uint8_t*>(mem);
+  parallel_for(rows, std::max<size_t>(1, (size_t{32} << 10) / std::max<size_t>(1, bytes)), [&](size_t r0, size_t r1) {
+    for (size_t i = r0; i < r1; ++i)
+      if constexpr (kLoad) std::memcpy(tile + i * tile_stride, m + i * stride, bytes);
+      else std::memcpy(m + i * stride, tile + i * tile_stride, bytes);
+  });
 }
 
 // 4-bit elements: element e in the low (even e) or high (odd e) nibble of byte e / 2 (spec 10 §2).
@@ -189,7 +214,7 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
       for (size_t j = 0; j < g.col; ++j)
         if (i >= g.vr || j >= g.vc) std::memcpy(dst + ord.offset(i, j) * es, &pad, es);
   if (l == Layout::nd && !dn) {
-    for (size_t i = 0; i < g.vr; ++i) std::memcpy(dst + i * g.col * es, src + m.base + i * m.stride, g.vc * es);
+    move_rows<true>(dst, g.col * es, src + m.base, m.stride, g.vr, g.vc * es);
   } else {
     move_lines<true>(dst, src + m.base, m.stride, fractal_lines(ord, g, dn), es);
   }
@@ -246,7 +271,7 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
   out.write = [bytes, ln, l, g, m, es](uint8_t* mem) {
     const uint8_t* t = bytes->data();
     if (l == Layout::nd)
-      for (size_t i = 0; i < g.vr; ++i) std::memcpy(mem + m.base + i * m.stride, t + i * g.col * es, g.vc * es);
+      move_rows<false>(const_cast<uint8_t*>(t), g.col * es, mem + m.base, m.stride, g.vr, g.vc * es);
     else
       move_lines<false>(const_cast<uint8_t*>(t), mem + m.base, m.stride, ln, es);
   };
