@@ -84,9 +84,11 @@ HWY_INLINE V Step(V a, V b, V c) {
 // from the tile's current values, or from zero when `zero` (the first K block of a zero start).
 // A's element (r, k) is ap[k * kMR + r] (a packed panel, AK0 = 0) or, read in place from an NZ
 // view, ap[(k / AK0) * aS + r * AK0 + k % AK0] (no packing: broadcasts load from anywhere).
+// fin (the last K block of a float chain): + bias[j] (when fbias, the tile's first column's) then
+// the default NaN, in registers before the store (spec 30 §3's epilogue, without a pass over C).
 template <size_t MR, size_t AK0, class D, class T>
 HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_RESTRICT bp, size_t kc,
-                        T* HWY_RESTRICT c, size_t ldc, bool zero) {
+                        T* HWY_RESTRICT c, size_t ldc, bool zero, bool fin, const T* HWY_RESTRICT fbias) {
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
   using V = hn::Vec<D>;
@@ -113,6 +115,21 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
       c1[r] = Step(x, b1, c1[r]);
     }
   }
+  if constexpr (hwy::IsFloat<T>()) {
+    if (fin) {
+      const V qnan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<D>(), 0x7FC00000u));
+      const V bias0 = fbias ? hn::LoadU(d, fbias) : hn::Zero(d), bias1 = fbias ? hn::LoadU(d, fbias + L) : hn::Zero(d);
+      HWY_UNROLL(kMR)
+      for (size_t r = 0; r < MR; ++r) {
+        if (fbias) {
+          c0[r] = hn::Add(c0[r], bias0);
+          c1[r] = hn::Add(c1[r], bias1);
+        }
+        c0[r] = hn::IfThenElse(hn::IsNaN(c0[r]), qnan, c0[r]);
+        c1[r] = hn::IfThenElse(hn::IsNaN(c1[r]), qnan, c1[r]);
+      }
+    }
+  }
   HWY_UNROLL(kMR)
   for (size_t r = 0; r < MR; ++r) {
     hn::StoreU(c0[r], d, c + r * ldc);
@@ -125,14 +142,14 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
 // 16- and 8-bit tiles).
 template <class D, class T>
 HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t kc, T* c, size_t ldc,
-                       bool zero) {
-  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, kc, c, ldc, zero);
-  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, kc, c, ldc, zero);
+                       bool zero, bool fin, const T* fbias) {
+  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
   switch (ak0) {
-    case 0: return Micro<kMR, 0>(d, ap, aS, bp, kc, c, ldc, zero);
-    case 8: return Micro<kMR, 8>(d, ap, aS, bp, kc, c, ldc, zero);
-    case 16: return Micro<kMR, 16>(d, ap, aS, bp, kc, c, ldc, zero);
-    default: return Micro<kMR, 32>(d, ap, aS, bp, kc, c, ldc, zero);
+    case 0: return Micro<kMR, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+    case 8: return Micro<kMR, 8>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+    case 16: return Micro<kMR, 16>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+    default: return Micro<kMR, 32>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
   }
 }
 
@@ -170,9 +187,24 @@ void PackView(const PanelView& v, size_t x0, size_t w, size_t W, size_t K, T* HW
 }
 
 // av: A as a view (x = i); bv: B as a view (x = j), or Brow (row-major K x N) when not null.
+// Spec 30 §3's epilogue on an h x w block (row stride ldc): + bias[q] (one fp32 add), default NaN.
+inline void FinishScalar(float* C, size_t ldc, size_t h, size_t w, const float* bias) {
+  for (size_t r = 0; r < h; ++r)
+    for (size_t q = 0; q < w; ++q) {
+      float v = C[r * ldc + q];
+      if (bias) v = v + bias[q];
+      if (v != v) {
+        const uint32_t qn = 0x7FC00000u;
+        std::memcpy(&v, &qn, 4);
+      }
+      C[r * ldc + q] = v;
+    }
+}
+
+// finish (float): the epilogue of spec 30 §3 (+ bias, default NaN) fused into the last K block.
 template <class T>
 void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t M, size_t N, size_t K,
-           bool zero_start) {
+           bool zero_start, bool finish, const T* bias) {
   const hn::ScalableTag<T> d;
   const size_t NR = 2 * hn::Lanes(d);
   const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
@@ -184,15 +216,17 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
   // a line); only the others are packed.
   const size_t ak0 = (av.k0 == 8 || av.k0 == 16 || av.k0 == 32) ? av.k0 : 0;
   const auto a_in_place = [&](size_t ip) { return ak0 && (ip + 1) * kMR <= M; };
-  // Packing is split over the threads too (panels are independent).
-  parallel_for(mp + np, 8, [&](size_t p0, size_t p1) {
+  // Packing is split over the threads too (panels are independent): the B panels, then the A
+  // panels that are not read in place.
+  const size_t a_pack = ak0 ? mp - std::min(mp, M / kMR) : mp;  // in place: only the short last panel
+  parallel_for(np + a_pack, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1; ++p) {
-      if (p < mp) {
-        const size_t i0 = p * kMR;
-        if (!a_in_place(p)) PackView<T>(av, i0, std::min(kMR, M - i0), kMR, K, ApBuf + p * K * kMR);
+      if (p >= np) {
+        const size_t ip = mp - a_pack + (p - np), i0 = ip * kMR;
+        PackView<T>(av, i0, std::min(kMR, M - i0), kMR, K, ApBuf + ip * K * kMR);
         continue;
       }
-      const size_t jp = p - mp;
+      const size_t jp = p;
       T* dst = BpBuf + jp * K * NR;
       const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
       if (!Brow) {
@@ -230,15 +264,19 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
             T* const dst = C + i0 * N + j0;
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
             const size_t mr = h <= 4 && kMR > 4 ? 4 : h <= 8 && kMR > 8 ? 8 : kMR;
+            const bool fin = finish && k0 + kc == K;
             if (h == mr && w == NR) {  // full tile: accumulate in place
-              MicroA(d, mr, mk0, ap, av.S, bp, kc, dst, N, zero);
+              MicroA(d, mr, mk0, ap, av.S, bp, kc, dst, N, zero, fin, bias ? bias + j0 : nullptr);
               continue;
             }
-            // Edge tile: run on a zero-padded copy, store the valid part.
+            // Edge tile: run on a zero-padded copy, store the valid part (and finish it there:
+            // the bias has no columns past N).
             for (size_t r = 0; r < mr; ++r)
               for (size_t q = 0; q < NR; ++q) c[r * NR + q] = (r < h && q < w && !zero) ? dst[r * N + q] : T(0);
-            MicroA(d, mr, mk0, ap, av.S, bp, kc, c, NR, false);
+            MicroA(d, mr, mk0, ap, av.S, bp, kc, c, NR, false, false, static_cast<const T*>(nullptr));
             for (size_t r = 0; r < h; ++r) std::memcpy(dst + r * N, c + r * NR, w * sizeof(T));
+            if constexpr (hwy::IsFloat<T>())
+              if (fin) FinishScalar(dst, N, h, w, bias ? bias + j0 : nullptr);
           }
         }
       }
@@ -255,9 +293,11 @@ std::vector<T> Flat(const PanelView& v, size_t X, size_t K) {
     for (size_t k = 0; k < K; ++k) out[x * K + k] = static_cast<const T*>(v.p)[(k / v.k0) * v.S + x * v.k0 + k % v.k0];
   return out;
 }
-void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M, size_t N, size_t K, bool zero_start) {
+void EpilogueF32(float* C, const float* bias, size_t M, size_t N);
+void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M, size_t N, size_t K, bool zero_start,
+              bool finish, const float* bias) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(av, bv, Brow, C, M, N, K, zero_start);
+  Chain<float>(av, bv, Brow, C, M, N, K, zero_start, finish, bias);
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(float));
   const std::vector<float> A = Flat<float>(av, M, K);
@@ -267,12 +307,13 @@ void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M,
     const std::vector<float> B = Flat<float>(bv, N, K);
     chain_f32_reference(A.data(), B.data(), BStride{1, K}, C, M, N, K);
   }
+  if (finish) EpilogueF32(C, bias, M, N);
 #endif
 }
 void ChainI32(PanelView av, PanelView bv, const int32_t* Brow, int32_t* C, size_t M, size_t N, size_t K,
               bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<int32_t>(av, bv, Brow, C, M, N, K, zero_start);
+  Chain<int32_t>(av, bv, Brow, C, M, N, K, zero_start, false, static_cast<const int32_t*>(nullptr));
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
   const std::vector<int32_t> A = Flat<int32_t>(av, M, K);
@@ -324,9 +365,9 @@ void transpose32(const void* src, size_t ss, void* dst, size_t ds, size_t rows, 
   HWY_DYNAMIC_DISPATCH(Transpose32)(static_cast<const uint8_t*>(src), ss, static_cast<uint8_t*>(dst), ds, rows, cols);
 }
 void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
-                    bool zero_start) {
+                    bool zero_start, bool finish, const float* bias) {
   const bool row = bs.sj == 1;
-  chain_f32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start);
+  chain_f32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start, finish, bias);
 }
 void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
                     bool zero_start) {
@@ -334,9 +375,10 @@ void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, 
   chain_i32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start);
 }
 void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
-                     bool zero_start) {
-  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, C, M, N, K, zero_start);
+                     bool zero_start, bool finish, const float* bias) {
+  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, C, M, N, K, zero_start, finish, bias);
+  if (zero_start) std::memset(C, 0, M * N * sizeof(float));
+  if (finish) epilogue_f32_fast(C, bias, M, N);
 }
 void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C, size_t M, size_t N, size_t K,
                      bool zero_start) {
