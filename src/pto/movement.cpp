@@ -105,9 +105,18 @@ uint64_t convert(const Conversion& cv, uint64_t code) {
 namespace {
 // An IR x IC box from row-major (element (i, j) at i * IC + j) to column-major (j * IR + i), or
 // the reverse when !s_rm; the destination written in order.
+template <class U, int kOuter, int kInner>
+void transpose_box_fixed(uint8_t* db, const uint8_t* sb) {
+  U in[kInner * kOuter], out[kOuter * kInner];
+  std::memcpy(in, sb, sizeof in);
+  for (int o = 0; o < kOuter; ++o)
+    for (int i = 0; i < kInner; ++i) out[o * kInner + i] = in[i * kOuter + o];
+  std::memcpy(db, out, sizeof out);
+}
 template <class U>
 void transpose_box(uint8_t* db, const uint8_t* sb, int IR, int IC, bool s_rm) {
   const int outer = s_rm ? IC : IR, inner = s_rm ? IR : IC;  // destination lines and their length
+  if (outer == 16 && inner == 16) return transpose_box_fixed<U, 16, 16>(db, sb);  // the cube boxes
   for (int o = 0; o < outer; ++o)
     for (int i = 0; i < inner; ++i) {
       U v;
@@ -159,6 +168,30 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
             case 4: transpose_box<uint32_t>(db, sb, IR, IC, s_rm); break;
             default: transpose_box<uint64_t>(db, sb, IR, IC, s_rm); break;
           }
+        }
+      return;
+    }
+  }
+  // Row-major rows to or from a boxed tile whose boxes are row-major inside (NZ, ZZ: Acc -> Vec,
+  // the matrix result's staging): runs of IC elements along each row, copied as such.
+  if (cv.identity() && dst.dtype == src.dtype && !overlaps(dst, src) &&
+      (layout::rows_contiguous(dst) != layout::rows_contiguous(src))) {
+    const TileDesc& boxed = layout::rows_contiguous(dst) ? src : dst;
+    const bool box_rm = boxed.slayout != kSLayoutNoneBox && !(boxed.row_major && boxed.slayout == kSLayoutColMajor);
+    const int IC = layout::inner_cols(boxed);
+    if (box_rm && IC > 1 && (&boxed == &src ? c0 : 0) % IC == 0) {
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; c += IC) {
+          const size_t n = size_t(std::min(IC, C - c)) * ds;
+          uint8_t* d = layout::rows_contiguous(dst) ? dst.data + (size_t(r) * dst.cols + c) * ds : layout::at(dst, r, c);
+          const uint8_t* sp = layout::rows_contiguous(src) ? src.data + (size_t(r0 + r) * src.cols + c0 + c) * ss
+                                                           : layout::at(src, r0 + r, c0 + c);
+          if (n == 64)  // a 16-element fp32 / 32-element fp16 box row: fixed-size moves (GCC expanded
+            std::memcpy(d, sp, 64);  // the variable-size copy as `rep movs`, ~30 cycles each)
+          else if (n == 32)
+            std::memcpy(d, sp, 32);
+          else
+            std::memcpy(d, sp, n);
         }
       return;
     }
