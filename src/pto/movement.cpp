@@ -180,12 +180,22 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
     const bool box_rm = boxed.slayout != kSLayoutNoneBox && !(boxed.row_major && boxed.slayout == kSLayoutColMajor);
     const int IC = layout::inner_cols(boxed);
     if (box_rm && IC > 1 && (&boxed == &src ? c0 : 0) % IC == 0) {
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; c += IC) {
-          const size_t n = size_t(std::min(IC, C - c)) * ds;
-          uint8_t* d = layout::rows_contiguous(dst) ? dst.data + (size_t(r) * dst.cols + c) * ds : layout::at(dst, r, c);
-          const uint8_t* sp = layout::rows_contiguous(src) ? src.data + (size_t(r0 + r) * src.cols + c0 + c) * ss
-                                                           : layout::at(src, r0 + r, c0 + c);
+      // Offsets are separable (layout::index(r, c) = index(r, 0) + index(0, c)): the boxed side's
+      // column parts once per run, its row part once per row (no division per run).
+      const bool src_boxed = &boxed == &src;
+      const int br0 = src_boxed ? r0 : 0, bc0 = src_boxed ? c0 : 0;
+      thread_local std::vector<size_t> col_off;
+      col_off.clear();
+      for (int c = 0; c < C; c += IC) col_off.push_back(layout::index(boxed, 0, bc0 + c) * ds);
+      const size_t plain_stride = size_t(src_boxed ? dst.cols : src.cols) * ds;
+      uint8_t* const plain = src_boxed ? dst.data : src.data + (size_t(r0) * src.cols + c0) * ss;
+      for (int r = 0; r < R; ++r) {
+        uint8_t* const brow = boxed.data + layout::index(boxed, br0 + r, 0) * ds;
+        uint8_t* const prow = plain + size_t(r) * plain_stride;
+        for (size_t k = 0; k < col_off.size(); ++k) {
+          const size_t n = size_t(std::min(IC, C - int(k) * IC)) * ds;
+          uint8_t* d = src_boxed ? prow + k * size_t(IC) * ds : brow + col_off[k];
+          const uint8_t* sp = src_boxed ? brow + col_off[k] : prow + k * size_t(IC) * ds;
           if (n == 64)  // a 16-element fp32 / 32-element fp16 box row: fixed-size moves (GCC expanded
             std::memcpy(d, sp, 64);  // the variable-size copy as `rep movs`, ~30 cycles each)
           else if (n == 32)
@@ -193,6 +203,7 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
           else
             std::memcpy(d, sp, n);
         }
+      }
       return;
     }
   }
