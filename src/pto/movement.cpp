@@ -173,39 +173,16 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
     }
   }
   // Row-major rows to or from a boxed tile whose boxes are row-major inside (NZ, ZZ: Acc -> Vec,
-  // the matrix result's staging): runs of IC elements along each row, copied as such.
+  // the matrix result's staging).
   if (cv.identity() && dst.dtype == src.dtype && !overlaps(dst, src) &&
       (layout::rows_contiguous(dst) != layout::rows_contiguous(src))) {
-    const TileDesc& boxed = layout::rows_contiguous(dst) ? src : dst;
-    const bool box_rm = boxed.slayout != kSLayoutNoneBox && !(boxed.row_major && boxed.slayout == kSLayoutColMajor);
-    const int IC = layout::inner_cols(boxed);
-    if (box_rm && IC > 1 && (&boxed == &src ? c0 : 0) % IC == 0) {
-      // Offsets are separable (layout::index(r, c) = index(r, 0) + index(0, c)): the boxed side's
-      // column parts once per run, its row part once per row (no division per run).
-      const bool src_boxed = &boxed == &src;
-      const int br0 = src_boxed ? r0 : 0, bc0 = src_boxed ? c0 : 0;
-      thread_local std::vector<size_t> col_off;
-      col_off.clear();
-      for (int c = 0; c < C; c += IC) col_off.push_back(layout::index(boxed, 0, bc0 + c) * ds);
-      const size_t plain_stride = size_t(src_boxed ? dst.cols : src.cols) * ds;
-      uint8_t* const plain = src_boxed ? dst.data : src.data + (size_t(r0) * src.cols + c0) * ss;
-      for (int r = 0; r < R; ++r) {
-        uint8_t* const brow = boxed.data + layout::index(boxed, br0 + r, 0) * ds;
-        uint8_t* const prow = plain + size_t(r) * plain_stride;
-        for (size_t k = 0; k < col_off.size(); ++k) {
-          const size_t n = size_t(std::min(IC, C - int(k) * IC)) * ds;
-          uint8_t* d = src_boxed ? prow + k * size_t(IC) * ds : brow + col_off[k];
-          const uint8_t* sp = src_boxed ? brow + col_off[k] : prow + k * size_t(IC) * ds;
-          if (n == 64)  // a 16-element fp32 / 32-element fp16 box row: fixed-size moves (GCC expanded
-            std::memcpy(d, sp, 64);  // the variable-size copy as `rep movs`, ~30 cycles each)
-          else if (n == 32)
-            std::memcpy(d, sp, 32);
-          else
-            std::memcpy(d, sp, n);
-        }
-      }
+    const bool src_boxed = layout::rows_contiguous(dst);
+    const TileDesc& plain = src_boxed ? dst : src;
+    uint8_t* const base = src_boxed ? dst.data : src.data + (size_t(r0) * src.cols + c0) * ss;
+    const size_t pitch = size_t(plain.cols) * ds;
+    if (rows_box_rows(src_boxed ? src : dst, src_boxed ? r0 : 0, src_boxed ? c0 : 0, R, C, !src_boxed,
+                      [&](int r) { return base + size_t(r) * pitch; }))
       return;
-    }
   }
   const layout::Parts dp(dst, 0, R, 0, C), sp(src, r0, R, c0, C);
   if (cv.identity()) {
