@@ -64,6 +64,53 @@ TEST(TpuGlobal, ReusedHostBlocksAreZeroed) {
   tilesim::tpu::global_free(b);
 }
 
+// Allocations are zeroed lazily (docs/tpu.md#fast-path): a reused host block full of 0xAB must
+// read as zeros through every GDMA path, whether a write covers its range whole (contiguous L2S,
+// system_cpy: not zeroed first) or not (strided L2S, set_C_system), and after a rejected call.
+TEST(TpuGlobal, LazyZeroingReadsZeroThroughEveryPath) {
+  const size_t n = (size_t(3) << 20) + 8192;  // a size no other test frees: this block is the one reused
+  global_addr_t old = tilesim::tpu::global_alloc(n);
+  std::memset(tilesim::tpu::global_span(old, n), 0xAB, n);
+  tilesim::tpu::global_free(old);
+  global_addr_t g = tilesim::tpu::global_alloc(n);  // the 0xAB block behind it, not zeroed yet
+  Device d;
+  const size_t lms = d.local_mem_size();
+  uint8_t* mem = d.memory().data();
+  for (int k = 0; k < d.npu_num(); ++k) std::memset(mem + k * lms, 0x55, 256);
+  // S2L from the pending start: zeros arrive in local memory
+  const dim4 s = shape4(1, d.npu_num(), 1, 16);
+  d.gdma_S2L(0, g, &s, nullptr, nullptr, DT_INT32);
+  for (int k = 0; k < d.npu_num(); ++k)
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(mem[k * lms + i], 0) << k << " " << i;
+  for (int k = 0; k < d.npu_num(); ++k) std::memset(mem + k * lms, 0x11, 64);
+  // a rejected L2S (local source outside local memory) drops nothing
+  const global_addr_t at1 = g + 4096;
+  EXPECT_THROW(d.gdma_L2S(at1, uint32_t(d.npu_num()) * lms, &s, nullptr, nullptr, DT_INT32), tilesim::Error);
+  // contiguous L2S over [4096, 4096 + 64 * 64): written whole, never zeroed first
+  d.gdma_L2S(at1, 0, &s, nullptr, nullptr, DT_INT32);
+  // strided L2S (every other int32) over [65536, 65536 + 8 * 4): the gaps read as zeros
+  const dim4 s2 = shape4(1, 1, 1, 4), st2{0, 0, 0, 2};
+  d.gdma_L2S(g + 65536, 0, &s2, &st2, nullptr, DT_INT32);
+  // set_C_system strided over [131072, ...): gaps zero too
+  d.gdma_set_C_system(g + 131072, 0x7u, &s2, &st2, DT_INT32);
+  // system_cpy of 16 pending bytes into a fresh allocation's written range
+  Global other(256);
+  d.gdma_system_cpy(other.a, g + 200000, 4, DT_INT32);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(other.p<int32_t>()[i], 0);
+  // the host view: data where written, zeros everywhere else
+  const uint8_t* p = tilesim::tpu::global_span(g, n);
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t want = 0;
+    if (i >= 4096 && i < 4096 + 64 * 64) want = 0x11;
+    if (i >= 65536 && i < 65536 + 32 && (i - 65536) % 8 < 4) want = 0x11;
+    if (i >= 131072 && i < 131072 + 32 && (i - 131072) % 8 == 0) want = 0x7;
+    wrong += p[i] != want;
+  }
+  EXPECT_EQ(wrong, 0u);
+  tilesim::tpu::global_free(g);
+}
+
 TEST(TpuGlobal, SpanRejections) {
   Global g(64);
   try {
