@@ -128,11 +128,18 @@ inline uint8_t* row(const Side& sd, uint8_t* mem, uint32_t lms, int npu_num, int
   return sd.host + (n * sd.s.n + c * sd.s.c + h * sd.s.h) * e;
 }
 
-// The local memory, noting the bytes a local destination touches as written.
+// The local memory, after every check: a local source's bytes noted as read first (a
+// destination over them must not skip their zeros, Device::data_written), then a local
+// destination's as written.
 uint8_t* local_memory(Device& dev, const Plan& p) {
+  if (p.src.local) {
+    const int64_t hi = p.src.r + tensor_extent_bytes(p.src.s, p.src.q, p.N, p.C, p.H, p.W, p.e, dev.npu_num());
+    dev.data_read(p.src.r, static_cast<uint32_t>(hi));
+  }
   if (!p.dst.local) return dev.data_written(0, 0);
   const int64_t hi = p.dst.r + tensor_extent_bytes(p.dst.s, p.dst.q, p.N, p.C, p.H, p.W, p.e, dev.npu_num());
-  return dev.data_written(p.dst.r, static_cast<uint32_t>(hi));
+  return dev.data_written(p.dst.r, static_cast<uint32_t>(hi),
+                          writes_every_byte(p.dst.s, p.dst.q, p.N, p.C, p.H, p.W, dev.npu_num()));
 }
 
 // Moves the elements; `stage` first gathers the source into a dense buffer (same memory on both
