@@ -87,10 +87,11 @@ void gemm(benchmark::State& st, DType t, size_t n, size_t threads) {
 
 // C (n x n fp32, row-major at kC) = A (n x n, type t, at kA) x B (n x n, at kB), as a LinxISA
 // program: per 256 x 256 output block, a K loop of TLOAD A (ND2NZ) -> TLOAD B (ND2ZN) ->
-// TMATMUL / TMATMUL.ACC over K blocks of 128, then ACCCVT (NZ2ND) -> TSTORE. Registers: r1..r8 the
-// A blocks' addresses, r9..r16 B's, r17..r20 C's, r21 the A/B row stride, r22 C's.
+// TMATMUL / TMATMUL.ACC over K blocks of 256 (fp32: two 256 KB tiles, the 512 KB live capacity),
+// then ACCCVT (NZ2ND) -> TSTORE. Registers: the A blocks' addresses, then B's, then C's, then the
+// A/B row stride and C's.
 constexpr uint64_t kA = 0x100000, kB = 0x900000, kC = 0x1100000;
-constexpr size_t kMB = 256, kKB = 128;
+constexpr size_t kMB = 256, kKB = 256;
 
 std::string rn(size_t r) {  // register name
   std::string s("r");
@@ -157,7 +158,7 @@ void words_gemm(benchmark::State& st, DType t, size_t n, size_t threads) {
 
 // TLOAD then TSTORE of one tile (rows x cols fp32; the bytes move twice: memory -> tile -> memory),
 // NORM (row-major both ways) or ND2NZ in and NZ2ND out.
-void tma_move(benchmark::State& st, size_t rows, size_t cols, bool nz) {
+void tma_move(benchmark::State& st, size_t rows, size_t cols, const std::string& in_layout, const std::string& out_layout) {
   lx::Machine m;
   const size_t bytes = rows * cols * 4;
   m.write_mem(kA, codes(DType::fp32, rows * cols, 1));
@@ -165,9 +166,9 @@ void tma_move(benchmark::State& st, size_t rows, size_t cols, bool nz) {
   m.set_reg("a1", kB);
   const std::string dims = "B.DIM zero, " + std::to_string(cols) + ", ->LB0\nB.DIM zero, " + std::to_string(rows) + ", ->LB1\n";
   const std::string size = std::to_string(bytes / 1024) + "KB";
-  const auto words = lx::assemble("BSTART.TLOAD FP32\n" + std::string(nz ? "B.DATR ND2NZ\n" : "") + dims +
-                                  "B.IOR a0\nB.IOT last, ->T<" + size + ">\nBSTART.TSTORE FP32\n" +
-                                  (nz ? "B.DATR NZ2ND\n" : "") + dims + "B.IOR a1\nB.IOT T#1, last\n");
+  const auto words = lx::assemble("BSTART.TLOAD FP32\nB.DATR " + in_layout + "\n" + dims + "B.IOR a0\nB.IOT last, ->T<" +
+                                  size + ">\nBSTART.TSTORE FP32\nB.DATR " + out_layout + "\n" + dims +
+                                  "B.IOR a1\nB.IOT T#1, last\n");
   for (auto _ : st) m.run(words);
   st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 2 * bytes));
 }
@@ -219,11 +220,15 @@ int reg = [] {
       benchmark::RegisterBenchmark(nm.c_str(), [t, th](benchmark::State& s) { words_gemm(s, t, 512, th); })
           ->Unit(benchmark::kMillisecond);
     }
-  for (bool nz : {false, true})
+  // NORM both ways, the A operand's layout (ND2NZ: 32-byte lines) and the B operand's (ND2ZN: a
+  // transpose per line).
+  for (const auto& [in, out, label] : {std::tuple<const char*, const char*, const char*>{"NORM", "NORM", "norm"},
+                                       {"ND2NZ", "NZ2ND", "nd2nz_nz2nd"},
+                                       {"ND2ZN", "ZN2ND", "nd2zn_zn2nd"}})
     for (const auto& [r, c] : {std::pair<size_t, size_t>{128, 128}, {256, 256}}) {
-      const std::string nm = std::string("BM_linx_tma_move/") + (nz ? "nd2nz_nz2nd" : "norm") + "/fp32/" +
-                             std::to_string(r) + "x" + std::to_string(c);
-      benchmark::RegisterBenchmark(nm.c_str(), [r, c, nz](benchmark::State& s) { tma_move(s, r, c, nz); })
+      const std::string nm = std::string("BM_linx_tma_move/") + label + "/fp32/" + std::to_string(r) + "x" + std::to_string(c);
+      const std::string i = in, o = out;
+      benchmark::RegisterBenchmark(nm.c_str(), [r, c, i, o](benchmark::State& s) { tma_move(s, r, c, i, o); })
           ->Unit(benchmark::kMicrosecond);
     }
   for (const char* op : {"TADD", "TEXP", "TMAXS"})

@@ -102,7 +102,7 @@ def cases():
                 "numpy": _numpy_call(512) if t == 1 else None, "torch": _torch_call(512, t),
                 "openblas": _sgemm_call(512, t), "memcpy_bytes": None,
             })
-    for layout in ("norm", "nd2nz_nz2nd"):
+    for layout in ("norm", "nd2nz_nz2nd", "nd2zn_zn2nd"):
         for n in (128, 256):  # 64 KiB and 256 KiB (the largest tile) of fp32
             out.append({
                 "case": f"linx.tma_move/{layout}/fp32/{n}x{n}", "family": "linx", "threads": 1,

@@ -1,5 +1,6 @@
 // ACCCVT (CUBE Fn 8, spec 31 §2): ACC -> one tile of the B.DATR type, through an optional scale
 // and the one conversion routine (spec 15 §2); ACCCVT releases ACC.
+#include <algorithm>
 #include <cstring>
 
 #include "linx/block.hpp"
@@ -55,13 +56,15 @@ Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long w
   Commit out;
   destination(s, c, out, io[F::dst], size);
   // Scale: RegSrc0's low 32 bits read as SrcType, one multiply in SrcType (fp32 RNE / 32-bit wrap).
-  std::vector<uint32_t> v = acc.data;
+  const uint32_t* in = acc.data.data();
+  std::vector<uint32_t> scaled;
   if (d.reg_code(0)) {
+    scaled = acc.data;
     const uint32_t k = static_cast<uint32_t>(s.regs[d.reg_code(0)]);
     if (acc.type == DType::fp32) {
       float kf;
       std::memcpy(&kf, &k, 4);
-      for (auto& x : v) {
+      for (auto& x : scaled) {
         float f;
         std::memcpy(&f, &x, 4);
         f = f * kf;
@@ -69,29 +72,34 @@ Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long w
         if (f != f) x = 0x7FC00000u;  // the default NaN (spec 00)
       }
     } else {
-      for (auto& x : v) x = x * k;
+      for (auto& x : scaled) x = x * k;
     }
+    in = scaled.data();
   }
   ops::CastMode mode;
   mode.rounding = kRound[d.attr.rmode];
   mode.float_saturate = d.attr.sat != 0;
   // float -> integer always saturates; integer -> narrower integer iff Sat (spec 31 §2).
   mode.int_saturate = formats::is_float(acc.type) || d.attr.sat != 0;
-  std::vector<uint8_t> conv(M * N * es);
-  ops::cast(acc.type, to, v.data(), conv.data(), M * N, mode);
-  auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
+  // Every byte ACCCVT does not write is zero; the rows it writes are not filled first.
+  auto bytes = lay == 0 && (M != Mp || N != Np) ? std::make_shared<TileBytes>(size, 0) : std::make_shared<TileBytes>(size);
   uint8_t* t = bytes->data();
-  for (size_t i = 0; i < M; ++i)
-    for (size_t j = 0; j < N; ++j) {
-      size_t off;
-      if (lay == 0)
-        off = ((j / 16) * (Mp / 16) + i / 16) * 256 + (i % 16) * 16 + j % 16;  // ACC's own NZ order
-      else if (lay == 27)
-        off = i * N + j;
-      else
-        off = j * M + i;
-      std::memcpy(t + off * es, conv.data() + (i * N + j) * es, es);
+  std::memset(t + need, 0, size - need);
+  if (lay == 27) {  // NZ2ND: row-major, ACC's (i, j) order: converted straight into the tile
+    ops::cast(acc.type, to, in, t, M * N, mode);
+  } else {
+    std::vector<uint8_t> conv(M * N * es);
+    ops::cast(acc.type, to, in, conv.data(), M * N, mode);
+    if (lay == 0) {  // ACC's own NZ order: 16 x 16 fractals, column of fractals first; rows of 16 along j
+      for (size_t i = 0; i < M; ++i)
+        for (size_t j0 = 0; j0 < N; j0 += 16)
+          std::memcpy(t + (((j0 / 16) * (Mp / 16) + i / 16) * 256 + (i % 16) * 16) * es, conv.data() + (i * N + j0) * es,
+                      std::min<size_t>(16, N - j0) * es);
+    } else {  // NZ2DN: column-major
+      for (size_t i = 0; i < M; ++i)
+        for (size_t j = 0; j < N; ++j) std::memcpy(t + (j * M + i) * es, conv.data() + (i * N + j) * es, es);
     }
+  }
   out.push.push_back({static_cast<int>(io[F::dst]), std::move(bytes)});
   out.acc_set = true;
   out.acc.released_at = word_index;  // ACCCVT releases ACC (the v0.56 ACCCVT page)

@@ -356,7 +356,7 @@ void tmpl(Parser& p, std::vector<uint32_t>& out) {
 //   TSTORE[.LAYOUT] <..., DT[, opts]>[,] SRC[.reuse][, [base[, stride]]]
 //   TMOV[.LAYOUT]   <..., DT[, opts]>[,] SRC[.reuse], ->Q<Size>
 //   ACCCVT[.LAYOUT] <LB0:M, LB1:N, SrcType[, DstType][, opts]>[,] [scale,] ->Q<Size>
-//   <TEPL op>       <..., DT[, opts]>[,] [SRC0[, SRC1],] [reg,] ->Q<Size>
+//   <TEPL op>       <..., DT[, opts]>[,] [SRC0[, SRC1],] [reg,] ->Q<Size>   (TCVT: <..., DT[, DstType][, opts]>)
 // opts: a pad name (Zero Max Min Null), sat, rmodeN, cmodeN, or sat=N rmode=N cmode=N pad=N.
 // Expansion: BSTART, B.DATR (only when a field is non-zero or DstType is given), B.DIM per given
 // LB in order, B.IOR (only when registers are given; a second one for registers 4..6), one B.IOT
@@ -383,7 +383,9 @@ void block_tmpl(Parser& p, std::vector<uint32_t>& out, TK k, unsigned code, unsi
     opt[n] = v;
     any_opt = true;
   };
-  const size_t max_types = k == TK::acccvt ? 2 : 1;
+  // ACCCVT and TEPL TCVT name a destination type (B.DATR DataType) after the source type.
+  const bool tcvt = k == TK::tepl && enc::tepl_name(code) && std::string_view(enc::tepl_name(code)) == "TCVT";
+  const size_t max_types = k == TK::acccvt || tcvt ? 2 : 1;
   for (const Group& it : items) {
     if (it.size() >= 2 && it[1].up == ":") {
       int x = -1;
@@ -419,8 +421,8 @@ void block_tmpl(Parser& p, std::vector<uint32_t>& out, TK k, unsigned code, unsi
     if (enc::parse_pad(t.up, v)) { set_opt(3, v, t); continue; }
     if (any_opt) p.fail(t.col, "types come before the options");
     if (types.size() == max_types)
-      p.fail(t.col, k == TK::acccvt ? "ACCCVT takes SrcType[, DstType] in <...>, got a third type '" + t.text + "'"
-                                    : p.mn + " takes one type in <...>, got a second '" + t.text + "'");
+      p.fail(t.col, max_types == 2 ? p.mn + " takes SrcType[, DstType] in <...>, got a third type '" + t.text + "'"
+                                   : p.mn + " takes one type in <...>, got a second '" + t.text + "'");
     types.push_back(p.type(t));
   }
   if (!seen[0]) p.fail(L.toks[1].col, "missing dimension LB0");

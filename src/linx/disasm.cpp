@@ -134,7 +134,8 @@ std::optional<std::string> fold_tile_block(std::span<const enc::Word> b) {
     const enc::Word& d = b[i++];
     const unsigned dty = d[F::datatype], lay = d[F::layout];
     if (dty != 31) {
-      if (k != acccvt || !type_code(dty).name) return std::nullopt;
+      const bool tcvt = k == tepl && mn == "TCVT";  // the templates that name a DstType
+      if ((k != acccvt && !tcvt) || !type_code(dty).name) return std::nullopt;
       types += std::string(", ") + type_code(dty).name;
     }
     if (lay) {

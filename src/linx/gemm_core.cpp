@@ -178,14 +178,11 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
         if (e == Engine::reference)
           chain_f32_reference(a, b, bs, C, M, N, K);
         else
-          chain_f32_fast(a, b, bs, C, M, N, K, zero_start);
+          chain_f32_fast(a, b, bs, C, M, N, K, zero_start, true, static_cast<const float*>(bias));
         break;
     }
+    if (e == Engine::fast) return;  // the fast chain applied the epilogue
     const auto* bs = static_cast<const float*>(bias);
-    if (e == Engine::fast) {
-      epilogue_f32_fast(C, bs, M, N);
-      return;
-    }
     for (size_t i = 0; i < M; ++i)
       for (size_t j = 0; j < N; ++j) {
         float v = C[i * N + j];
@@ -220,10 +217,9 @@ void run_views(Domain d, PanelView A, PanelView B, const void* bias, const void*
   if (d == Domain::f32) {
     switch (rules.float_order) {  // checked above
       case FloatOrder::sequential_fma:
-        chain_f32_views(A, B, nullptr, static_cast<float*>(out), M, N, K, !start);
+        chain_f32_views(A, B, nullptr, static_cast<float*>(out), M, N, K, !start, true, static_cast<const float*>(bias));
         break;
     }
-    epilogue_f32_fast(static_cast<float*>(out), static_cast<const float*>(bias), M, N);
     return;
   }
   switch (rules.int_overflow) {

@@ -38,8 +38,10 @@ struct BStride {
 void chain_f32_reference(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K);
 void chain_i32_reference(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K);
 // zero_start: C is not read; the chains start from +0 / 0.
+// finish: then + bias[j] (when bias) and the default NaN (spec 30 §3's epilogue, fused into the
+// last K block).
 void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
-                    bool zero_start);
+                    bool zero_start, bool finish = false, const float* bias = nullptr);
 void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
                     bool zero_start);
 // An operand read in place from the layout it is stored in: element (x, k) — x the row of A or the
@@ -51,9 +53,12 @@ struct PanelView {
 };
 // The fast chains on views; b_row (row-major K x N B) replaces b when not null. Same bits.
 void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
-                     bool zero_start);
+                     bool zero_start, bool finish = false, const float* bias = nullptr);
 void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C, size_t M, size_t N, size_t K,
                      bool zero_start);
+// dst[c][r] = src[r][c] for 32-bit elements, r < rows, c < cols; row strides ss / ds in bytes, any
+// alignment (the core's panel packing and TMA's transposing layouts).
+void transpose32(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols);
 // C = C + bias[j] (when bias) then NaN -> 0x7FC00000, SIMD; identical to the scalar epilogue.
 void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N);
 

@@ -26,6 +26,41 @@ namespace hn = hwy::HWY_NAMESPACE;
 #define TILESIM_LINX_SIMD 0  // SSSE3/SSE4/EMU128 MulAdd is not fused: use the reference there
 #endif
 
+// dst[c][r] = src[r][c] for 32-bit elements, r < rows, c < cols (row strides in bytes): 8 x 8
+// blocks through three rounds of in-register interleaves, the rest element by element.
+void Transpose32(const uint8_t* HWY_RESTRICT src, size_t ss, uint8_t* HWY_RESTRICT dst, size_t ds, size_t rows,
+                 size_t cols) {
+  size_t r0 = 0;
+#if TILESIM_LINX_SIMD
+  const hn::Full256<float> d;
+  const hn::Repartition<uint64_t, decltype(d)> d64;
+  const auto lo64 = [&](auto a, auto b) { return hn::BitCast(d, hn::InterleaveLower(d64, hn::BitCast(d64, a), hn::BitCast(d64, b))); };
+  const auto hi64 = [&](auto a, auto b) { return hn::BitCast(d, hn::InterleaveUpper(d64, hn::BitCast(d64, a), hn::BitCast(d64, b))); };
+  for (; r0 + 8 <= rows; r0 += 8)
+    for (size_t c0 = 0; c0 + 8 <= cols; c0 += 8) {
+      const uint8_t* s0 = src + r0 * ss + c0 * 4;
+      using V = hn::Vec<decltype(d)>;
+      V r[8];
+      for (size_t i = 0; i < 8; ++i) r[i] = hn::LoadU(d, reinterpret_cast<const float*>(s0 + i * ss));
+      const V t0 = hn::InterleaveLower(d, r[0], r[1]), t1 = hn::InterleaveUpper(d, r[0], r[1]);
+      const V t2 = hn::InterleaveLower(d, r[2], r[3]), t3 = hn::InterleaveUpper(d, r[2], r[3]);
+      const V t4 = hn::InterleaveLower(d, r[4], r[5]), t5 = hn::InterleaveUpper(d, r[4], r[5]);
+      const V t6 = hn::InterleaveLower(d, r[6], r[7]), t7 = hn::InterleaveUpper(d, r[6], r[7]);
+      const V u0 = lo64(t0, t2), u1 = hi64(t0, t2), u2 = lo64(t1, t3), u3 = hi64(t1, t3);
+      const V u4 = lo64(t4, t6), u5 = hi64(t4, t6), u6 = lo64(t5, t7), u7 = hi64(t5, t7);
+      const V o[8] = {hn::ConcatLowerLower(d, u4, u0), hn::ConcatLowerLower(d, u5, u1), hn::ConcatLowerLower(d, u6, u2),
+                      hn::ConcatLowerLower(d, u7, u3), hn::ConcatUpperUpper(d, u4, u0), hn::ConcatUpperUpper(d, u5, u1),
+                      hn::ConcatUpperUpper(d, u6, u2), hn::ConcatUpperUpper(d, u7, u3)};
+      uint8_t* d0 = dst + c0 * ds + r0 * 4;
+      for (size_t i = 0; i < 8; ++i) hn::StoreU(o[i], d, reinterpret_cast<float*>(d0 + i * ds));
+    }
+  for (size_t r = 0; r < r0; ++r)  // the columns the blocks left
+    for (size_t c = cols / 8 * 8; c < cols; ++c) std::memcpy(dst + c * ds + r * 4, src + r * ss + c * 4, 4);
+#endif
+  for (size_t r = r0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) std::memcpy(dst + c * ds + r * 4, src + r * ss + c * 4, 4);
+}
+
 #if TILESIM_LINX_SIMD
 // Rows per micro-tile: 2 * kMR accumulators + 2 B vectors + 1 broadcast fit the register file
 // (32 zmm on AVX-512: 12 rows = 24 accumulators; 16 ymm on AVX2: 6 rows = 12).
@@ -47,37 +82,74 @@ HWY_INLINE V Step(V a, V b, V c) {
 
 // C tile (kMR x 2L at c, row stride ldc) = chain over kc steps of the packed panels, starting
 // from the tile's current values, or from zero when `zero` (the first K block of a zero start).
-template <class D, class T>
-HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, const T* HWY_RESTRICT bp, size_t kc, T* HWY_RESTRICT c,
-                        size_t ldc, bool zero) {
+// A's element (r, k) is ap[k * kMR + r] (a packed panel, AK0 = 0) or, read in place from an NZ
+// view, ap[(k / AK0) * aS + r * AK0 + k % AK0] (no packing: broadcasts load from anywhere).
+// fin (the last K block of a float chain): + bias[j] (when fbias, the tile's first column's) then
+// the default NaN, in registers before the store (spec 30 §3's epilogue, without a pass over C).
+template <size_t MR, size_t AK0, class D, class T>
+HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_RESTRICT bp, size_t kc,
+                        T* HWY_RESTRICT c, size_t ldc, bool zero, bool fin, const T* HWY_RESTRICT fbias) {
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
   using V = hn::Vec<D>;
-  V c0[kMR], c1[kMR];
+  V c0[MR], c1[MR];
+  // (HWY_UNROLL takes kMR >= MR: GCC's unroll pragma takes no template parameter.)
   if (zero) {
     HWY_UNROLL(kMR)
-    for (size_t r = 0; r < kMR; ++r) c0[r] = c1[r] = hn::Zero(d);
+    for (size_t r = 0; r < MR; ++r) c0[r] = c1[r] = hn::Zero(d);
   } else {
     HWY_UNROLL(kMR)
-    for (size_t r = 0; r < kMR; ++r) {
+    for (size_t r = 0; r < MR; ++r) {
       c0[r] = hn::LoadU(d, c + r * ldc);
       c1[r] = hn::LoadU(d, c + r * ldc + L);
     }
   }
+  constexpr size_t kRow = AK0 ? AK0 : 1;
   for (size_t k = 0; k < kc; ++k) {
     const V b0 = hn::Load(d, bp + k * NR), b1 = hn::Load(d, bp + k * NR + L);
-    const T* a = ap + k * kMR;
+    const T* a = AK0 ? ap + (k / kRow) * aS + k % kRow : ap + k * kMR;
     HWY_UNROLL(kMR)
-    for (size_t r = 0; r < kMR; ++r) {
-      const V x = hn::Set(d, a[r]);
+    for (size_t r = 0; r < MR; ++r) {
+      const V x = hn::Set(d, a[r * kRow]);
       c0[r] = Step(x, b0, c0[r]);
       c1[r] = Step(x, b1, c1[r]);
     }
   }
+  if constexpr (hwy::IsFloat<T>()) {
+    if (fin) {
+      const V qnan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<D>(), 0x7FC00000u));
+      const V bias0 = fbias ? hn::LoadU(d, fbias) : hn::Zero(d), bias1 = fbias ? hn::LoadU(d, fbias + L) : hn::Zero(d);
+      HWY_UNROLL(kMR)
+      for (size_t r = 0; r < MR; ++r) {
+        if (fbias) {
+          c0[r] = hn::Add(c0[r], bias0);
+          c1[r] = hn::Add(c1[r], bias1);
+        }
+        c0[r] = hn::IfThenElse(hn::IsNaN(c0[r]), qnan, c0[r]);
+        c1[r] = hn::IfThenElse(hn::IsNaN(c1[r]), qnan, c1[r]);
+      }
+    }
+  }
   HWY_UNROLL(kMR)
-  for (size_t r = 0; r < kMR; ++r) {
+  for (size_t r = 0; r < MR; ++r) {
     hn::StoreU(c0[r], d, c + r * ldc);
     hn::StoreU(c1[r], d, c + r * ldc + L);
+  }
+}
+
+// One micro-tile of mr rows (kMR; 4 or 8 for a short last panel, which is always packed) with A
+// packed (ak0 == 0) or in place from its view with line length ak0 (8, 16 or 32: the NZ K0 of 32-,
+// 16- and 8-bit tiles).
+template <class D, class T>
+HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t kc, T* c, size_t ldc,
+                       bool zero, bool fin, const T* fbias) {
+  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+  switch (ak0) {
+    case 0: return Micro<kMR, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+    case 8: return Micro<kMR, 8>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+    case 16: return Micro<kMR, 16>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+    default: return Micro<kMR, 32>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
   }
 }
 
@@ -100,25 +172,39 @@ HWY_INLINE const T* Line(const PanelView& v, size_t x, size_t kb) {
   return static_cast<const T*>(v.p) + kb * v.S + x * v.k0;
 }
 // dst[k * W + c] = view(x0 + c, k) for c < w, k < K; zero for w <= c < W (the panel's padding).
+// Per K0 block the w lines of the view are one contiguous w x K0 block (line x at x * K0): a
+// transpose, done with the destination written in order.
 template <class T>
 void PackView(const PanelView& v, size_t x0, size_t w, size_t W, size_t K, T* HWY_RESTRICT dst) {
-  for (size_t c = 0; c < W; ++c) {
-    if (c >= w) {
-      for (size_t k = 0; k < K; ++k) dst[k * W + c] = T(0);
-      continue;
-    }
-    for (size_t kb = 0, k0 = 0; k0 < K; ++kb, k0 += v.k0) {
-      const T* src = Line<T>(v, x0 + c, kb);
-      const size_t n = std::min(v.k0, K - k0);
-      for (size_t q = 0; q < n; ++q) dst[(k0 + q) * W + c] = src[q];
-    }
+  static_assert(sizeof(T) == 4, "the core's domains are 32-bit");
+  for (size_t kb = 0, k0 = 0; k0 < K; ++kb, k0 += v.k0) {
+    const size_t n = std::min(v.k0, K - k0);
+    Transpose32(reinterpret_cast<const uint8_t*>(Line<T>(v, x0, kb)), v.k0 * 4, reinterpret_cast<uint8_t*>(dst + k0 * W),
+                W * 4, w, n);
+    for (size_t q = 0; q < n; ++q)
+      for (size_t c = w; c < W; ++c) dst[(k0 + q) * W + c] = T(0);
   }
 }
 
 // av: A as a view (x = i); bv: B as a view (x = j), or Brow (row-major K x N) when not null.
+// Spec 30 §3's epilogue on an h x w block (row stride ldc): + bias[q] (one fp32 add), default NaN.
+inline void FinishScalar(float* C, size_t ldc, size_t h, size_t w, const float* bias) {
+  for (size_t r = 0; r < h; ++r)
+    for (size_t q = 0; q < w; ++q) {
+      float v = C[r * ldc + q];
+      if (bias) v = v + bias[q];
+      if (v != v) {
+        const uint32_t qn = 0x7FC00000u;
+        std::memcpy(&v, &qn, 4);
+      }
+      C[r * ldc + q] = v;
+    }
+}
+
+// finish (float): the epilogue of spec 30 §3 (+ bias, default NaN) fused into the last K block.
 template <class T>
 void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t M, size_t N, size_t K,
-           bool zero_start) {
+           bool zero_start, bool finish, const T* bias) {
   const hn::ScalableTag<T> d;
   const size_t NR = 2 * hn::Lanes(d);
   const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
@@ -126,15 +212,21 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
   // Scratch kept per thread across calls (no page faults per call on large sizes).
   T* const ApBuf = scratch<T>(0, mp * K * kMR);
   T* const BpBuf = scratch<T>(1, np * K * NR);
-  // Packing is split over the threads too (panels are independent).
-  parallel_for(mp + np, 8, [&](size_t p0, size_t p1) {
+  // A full-height A panel of an NZ view is read in place (its K0 divides kKC, so a K block starts
+  // a line); only the others are packed.
+  const size_t ak0 = (av.k0 == 8 || av.k0 == 16 || av.k0 == 32) ? av.k0 : 0;
+  const auto a_in_place = [&](size_t ip) { return ak0 && (ip + 1) * kMR <= M; };
+  // Packing is split over the threads too (panels are independent): the B panels, then the A
+  // panels that are not read in place.
+  const size_t a_pack = ak0 ? mp - std::min(mp, M / kMR) : mp;  // in place: only the short last panel
+  parallel_for(np + a_pack, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1; ++p) {
-      if (p < mp) {
-        const size_t i0 = p * kMR;
-        PackView<T>(av, i0, std::min(kMR, M - i0), kMR, K, ApBuf + p * K * kMR);
+      if (p >= np) {
+        const size_t ip = mp - a_pack + (p - np), i0 = ip * kMR;
+        PackView<T>(av, i0, std::min(kMR, M - i0), kMR, K, ApBuf + ip * K * kMR);
         continue;
       }
-      const size_t jp = p - mp;
+      const size_t jp = p;
       T* dst = BpBuf + jp * K * NR;
       const size_t j0 = jp * NR, w = N - j0 < NR ? N - j0 : NR;
       if (!Brow) {
@@ -150,6 +242,7 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
   const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR), tiles_n = (np + kNCp - 1) / kNCp;
   const T* ApP = ApBuf;
   const T* BpP = BpBuf;
+  const T* const Av = static_cast<const T*>(av.p);
   parallel_for(tiles_m * tiles_n, 1, [&](size_t t0, size_t t1) {
     auto ct = hwy::AllocateAligned<T>(kMR * NR);
     T* c = ct.get();
@@ -164,16 +257,26 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
           for (size_t ip = ip0; ip < ip1; ++ip) {
             const size_t i0 = ip * kMR, h = std::min(kMR, M - i0);
             const bool zero = zero_start && k0 == 0;
+            const bool in_place = a_in_place(ip);
+            const size_t mk0 = in_place ? ak0 : 0;
+            const T* const ap = in_place ? Av + (k0 / ak0) * av.S + i0 * ak0 : ApP + ip * K * kMR + k0 * kMR;
+            const T* const bp = BpP + jp * K * NR + k0 * NR;
             T* const dst = C + i0 * N + j0;
-            if (h == kMR && w == NR) {  // full tile: accumulate in place
-              Micro(d, ApP + ip * K * kMR + k0 * kMR, BpP + jp * K * NR + k0 * NR, kc, dst, N, zero);
+            // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
+            const size_t mr = h <= 4 && kMR > 4 ? 4 : h <= 8 && kMR > 8 ? 8 : kMR;
+            const bool fin = finish && k0 + kc == K;
+            if (h == mr && w == NR) {  // full tile: accumulate in place
+              MicroA(d, mr, mk0, ap, av.S, bp, kc, dst, N, zero, fin, bias ? bias + j0 : nullptr);
               continue;
             }
-            // Edge tile: run on a zero-padded copy, store the valid part.
-            for (size_t r = 0; r < kMR; ++r)
+            // Edge tile: run on a zero-padded copy, store the valid part (and finish it there:
+            // the bias has no columns past N).
+            for (size_t r = 0; r < mr; ++r)
               for (size_t q = 0; q < NR; ++q) c[r * NR + q] = (r < h && q < w && !zero) ? dst[r * N + q] : T(0);
-            Micro(d, ApP + ip * K * kMR + k0 * kMR, BpP + jp * K * NR + k0 * NR, kc, c, NR, false);
+            MicroA(d, mr, mk0, ap, av.S, bp, kc, c, NR, false, false, static_cast<const T*>(nullptr));
             for (size_t r = 0; r < h; ++r) std::memcpy(dst + r * N, c + r * NR, w * sizeof(T));
+            if constexpr (hwy::IsFloat<T>())
+              if (fin) FinishScalar(dst, N, h, w, bias ? bias + j0 : nullptr);
           }
         }
       }
@@ -190,9 +293,11 @@ std::vector<T> Flat(const PanelView& v, size_t X, size_t K) {
     for (size_t k = 0; k < K; ++k) out[x * K + k] = static_cast<const T*>(v.p)[(k / v.k0) * v.S + x * v.k0 + k % v.k0];
   return out;
 }
-void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M, size_t N, size_t K, bool zero_start) {
+void EpilogueF32(float* C, const float* bias, size_t M, size_t N);
+void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M, size_t N, size_t K, bool zero_start,
+              bool finish, const float* bias) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(av, bv, Brow, C, M, N, K, zero_start);
+  Chain<float>(av, bv, Brow, C, M, N, K, zero_start, finish, bias);
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(float));
   const std::vector<float> A = Flat<float>(av, M, K);
@@ -202,12 +307,13 @@ void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M,
     const std::vector<float> B = Flat<float>(bv, N, K);
     chain_f32_reference(A.data(), B.data(), BStride{1, K}, C, M, N, K);
   }
+  if (finish) EpilogueF32(C, bias, M, N);
 #endif
 }
 void ChainI32(PanelView av, PanelView bv, const int32_t* Brow, int32_t* C, size_t M, size_t N, size_t K,
               bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<int32_t>(av, bv, Brow, C, M, N, K, zero_start);
+  Chain<int32_t>(av, bv, Brow, C, M, N, K, zero_start, false, static_cast<const int32_t*>(nullptr));
 #else
   if (zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
   const std::vector<int32_t> A = Flat<int32_t>(av, M, K);
@@ -254,10 +360,14 @@ namespace tilesim::linx::core {
 HWY_EXPORT(ChainF32);
 HWY_EXPORT(ChainI32);
 HWY_EXPORT(EpilogueF32);
+HWY_EXPORT(Transpose32);
+void transpose32(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols) {
+  HWY_DYNAMIC_DISPATCH(Transpose32)(static_cast<const uint8_t*>(src), ss, static_cast<uint8_t*>(dst), ds, rows, cols);
+}
 void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
-                    bool zero_start) {
+                    bool zero_start, bool finish, const float* bias) {
   const bool row = bs.sj == 1;
-  chain_f32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start);
+  chain_f32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start, finish, bias);
 }
 void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, size_t M, size_t N, size_t K,
                     bool zero_start) {
@@ -265,9 +375,10 @@ void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, 
   chain_i32_views(PanelView{A, K, 0}, PanelView{B, K, 0}, row ? B : nullptr, C, M, N, K, zero_start);
 }
 void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
-                     bool zero_start) {
-  if (!K && zero_start) std::memset(C, 0, M * N * sizeof(float));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, C, M, N, K, zero_start);
+                     bool zero_start, bool finish, const float* bias) {
+  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, C, M, N, K, zero_start, finish, bias);
+  if (zero_start) std::memset(C, 0, M * N * sizeof(float));
+  if (finish) epilogue_f32_fast(C, bias, M, N);
 }
 void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C, size_t M, size_t N, size_t K,
                      bool zero_start) {

@@ -173,7 +173,7 @@ void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_
           "live tiles would hold " + std::to_string(live + size) + " bytes, more than the " +
               std::to_string(p.live_capacity) + "-byte capacity",
           "docs/linx.md#machine");
-  auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
+  auto bytes = std::make_shared<TileBytes>(size, 0);
   std::copy(raw.begin(), raw.end(), bytes->begin());
   if (dq.size() == p.queue_depth) dq.pop_back();
   dq.push_front(TileSlot{std::move(bytes), size, true});
@@ -201,7 +201,8 @@ std::vector<uint8_t> Machine::tile_bytes(char queue, int n) const {
   const int q = queue_index(queue);
   if (q < 0 || n < 1 || static_cast<size_t>(n) > s_->queues[static_cast<size_t>(q)].size())
     raise(ErrorCode::Bounds, "linx tile_bytes", std::string("no tile ") + queue + "#" + std::to_string(n), "docs/linx.md#machine");
-  return *s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)].bytes;
+  const TileBytes& b = *s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)].bytes;
+  return {b.begin(), b.end()};
 }
 
 void apply(Machine::State& s, Commit&& c) {
@@ -213,6 +214,7 @@ void apply(Machine::State& s, Commit&& c) {
     dq.push_front(TileSlot{std::move(p.bytes), size, true});
   }
   for (const auto& r : c.store) std::memcpy(s.mem.data(r.addr + r.len) + r.addr, c.store_data.data() + r.offset, r.len);
+  if (c.write) c.write(s.mem.data(c.write_end));
   if (c.acc_set) s.acc = std::move(c.acc);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -27,8 +28,30 @@ struct LinxProfile {
 const LinxProfile& linx_profile(std::string_view name);
 const LinxProfile& default_linx_profile();  // linx_v056, also the rules of the direct gemm()
 
+// A tile's bytes. Resizing leaves them uninitialised (default-init), for blocks that write every
+// byte themselves (a whole-tile TLOAD, ACCCVT's rows); the others construct them zero-filled.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+using TileBytes = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+
 struct TileSlot {
-  std::shared_ptr<const std::vector<uint8_t>> bytes;  // `size` bytes
+  std::shared_ptr<const TileBytes> bytes;  // `size` bytes
   size_t size = 0;
   bool live = false;
 };
@@ -88,7 +111,7 @@ struct Commit {
   std::vector<std::pair<int, size_t>> release;  // (queue, window position)
   struct Push {
     int queue;
-    std::shared_ptr<const std::vector<uint8_t>> bytes;  // `size` bytes
+    std::shared_ptr<const TileBytes> bytes;  // `size` bytes
   };
   std::vector<Push> push;
   struct Run {
@@ -97,9 +120,14 @@ struct Commit {
   };
   std::vector<uint8_t> store_data;
   std::vector<Run> store;
+  // A store done at apply time straight into memory (TSTORE: tile -> memory without a copy in
+  // between); it writes below write_end only and cannot fail.
+  std::function<void(uint8_t* mem)> write;
+  uint64_t write_end = 0;
 };
-// Validates and computes one block (commit word first) without touching the state.
-Commit exec_cube(const Machine::State& s, std::span<const enc::Word> block, long word_index);
+// Validates and computes one block (commit word first) without touching the state. (exec_cube
+// moves ACC's buffer into its Commit once validation has passed: the Commit is then applied.)
+Commit exec_cube(Machine::State& s, std::span<const enc::Word> block, long word_index);
 Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> block, long word_index);  // acccvt.cpp
 Commit exec_tma(const Machine::State& s, std::span<const enc::Word> block, long word_index);     // tma.cpp
 Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> block, long word_index);    // tepl.cpp

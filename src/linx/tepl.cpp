@@ -172,7 +172,7 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
                "docs/linx.md#tepl");
     }
   const uint64_t pad = pad_code(c, type_code(dst_code).dtype, d.attr.pad);
-  auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
+  auto bytes = std::make_shared<TileBytes>(size, 0);
   if (pad != 0)
     for (size_t k = 0; k + des <= size; k += des) std::memcpy(bytes->data() + k, &pad, des);
   const pto::TileDesc dst = lb_dst ? desc(de, g.row, g.col, g.vr, g.vc, bytes->data(), size)

@@ -5,7 +5,9 @@
 #include <cstring>
 
 #include "linx/block.hpp"
+#include "linx/gemm_core.hpp"
 #include "linx/layout.hpp"
+#include "tilesim/parallel.hpp"
 
 namespace tilesim::linx {
 namespace {
@@ -37,6 +39,93 @@ TileOrder order(const Ctx& c, Layout l, const Geom& g, const char* code_name) {
                                 " and Col of 16, got Row " + num(g.row) + ", Col " + num(g.col),
            "docs/linx.md#tload-tstore-tmov");
   return {l, g.row, g.col, k0};
+}
+
+// An NZ or ZN tile of whole-byte elements is a sequence of 32-byte fractal lines of K0 elements
+// (spec 30 §4): line (P, q) starts at element (P * L + q) * K0, P the block along the line's axis, q
+// the line in it (NZ: element (i, j) in line (j / K0, i), L = Row; ZN: in line (i / K0, j), L = Col).
+// A line runs along memory's rows (one 32-byte copy) for NZ with ND memory and ZN with DN memory;
+// otherwise its K0 elements come from K0 memory rows (a transpose, one element per row).
+struct Lines {
+  size_t L, lines, span;  // lines per block, valid lines, valid elements along the line axis
+  size_t k0;
+  bool along_rows;
+};
+
+Lines fractal_lines(const TileOrder& o, const Geom& g, bool dn) {
+  const bool nz = o.l == Layout::nz;
+  return {nz ? o.row : o.col, nz ? g.vr : g.vc, nz ? g.vc : g.vr, o.k0, nz != dn};
+}
+
+// Moves the valid elements between a fractal tile and memory (memory element (a, b) of the line
+// geometry at mem + a*stride + b*ES, a the line index q when along_rows, else the element index).
+// kLoad: memory -> tile, else tile -> memory. A transpose visits the tile lines in order, reading
+// K0 memory rows at once.
+template <size_t ES, bool kLoad>
+void move_lines_es(uint8_t* tile, uint8_t* mem, size_t stride, const Lines& ln, size_t P0, size_t P1) {
+  const auto mv = [](uint8_t* t, uint8_t* m, size_t n) {
+    if constexpr (kLoad) std::memcpy(t, m, n);
+    else std::memcpy(m, t, n);
+  };
+  if (ln.along_rows) {
+    // 16 memory rows at a time, block by block: 16 sequential read streams and 512 contiguous tile
+    // bytes per block (visiting one block's L lines first strides memory by its row pitch, and one
+    // row's blocks strides the tile by 32 * L bytes: both map onto a few cache sets).
+    const size_t full = std::min(P1, ln.span / ln.k0);
+    for (size_t q0 = 0; q0 < ln.lines; q0 += 16) {
+      const size_t q1 = std::min(ln.lines, q0 + 16);
+      for (size_t P = P0; P < full; ++P)
+        for (size_t q = q0; q < q1; ++q) mv(tile + (P * ln.L + q) * 32, mem + q * stride + P * 32, 32);
+    }
+    if (full < P1)  // the last, partial block
+      for (size_t q = 0; q < ln.lines; ++q) mv(tile + (full * ln.L + q) * 32, mem + q * stride + full * 32, (ln.span - full * ln.k0) * ES);
+    return;
+  }
+  for (size_t P = P0; P < P1; ++P) {
+    const size_t n = std::min(ln.k0, ln.span - P * ln.k0);
+    uint8_t* const t = tile + P * ln.L * 32;
+    if (ES == 4) {  // 8 x 8 register transposes (the GEMM core's)
+      uint8_t* const rows = mem + P * ln.k0 * stride;
+      if constexpr (kLoad) core::transpose32(rows, stride, t, 32, n, ln.lines);
+      else core::transpose32(t, 32, rows, stride, ln.lines, n);
+    } else {
+      uint8_t* const rows = mem + P * ln.k0 * stride;
+      if (n == ln.k0)  // whole lines: K0 memory rows read side by side, the tile written in order
+        for (size_t q = 0; q < ln.lines; ++q)
+          for (size_t e = 0; e < 32 / ES; ++e) mv(t + q * 32 + e * ES, rows + e * stride + q * ES, ES);
+      else
+        for (size_t q = 0; q < ln.lines; ++q)
+          for (size_t e = 0; e < n; ++e) mv(t + q * 32 + e * ES, rows + e * stride + q * ES, ES);
+    }
+  }
+}
+
+// Blocks of lines are independent: large tiles split them over the threads (each chunk at least
+// 32 KB of tile), so the bytes are the same for every thread count.
+template <bool kLoad>
+void move_lines(uint8_t* tile, const uint8_t* mem, size_t stride, const Lines& ln, size_t es) {
+  // One const_cast for both directions: a load only reads `mem` (kLoad), a store only `tile`.
+  uint8_t* const m = const_cast<uint8_t*>(mem);
+  const size_t blocks = (ln.span + ln.k0 - 1) / ln.k0;
+  parallel_for(blocks, std::max<size_t>(1, (size_t{32} << 10) / (ln.L * 32)), [&](size_t P0, size_t P1) {
+    switch (es) {
+      case 1: return move_lines_es<1, kLoad>(tile, m, stride, ln, P0, P1);
+      case 2: return move_lines_es<2, kLoad>(tile, m, stride, ln, P0, P1);
+      case 4: return move_lines_es<4, kLoad>(tile, m, stride, ln, P0, P1);
+      default: return move_lines_es<8, kLoad>(tile, m, stride, ln, P0, P1);
+    }
+  });
+}
+
+// Row-major rows, split over the threads the same way.
+template <bool kLoad>
+void move_rows(uint8_t* tile, size_t tile_stride, const uint8_t* mem, size_t stride, size_t rows, size_t bytes) {
+  uint8_t* const m = const_cast<uint8_t*>(mem);
+  parallel_for(rows, std::max<size_t>(1, (size_t{32} << 10) / std::max<size_t>(1, bytes)), [&](size_t r0, size_t r1) {
+    for (size_t i = r0; i < r1; ++i)
+      if constexpr (kLoad) std::memcpy(tile + i * tile_stride, m + i * stride, bytes);
+      else std::memcpy(m + i * stride, tile + i * tile_stride, bytes);
+  });
 }
 
 // 4-bit elements: element e in the low (even e) or high (odd e) nibble of byte e / 2 (spec 10 §2).
@@ -105,7 +194,9 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
   const TileOrder ord = order(c, l, g, enc::layout_name(lay));
   const uint64_t pad = pad_code(c, t, d.attr.pad);
   const Mem m = memory(s, c, d, g, dn);
-  auto bytes = std::make_shared<std::vector<uint8_t>>(size, 0);
+  // A load that covers every byte of the tile skips the zero fill.
+  const bool covers = bits >= 8 && g.vr == g.row && g.vc == g.col && size == g.row * g.col * es;
+  auto bytes = covers ? std::make_shared<TileBytes>(size) : std::make_shared<TileBytes>(size, 0);
   uint8_t* dst = bytes->data();
   const uint8_t* src = s.mem.data();
   if (bits < 8) {  // nibbles: element (i, j) of an ND line at nibble j of byte base + i*stride
@@ -123,21 +214,9 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
       for (size_t j = 0; j < g.col; ++j)
         if (i >= g.vr || j >= g.vc) std::memcpy(dst + ord.offset(i, j) * es, &pad, es);
   if (l == Layout::nd && !dn) {
-    for (size_t i = 0; i < g.vr; ++i) std::memcpy(dst + i * g.col * es, src + m.base + i * m.stride, g.vc * es);
-  } else if (!dn && l == Layout::nz) {  // NZ: a fractal line of K0 elements along j is contiguous
-    for (size_t i = 0; i < g.vr; ++i)
-      for (size_t j = 0; j < g.vc; j += ord.k0)
-        std::memcpy(dst + ord.offset(i, j) * es, src + m.base + i * m.stride + j * es, std::min(ord.k0, g.vc - j) * es);
-  } else if (dn && l == Layout::zn) {  // ZN from DN: K0 elements along i are contiguous on both sides
-    for (size_t j = 0; j < g.vc; ++j)
-      for (size_t i = 0; i < g.vr; i += ord.k0)
-        std::memcpy(dst + ord.offset(i, j) * es, src + m.base + j * m.stride + i * es, std::min(ord.k0, g.vr - i) * es);
-  } else if (!dn) {
-    for (size_t i = 0; i < g.vr; ++i)
-      for (size_t j = 0; j < g.vc; ++j) std::memcpy(dst + ord.offset(i, j) * es, src + m.base + i * m.stride + j * es, es);
+    move_rows<true>(dst, g.col * es, src + m.base, m.stride, g.vr, g.vc * es);
   } else {
-    for (size_t j = 0; j < g.vc; ++j)
-      for (size_t i = 0; i < g.vr; ++i) std::memcpy(dst + ord.offset(i, j) * es, src + m.base + j * m.stride + i * es, es);
+    move_lines<true>(dst, src + m.base, m.stride, fractal_lines(ord, g, dn), es);
   }
   out.push.push_back({static_cast<int>(io[F::dst]), std::move(bytes)});
   return out;
@@ -184,15 +263,18 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
     release(out, {&src});
     return out;
   }
-  out.store_data.resize(g.vr * g.vc * es);
-  for (size_t i = 0; i < g.vr; ++i) {
-    uint8_t* row = out.store_data.data() + i * g.vc * es;
+  // Whole-byte elements go straight from the tile into memory when the Commit is applied (every
+  // check is done; the tile's bytes are immutable and kept alive by the capture).
+  const auto bytes = src.slot->bytes;
+  const Lines ln = l == Layout::nd ? Lines{} : fractal_lines(ord, g, false);
+  out.write_end = m.base + (g.vr - 1) * m.stride + g.vc * es;
+  out.write = [bytes, ln, l, g, m, es](uint8_t* mem) {
+    const uint8_t* t = bytes->data();
     if (l == Layout::nd)
-      std::memcpy(row, t + i * g.col * es, g.vc * es);
+      move_rows<false>(const_cast<uint8_t*>(t), g.col * es, mem + m.base, m.stride, g.vr, g.vc * es);
     else
-      for (size_t j = 0; j < g.vc; ++j) std::memcpy(row + j * es, t + ord.offset(i, j) * es, es);
-    out.store.push_back({m.base + i * m.stride, i * g.vc * es, g.vc * es});
-  }
+      move_lines<false>(const_cast<uint8_t*>(t), mem + m.base, m.stride, ln, es);
+  };
   release(out, {&src});
   return out;
 }

@@ -76,7 +76,7 @@ core::PanelView fetch_view(const Source& src, size_t rows, size_t cols, DType t,
 
 }  // namespace
 
-Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long word_index) {
+Commit exec_cube(Machine::State& s, std::span<const enc::Word> b, long word_index) {
   const unsigned fn = b[0][F::fn];
   Ctx c{enc::cube_fn_name(fn), word_index, b};
   if (fn > 2)
@@ -195,10 +195,12 @@ Commit exec_cube(const Machine::State& s, std::span<const enc::Word> b, long wor
   out.acc.m = M;
   out.acc.n = N;
   out.acc.type = tacc;
-  if (fn == 2)
-    out.acc.data.assign(s.acc.data.begin(), s.acc.data.end());  // the chains start from ACC, in place
-  else
-    out.acc.data.resize(M * N);
+  // Every check has passed and nothing below can fail: the result takes over ACC's buffer (the
+  // chains of .ACC start from its values, in place; the others overwrite it) instead of copying it.
+  out.acc.data = std::move(s.acc.data);
+  s.acc.data.clear();
+  s.acc.valid = false;
+  out.acc.data.resize(M * N);
   core::run_views(core::domain_of(ta), A, B, bias ? sbias->slot->bytes->data() : nullptr,
                   fn == 2 ? out.acc.data.data() : nullptr, out.acc.data.data(), M, N, K, rules);
   // Sources without .reuse are released when the block commits (spec 30 §1 "Reuse").

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "linx/gemm_core.hpp"
@@ -47,6 +48,28 @@ std::vector<uint32_t> gather(const TileDesc& t, bool transposed = false) {
   layout::copy_region(codes.data(), rm, t.data, tp, R, C, es);
   core::decode(codes.data(), core_dtype(t.dtype), 0, out.size(), out.data());
   return out;
+}
+
+// The fast engine reads Left / Right tiles in place when they are the GEMM core's fractal views
+// (docs/pto-kernels.md#tile-layouts): Left NZ (ColMajor blocks of RowMajor boxes: element (r, k) at
+// (k / IC) * Rows * IC + r * IC + k % IC) and Right ZN (RowMajor blocks of ColMajor boxes: element
+// (k, c) at (k / IR) * Cols * IR + c * IR + k % IR) -- a PanelView each, no gather. 32-bit codes
+// are read as stored; narrower ones are decoded once, in storage order, into a per-thread buffer.
+std::optional<core::PanelView> fractal_view(const TileDesc& t, bool left, int slot) {
+  const bool nz = !t.row_major && t.slayout == kSLayoutRowMajor, zn = t.row_major && t.slayout == kSLayoutColMajor;
+  if (left ? !nz : !zn) return std::nullopt;
+  const size_t k0 = size_t(left ? layout::inner_cols(t) : layout::inner_rows(t));
+  const size_t x = size_t(left ? t.rows : t.cols);
+  const void* p = t.data;
+  if (elem_size(t.dtype) != 4) {
+    thread_local std::vector<uint32_t> bufs[2];
+    std::vector<uint32_t>& flat = bufs[slot];
+    const size_t n = size_t(t.rows) * size_t(t.cols);
+    if (flat.size() < n) flat.resize(n);
+    core::decode(t.data, core_dtype(t.dtype), 0, n, flat.data());
+    p = flat.data();
+  }
+  return core::PanelView{p, k0, x * k0};
 }
 
 // Writes a row-major M x N result of 4-byte codes into t's valid region.
@@ -122,6 +145,24 @@ void matmul(const Ctx& c, const Call& call, Path path) {
                          bias->valid_col));
   }
 
+  const core::Domain d = pair->acc == Elem::f32 ? core::Domain::f32 : core::Domain::i32;
+  const linx::LinxProfile& p = linx::default_linx_profile();
+  const core::Rules rules{p.float_order, p.int_overflow};
+  if (path == Path::Fast) {
+    const auto av = fractal_view(A, true, 0), bvw = fractal_view(B, false, 1);
+    if (av && bvw) {  // the operands in place; C row-major in a per-thread buffer
+      thread_local std::vector<uint32_t> cbuf;
+      cbuf.resize(size_t(M) * size_t(N));
+      if (in) layout::copy_region(reinterpret_cast<uint8_t*>(cbuf.data()), layout::Parts::row_major(M, N), in->data,
+                                  layout::Parts(*in, 0, M, 0, N), M, N, 4);
+      std::vector<uint32_t> bv;
+      if (bias) bv = gather(*bias);
+      core::run_views(d, *av, *bvw, bias ? bv.data() : nullptr, in ? cbuf.data() : nullptr, cbuf.data(), size_t(M),
+                      size_t(N), size_t(K), rules);
+      scatter(C, cbuf.data());
+      return;
+    }
+  }
   // Every operand is read before C is written (C may alias cIn: the in-place accumulate form).
   const bool b_col_major = B.slayout == kSLayoutColMajor || (B.slayout == kSLayoutNoneBox && !B.row_major);
   const std::vector<uint32_t> a = gather(A), b = gather(B, b_col_major);
@@ -129,12 +170,9 @@ void matmul(const Ctx& c, const Call& call, Path path) {
   if (in) start = gather(*in);
   if (bias) bv = gather(*bias);
   std::vector<uint32_t> out(size_t(M) * size_t(N));
-  const core::Domain d = pair->acc == Elem::f32 ? core::Domain::f32 : core::Domain::i32;
-  const linx::LinxProfile& p = linx::default_linx_profile();
   core::run(d, a.data(), b.data(), bias ? bv.data() : nullptr, in ? start.data() : nullptr,
             out.data(), size_t(M), size_t(N), size_t(K),
-            path == Path::Fast ? linx::Engine::fast : linx::Engine::reference,
-            b_col_major, core::Rules{p.float_order, p.int_overflow});
+            path == Path::Fast ? linx::Engine::fast : linx::Engine::reference, b_col_major, rules);
   scatter(C, out.data());
 }
 

@@ -102,6 +102,21 @@ uint64_t convert(const Conversion& cv, uint64_t code) {
   return ops::cast_one(from, to, code, ops::CastMode{});
 }
 
+namespace {
+// An IR x IC box from row-major (element (i, j) at i * IC + j) to column-major (j * IR + i), or
+// the reverse when !s_rm; the destination written in order.
+template <class U>
+void transpose_box(uint8_t* db, const uint8_t* sb, int IR, int IC, bool s_rm) {
+  const int outer = s_rm ? IC : IR, inner = s_rm ? IR : IC;  // destination lines and their length
+  for (int o = 0; o < outer; ++o)
+    for (int i = 0; i < inner; ++i) {
+      U v;
+      std::memcpy(&v, sb + size_t(i * outer + o) * sizeof(U), sizeof(U));
+      std::memcpy(db + size_t(o * inner + i) * sizeof(U), &v, sizeof(U));
+    }
+}
+}  // namespace
+
 void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R, int C,
                  const Conversion& cv) {
   const size_t ds = esize(dst), ss = esize(src);
@@ -117,6 +132,36 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
       dst.slayout == src.slayout && (dst.slayout == kSLayoutNoneBox || dst.fractal == src.fractal)) {
     std::memmove(dst.data, src.data, src.bytes());
     return;
+  }
+  // Boxed to boxed with the same box shape over whole boxes: box by box, one block copy when the
+  // boxes agree inside, else a transpose of the box (Mat NZ -> Right ZN of the cube path; the
+  // generic mover found no contiguous run there and went element by element).
+  if (cv.identity() && dst.dtype == src.dtype && dst.slayout != kSLayoutNoneBox && src.slayout != kSLayoutNoneBox &&
+      !overlaps(dst, src)) {
+    const int IR = layout::inner_rows(src), IC = layout::inner_cols(src);
+    if (IR == layout::inner_rows(dst) && IC == layout::inner_cols(dst) && r0 % IR == 0 && c0 % IC == 0 && R % IR == 0 &&
+        C % IC == 0) {
+      // Inside a box: row-major but for ZN (RowMajor blocks of ColMajor boxes), as layout::index.
+      const bool s_rm = !(src.row_major && src.slayout == kSLayoutColMajor);
+      const bool d_rm = !(dst.row_major && dst.slayout == kSLayoutColMajor);
+      const size_t box = size_t(IR) * size_t(IC) * ds;
+      for (int br = 0; br < R; br += IR)
+        for (int bc = 0; bc < C; bc += IC) {
+          uint8_t* db = layout::at(dst, br, bc);
+          const uint8_t* sb = layout::at(src, r0 + br, c0 + bc);
+          if (s_rm == d_rm) {
+            std::memcpy(db, sb, box);
+            continue;
+          }
+          switch (ds) {
+            case 1: transpose_box<uint8_t>(db, sb, IR, IC, s_rm); break;
+            case 2: transpose_box<uint16_t>(db, sb, IR, IC, s_rm); break;
+            case 4: transpose_box<uint32_t>(db, sb, IR, IC, s_rm); break;
+            default: transpose_box<uint64_t>(db, sb, IR, IC, s_rm); break;
+          }
+        }
+      return;
+    }
   }
   const layout::Parts dp(dst, 0, R, 0, C), sp(src, r0, R, c0, C);
   if (cv.identity()) {

@@ -273,6 +273,8 @@ TEST(LinxAsmBlockTemplate, EveryKindFoldsBack) {
       lines.push_back(std::string(op) + " <LB0:16, S16" + o + ">, U#4, a0, ->U<1KB>");
       lines.push_back(std::string(op) + " <LB0:a0, LB2:a1+4, FP32" + o + ">, zero, ->ACC<1KB>");
     }
+  for (const char* o : opts)  // TCVT's destination type (B.DATR DataType) folds as a second type
+    lines.push_back(std::string("TCVT <LB0:16, LB1:16, FP32, FP16") + o + ">, U#1, ->T<512B>");
   for (const std::string& s : lines) {
     const auto w = assemble(s);
     EXPECT_EQ(disassemble(w, true), s + "\n");
@@ -384,6 +386,8 @@ TEST(LinxAsmBlockTemplate, Errors) {
   EXPECT_HAS(asm_error("ACCCVT <LB0:16, FP32>, ->T<512B>"), "f.s:1:8: ACCCVT: missing dimension LB1");
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16, FP32>, [a0], ->T<512B>"), "f.s:1:22: TLOAD: TLOAD takes one type in <...>, got a second 'FP32'");
   EXPECT_HAS(asm_error("ACCCVT <LB0:1, LB1:1, FP32, FP16, S8>, ->T<512B>"), "f.s:1:35: ACCCVT: ACCCVT takes SrcType[, DstType]");
+  EXPECT_HAS(asm_error("TCVT <LB0:1, FP32, FP16, S8>, U#1, ->T<512B>"), "f.s:1:26: TCVT: TCVT takes SrcType[, DstType]");
+  EXPECT_HAS(asm_error("TADD <LB0:1, FP32, FP16>, U#1, M#1, ->T<512B>"), "f.s:1:20: TADD: TADD takes one type in <...>, got a second 'FP16'");
   EXPECT_HAS(asm_error("TLOAD <LB0:16>, [a0], ->T<512B>"), "f.s:1:7: TLOAD: missing the type in <...>");
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16, Max, Min>, [a0], ->T<512B>"), "f.s:1:27: TLOAD: option 'Min' given twice");
   EXPECT_HAS(asm_error("TLOAD <LB0:16, FP16, rmode8>, [a0], ->T<512B>"), "f.s:1:27: TLOAD: RMODE 8 out of range 0..7");

@@ -299,21 +299,29 @@ TEST(LinxGemm, CoreViewsMatchReferenceEveryTarget) {
         for (auto& s : start) s = value(special);
         const core::PanelView va{nz.data(), k0a, Mp * k0a}, vb{zn.data(), k0b, Np * k0b};
         const core::PanelView vai{nzi.data(), k0a, Mp * k0a}, vbi{zni.data(), k0b, Np * k0b};
-        for (bool with_start : {false, true}) {
+        std::vector<float> bias(N);  // the epilogue (+ bias, default NaN) is fused into the fast chain
+        for (auto& b : bias) b = value(special);
+        std::vector<int32_t> biasi(N);
+        for (auto& b : biasi) b = static_cast<int32_t>(rng());
+        for (int variant = 0; variant < 4; ++variant) {
+          const bool with_start = variant & 1, with_bias = variant & 2;
           std::vector<float> want(M * N), got(M * N, 5.0f);
           const float* st = with_start ? start.data() : nullptr;
-          core::run(core::Domain::f32, A.data(), Bt.data(), nullptr, st, want.data(), M, N, K, Engine::reference, true,
-                    kRules);
-          core::run_views(core::Domain::f32, va, vb, nullptr, st, got.data(), M, N, K, kRules);
+          const float* bi = with_bias ? bias.data() : nullptr;
+          core::run(core::Domain::f32, A.data(), Bt.data(), bi, st, want.data(), M, N, K, Engine::reference, true, kRules);
+          core::run_views(core::Domain::f32, va, vb, bi, st, got.data(), M, N, K, kRules);
           ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * 4), 0)
               << hwy::TargetName(target) << " threads " << threads << " " << M << "x" << N << "x" << K << " k0 " << k0a
-              << "/" << k0b << " start " << with_start;
+              << "/" << k0b << " start " << with_start << " bias " << with_bias;
         }
-        std::vector<int32_t> wi(M * N), gi(M * N, 5);
-        core::run(core::Domain::i32, Ai.data(), Bti.data(), nullptr, nullptr, wi.data(), M, N, K, Engine::reference, true,
-                  kRules);
-        core::run_views(core::Domain::i32, vai, vbi, nullptr, nullptr, gi.data(), M, N, K, kRules);
-        ASSERT_EQ(wi, gi) << hwy::TargetName(target) << " " << M << "x" << N << "x" << K;
+        for (bool with_bias : {false, true}) {
+          std::vector<int32_t> wi(M * N), gi(M * N, 5);
+          const int32_t* bi = with_bias ? biasi.data() : nullptr;
+          core::run(core::Domain::i32, Ai.data(), Bti.data(), bi, nullptr, wi.data(), M, N, K, Engine::reference, true,
+                    kRules);
+          core::run_views(core::Domain::i32, vai, vbi, bi, nullptr, gi.data(), M, N, K, kRules);
+          ASSERT_EQ(wi, gi) << hwy::TargetName(target) << " " << M << "x" << N << "x" << K << " bias " << with_bias;
+        }
       }
     }
   }

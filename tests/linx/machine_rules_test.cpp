@@ -228,7 +228,7 @@ TEST(LinxRules, ProfileAccumulationRulesAreRead) {
   const auto put = [&](int q, std::vector<uint8_t> bytes) {
     const size_t size = bytes.size();
     s.queues[static_cast<size_t>(q)].push_front(
-        TileSlot{std::make_shared<const std::vector<uint8_t>>(std::move(bytes)), size, true});
+        TileSlot{std::make_shared<const TileBytes>(bytes.begin(), bytes.end()), size, true});
   };
   put(0, std::vector<uint8_t>(512, 0x3C));  // 16 x 16 fp16 (1.0078125) / s8 (60)
   put(1, std::vector<uint8_t>(512, 0x3C));

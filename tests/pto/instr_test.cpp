@@ -11,6 +11,7 @@
 
 #include "ops/elementwise.hpp"
 #include "pto/instr.hpp"
+#include "pto/transfer.hpp"
 #include "pto_test_util.hpp"
 #include "tilesim/parallel.hpp"
 
@@ -441,3 +442,88 @@ TEST(PtoInstr, VendorSpellingsCompile) {
 }
 
 }  // namespace
+
+// TMATMUL's fast engine reads NZ Left / ZN Right tiles in place (src/pto/matmul.cpp); the reference
+// gathers every operand. Same bits for every dtype pair, valid regions smaller than the tiles,
+// _ACC from another tile and in place, _BIAS, NaN / Inf / subnormal operands, 1 and 2 threads.
+TEST(PtoInstr, MatmulFastEqualsReferenceOnFractalTiles) {
+  std::mt19937 g(41);
+  const Target& t = find_target("a5");
+  struct Pair {
+    Elem in, acc;
+  };
+  size_t runs = 0;
+  for (const Pair p : {Pair{Elem::f16, Elem::f32}, Pair{Elem::bf16, Elem::f32}, Pair{Elem::f32, Elem::f32},
+                       Pair{Elem::s8, Elem::s32}})
+    for (int rep = 0; rep < 6; ++rep)
+      for (size_t threads : {size_t{1}, size_t{2}}) {
+        tilesim::set_num_threads(threads);
+        const int es = int(elem_size(p.in)), k0 = 32 / es;
+        const int R = 16 * (1 + int(g() % 4)), KC = k0 * (1 + int(g() % 4)), NC = 16 * (1 + int(g() % 4));
+        const int M = 1 + int(g() % R), K = 1 + int(g() % KC), N = 1 + int(g() % NC);
+        HostTile a(p.in, R, KC, false, M, K), b(p.in, KC, NC, true, K, N);  // NZ Left, ZN Right
+        a.d.loc = tilesim::pto::kLocLeft;
+        a.d.slayout = tilesim::pto::kSLayoutRowMajor;
+        b.d.loc = tilesim::pto::kLocRight;
+        b.d.slayout = tilesim::pto::kSLayoutColMajor;
+        HostTile c(p.acc, R, NC, false, M, N), cin(p.acc, R, NC, false, M, N), bias(p.acc, 1, NC, true, 1, N);
+        for (HostTile* x : {&c, &cin}) {
+          x->d.loc = tilesim::pto::kLocAcc;
+          x->d.slayout = tilesim::pto::kSLayoutRowMajor;
+          x->d.fractal = 1024;
+        }
+        bias.d.loc = tilesim::pto::kLocBias;
+        for (HostTile* x : {&a, &b, &c, &cin, &bias}) fill_random(g, x->d.dtype, x->bytes.data(), x->bytes.size() / x->sz());
+        for (int form = 0; form < 4; ++form) {  // plain, _ACC from cin, _ACC in place, _BIAS
+          HostTile d1 = c, d2 = c;
+          Call call{.instr = form == 3 ? Instr::TMATMUL_BIAS : form ? Instr::TMATMUL_ACC : Instr::TMATMUL,
+                    .src0 = &a.d, .src1 = &b.d};
+          call.dst = &d1.d;
+          call.acc_in = form == 1 ? &cin.d : form == 2 ? &d1.d : nullptr;
+          call.bias = form == 3 ? &bias.d : nullptr;
+          execute(call, t, Ub{}, Path::Fast);
+          call.dst = &d2.d;
+          if (form == 2) call.acc_in = &d2.d;
+          execute(call, t, Ub{}, Path::Reference);
+          ASSERT_EQ(d1.bytes, d2.bytes) << "in " << int(p.in) << " " << M << "x" << K << "x" << N << " form " << form;
+          ++runs;
+        }
+      }
+  tilesim::set_num_threads(0);
+  EXPECT_EQ(runs, 4u * 6 * 2 * 4);
+}
+
+// move_region between boxed tiles over whole boxes copies or transposes box by box
+// (src/pto/movement.cpp); every element must land where layout::index puts it, for every pair of
+// box layouts (NZ, ZN, ZZ), element size and box-aligned offset.
+TEST(PtoInstr, BoxedMovesPlaceEveryElement) {
+  namespace L = tilesim::pto::layout;
+  std::mt19937 g(5);
+  struct Lay {
+    bool row_major;
+    uint8_t slayout;
+  };
+  const Lay lays[] = {{false, tilesim::pto::kSLayoutRowMajor},  // NZ
+                      {true, tilesim::pto::kSLayoutColMajor},   // ZN
+                      {true, tilesim::pto::kSLayoutRowMajor}};  // ZZ
+  size_t checked = 0;
+  for (Elem e : {Elem::s8, Elem::f16, Elem::f32})
+    for (const Lay& sl : lays)
+      for (const Lay& dl : lays) {
+        HostTile src(e, 64, 128, sl.row_major), dst(e, 64, 128, dl.row_major);
+        src.d.slayout = sl.slayout;
+        dst.d.slayout = dl.slayout;
+        const int IR = L::inner_rows(src.d), IC = L::inner_cols(src.d);
+        if (IR != L::inner_rows(dst.d) || IC != L::inner_cols(dst.d)) continue;  // different boxes: generic mover
+        fill_random(g, e, src.bytes.data(), src.bytes.size() / src.sz());
+        const int r0 = IR * int(g() % 2), c0 = IC * int(g() % 2);
+        const int R = 64 - r0 - IR * int(g() % 2), C = 128 - c0 - IC * int(g() % 2);
+        tilesim::pto::instr::move_region(dst.d, src.d, r0, c0, R, C, {e, e});
+        for (int r = 0; r < R; ++r)
+          for (int c = 0; c < C; ++c)
+            ASSERT_EQ(0, std::memcmp(L::at(dst.d, r, c), L::at(src.d, r0 + r, c0 + c), src.sz()))
+                << int(e) << " " << int(sl.slayout) << "->" << int(dl.slayout) << " at " << r << "," << c;
+        ++checked;
+      }
+  EXPECT_GE(checked, 9u);
+}
