@@ -2,6 +2,7 @@
 #include "linx/block.hpp"
 
 #include <cmath>
+#include <string_view>
 
 #include "linx/text.hpp"
 
@@ -92,12 +93,18 @@ void need_iot(const Ctx& c, const Desc& d, unsigned sources, bool destination) {
 }
 
 void unused_zero(const Ctx& c, const Attr& a, const char* used) {
-  const std::string u = std::string(" ") + used + " ";
-  const auto is_used = [&](const char* n) { return u.find(std::string(" ") + n + " ") != std::string::npos; };
+  // `used`: the field names the block reads, separated by spaces (looked up only for a non-zero
+  // field: this runs for every block).
+  const auto is_used = [&](std::string_view n) {
+    const std::string_view u(used);
+    for (size_t p = u.find(n); p != std::string_view::npos; p = u.find(n, p + 1))
+      if ((p == 0 || u[p - 1] == ' ') && (p + n.size() == u.size() || u[p + n.size()] == ' ')) return true;
+    return false;
+  };
   const std::pair<const char*, unsigned> f[] = {{"layout", a.layout}, {"pad", a.pad == 3 && !a.present ? 0 : a.pad},
                                                 {"rmode", a.rmode}, {"cmode", a.cmode}, {"sat", a.sat}};
   for (const auto& [n, v] : f)
-    if (!is_used(n) && v != 0)
+    if (v != 0 && !is_used(n))
       c.fail("malformed block", std::string("B.DATR ") + n + " = " + num(v) + " is not used by " + c.instr +
                                     " and must be 0",
              "docs/linx.md#block-words");
@@ -155,13 +162,14 @@ Source fetch(const Machine::State& s, const Ctx& c, unsigned code, bool reuse, c
   const int q = static_cast<int>(code >> 4);
   const size_t pos = code & 15;
   const auto& queue = s.queues[static_cast<size_t>(q)];
-  const std::string name = enc::tile_text(code);
   if (pos >= queue.size())
-    c.fail("tile never written", std::string(role) + " " + name + ": queue " + queue_name(q) + " holds only " +
+    c.fail("tile never written", std::string(role) + " " + enc::tile_text(code) + ": queue " + queue_name(q) + " holds only " +
                                      num(queue.size()) + " tile(s)",
            "docs/linx.md#machine");
   const TileSlot& t = queue[pos];
-  if (!t.live) c.fail("tile released", std::string(role) + " " + name + " was released and cannot be read", "docs/linx.md#machine");
+  if (!t.live)
+    c.fail("tile released", std::string(role) + " " + enc::tile_text(code) + " was released and cannot be read",
+           "docs/linx.md#machine");
   return {&t, q, pos, reuse, code};
 }
 

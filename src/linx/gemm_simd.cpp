@@ -239,7 +239,12 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
       }
     }
   });
-  const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR), tiles_n = (np + kNCp - 1) / kNCp;
+  // At least four tasks per thread where the shape allows (fewer B panels per task), so the
+  // threads' shares even out; the tiling never changes an element's chain.
+  const size_t tiles_m = (mp + kMC / kMR - 1) / (kMC / kMR);
+  size_t ncp = kNCp;
+  while (ncp > 1 && tiles_m * ((np + ncp - 1) / ncp) < 4 * num_threads()) ncp /= 2;
+  const size_t tiles_n = (np + ncp - 1) / ncp;
   const T* ApP = ApBuf;
   const T* BpP = BpBuf;
   const T* const Av = static_cast<const T*>(av.p);
@@ -249,7 +254,7 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
     for (size_t t = t0; t < t1; ++t) {
       const size_t tm = t / tiles_n, tn = t % tiles_n;
       const size_t ip0 = tm * (kMC / kMR), ip1 = std::min(mp, ip0 + kMC / kMR);
-      const size_t jp0 = tn * kNCp, jp1 = std::min(np, jp0 + kNCp);
+      const size_t jp0 = tn * ncp, jp1 = std::min(np, jp0 + ncp);
       for (size_t k0 = 0; k0 < K; k0 += kKC) {
         const size_t kc = std::min(kKC, K - k0);
         for (size_t jp = jp0; jp < jp1; ++jp) {

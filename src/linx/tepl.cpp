@@ -172,8 +172,10 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
                "docs/linx.md#tepl");
     }
   const uint64_t pad = pad_code(c, type_code(dst_code).dtype, d.attr.pad);
-  auto bytes = std::make_shared<TileBytes>(size, 0);
-  if (pad != 0)
+  // An element-wise result over the whole tile writes every byte: no fill first.
+  const bool covers = shape == Shape::Elementwise && g.vr == g.row && g.vc == g.col && size == g.row * g.col * des;
+  auto bytes = covers ? std::make_shared<TileBytes>(size) : std::make_shared<TileBytes>(size, 0);
+  if (pad != 0 && !covers)
     for (size_t k = 0; k + des <= size; k += des) std::memcpy(bytes->data() + k, &pad, des);
   const pto::TileDesc dst = lb_dst ? desc(de, g.row, g.col, g.vr, g.vc, bytes->data(), size)
                                    : other_tile(shape, g, de, bytes->data(), size);

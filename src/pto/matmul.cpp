@@ -153,13 +153,18 @@ void matmul(const Ctx& c, const Call& call, Path path) {
     if (av && bvw) {  // the operands in place; C row-major in a per-thread buffer
       thread_local std::vector<uint32_t> cbuf;
       cbuf.resize(size_t(M) * size_t(N));
-      if (in) layout::copy_region(reinterpret_cast<uint8_t*>(cbuf.data()), layout::Parts::row_major(M, N), in->data,
-                                  layout::Parts(*in, 0, M, 0, N), M, N, 4);
+      TileDesc rows;  // cbuf as a dense row-major tile: the movers' box-row copies stage C
+      rows.dtype = C.dtype;
+      rows.rows = rows.valid_row = M;
+      rows.cols = rows.valid_col = N;
+      rows.data = reinterpret_cast<uint8_t*>(cbuf.data());
+      rows.capacity = cbuf.size() * 4;
+      if (in) move_region(rows, *in, 0, 0, M, N, {in->dtype, in->dtype});
       std::vector<uint32_t> bv;
       if (bias) bv = gather(*bias);
       core::run_views(d, *av, *bvw, bias ? bv.data() : nullptr, in ? cbuf.data() : nullptr, cbuf.data(), size_t(M),
                       size_t(N), size_t(K), rules);
-      scatter(C, cbuf.data());
+      move_region(C, rows, 0, 0, M, N, {C.dtype, C.dtype});
       return;
     }
   }

@@ -212,6 +212,9 @@ void tload(const Ctx& c, const Call& call) {
       std::memcpy(t.data + size_t(r) * t.cols * es, g.data + gp.row[size_t(r)] * int64_t(es), C * es);
     return;
   }
+  if (v.rows_contiguous() &&
+      rows_box_rows(t, 0, 0, R, C, true, [&](int r) { return g.data + gp.row[size_t(r)] * int64_t(es); }))
+    return;  // ND rows into NZ / ZZ box rows
   layout::copy_region(t.data, layout::Parts(t, 0, R, 0, C), g.data, gp, R, C, es);
 }
 
@@ -244,6 +247,9 @@ void tstore(const Ctx& c, const Call& call) {
       std::memcpy(g.data + gp.row[size_t(r)] * int64_t(es), t.data + size_t(r) * t.cols * ts, C * es);
     return;
   }
+  if (!call.atomic && cv.identity() && v.rows_contiguous() &&
+      rows_box_rows(t, 0, 0, R, C, false, [&](int r) { return g.data + gp.row[size_t(r)] * int64_t(es); }))
+    return;  // NZ / ZZ box rows into ND rows
   const layout::Parts tp(t, 0, R, 0, C);
   if (!call.atomic && cv.identity())
     return layout::copy_region(g.data, gp, t.data, tp, R, C, es);

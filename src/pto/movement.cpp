@@ -105,9 +105,18 @@ uint64_t convert(const Conversion& cv, uint64_t code) {
 namespace {
 // An IR x IC box from row-major (element (i, j) at i * IC + j) to column-major (j * IR + i), or
 // the reverse when !s_rm; the destination written in order.
+template <class U, int kOuter, int kInner>
+void transpose_box_fixed(uint8_t* db, const uint8_t* sb) {
+  U in[kInner * kOuter], out[kOuter * kInner];
+  std::memcpy(in, sb, sizeof in);
+  for (int o = 0; o < kOuter; ++o)
+    for (int i = 0; i < kInner; ++i) out[o * kInner + i] = in[i * kOuter + o];
+  std::memcpy(db, out, sizeof out);
+}
 template <class U>
 void transpose_box(uint8_t* db, const uint8_t* sb, int IR, int IC, bool s_rm) {
   const int outer = s_rm ? IC : IR, inner = s_rm ? IR : IC;  // destination lines and their length
+  if (outer == 16 && inner == 16) return transpose_box_fixed<U, 16, 16>(db, sb);  // the cube boxes
   for (int o = 0; o < outer; ++o)
     for (int i = 0; i < inner; ++i) {
       U v;
@@ -162,6 +171,18 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
         }
       return;
     }
+  }
+  // Row-major rows to or from a boxed tile whose boxes are row-major inside (NZ, ZZ: Acc -> Vec,
+  // the matrix result's staging).
+  if (cv.identity() && dst.dtype == src.dtype && !overlaps(dst, src) &&
+      (layout::rows_contiguous(dst) != layout::rows_contiguous(src))) {
+    const bool src_boxed = layout::rows_contiguous(dst);
+    const TileDesc& plain = src_boxed ? dst : src;
+    uint8_t* const base = src_boxed ? dst.data : src.data + (size_t(r0) * src.cols + c0) * ss;
+    const size_t pitch = size_t(plain.cols) * ds;
+    if (rows_box_rows(src_boxed ? src : dst, src_boxed ? r0 : 0, src_boxed ? c0 : 0, R, C, !src_boxed,
+                      [&](int r) { return base + size_t(r) * pitch; }))
+      return;
   }
   const layout::Parts dp(dst, 0, R, 0, C), sp(src, r0, R, c0, C);
   if (cv.identity()) {

@@ -2,9 +2,12 @@
 // the Acc -> T conversion of TSTORE / TMOV / TEXTRACT from Acc (relu, pre-quantisation), the
 // location rule helpers, and the element mover between any two tile layouts.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ops/cast.hpp"
 #include "pto/instr.hpp"
@@ -42,6 +45,37 @@ struct Conversion {
 Conversion acc_conversion(const Ctx& c, Elem from, Elem to, uint8_t relu, bool has_quant,
                           uint64_t quant);
 uint64_t convert(const Conversion& cv, uint64_t code);
+
+// Rows of a row-major array (row r at row(r), contiguous along the row) to (to_tile) or from the
+// R x C region at (r0, c0) of tile t, when t's boxes are row-major inside (NZ, ZZ) and c0 starts a
+// box: runs of a box row (IC elements) copied as such, t's offsets taken once per run and row
+// (layout::index is separable). False, nothing moved, for any other layout.
+template <class RowPtr>
+bool rows_box_rows(const TileDesc& t, int r0, int c0, int R, int C, bool to_tile, RowPtr row) {
+  const bool box_rm = t.slayout != kSLayoutNoneBox && !(t.row_major && t.slayout == kSLayoutColMajor);
+  const int IC = layout::inner_cols(t);
+  if (!box_rm || IC <= 1 || c0 % IC != 0) return false;
+  const size_t es = elem_size(t.dtype), run = size_t(IC) * es;
+  thread_local std::vector<size_t> col_off;
+  col_off.clear();
+  for (int c = 0; c < C; c += IC) col_off.push_back(layout::index(t, 0, c0 + c) * es);
+  for (int r = 0; r < R; ++r) {
+    uint8_t* const trow = t.data + layout::index(t, r0 + r, 0) * es;
+    uint8_t* const prow = row(r);
+    for (size_t k = 0; k < col_off.size(); ++k) {
+      const size_t n = std::min(run, size_t(C) * es - k * run);
+      uint8_t* d = to_tile ? trow + col_off[k] : prow + k * run;
+      const uint8_t* sp = to_tile ? prow + k * run : trow + col_off[k];
+      if (n == 64)  // a box row of 16 fp32 / 32 fp16: fixed-size moves (GCC expanded a
+        std::memcpy(d, sp, 64);  // variable-size copy here as `rep movs`, ~30 cycles each)
+      else if (n == 32)
+        std::memcpy(d, sp, 32);
+      else
+        std::memcpy(d, sp, n);
+    }
+  }
+  return true;
+}
 
 // Copies the R x C region starting at (r0, c0) of src into (0, 0) of dst element by element, any
 // layouts, converting each element; rows of contiguous tiles are block copies.

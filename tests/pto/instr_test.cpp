@@ -527,3 +527,34 @@ TEST(PtoInstr, BoxedMovesPlaceEveryElement) {
       }
   EXPECT_GE(checked, 9u);
 }
+
+// move_region between a row-major tile and a tile of row-major boxes (NZ, ZZ) copies runs of a
+// box row (src/pto/movement.cpp): every element where layout::index puts it, partial last runs,
+// any row offset, box-aligned column offsets, both directions.
+TEST(PtoInstr, RowsToBoxRowsPlaceEveryElement) {
+  namespace L = tilesim::pto::layout;
+  std::mt19937 g(6);
+  size_t checked = 0;
+  for (Elem e : {Elem::s8, Elem::f16, Elem::f32})
+    for (bool nz : {true, false})
+      for (bool to_boxed : {true, false})
+        for (int rep = 0; rep < 3; ++rep) {
+          HostTile rows(e, 64, 128, true), boxed(e, 64, 128, !nz);
+          boxed.d.slayout = tilesim::pto::kSLayoutRowMajor;
+          if (!nz) boxed.d.fractal = 1024;  // ZZ: 16 x 16 boxes
+          const int IC = L::inner_cols(boxed.d);
+          HostTile& src = to_boxed ? rows : boxed;
+          HostTile& dst = to_boxed ? boxed : rows;
+          fill_random(g, e, src.bytes.data(), src.bytes.size() / src.sz());
+          const int r0 = int(g() % 9), c0 = IC * int(g() % 2);
+          const int R = 1 + int(g() % (64 - r0)), C = 1 + int(g() % (128 - c0 - IC + 1));
+          tilesim::pto::instr::move_region(dst.d, src.d, r0, c0, R, C, {e, e});
+          for (int r = 0; r < R; ++r)
+            for (int c = 0; c < C; ++c)
+              ASSERT_EQ(0, std::memcmp(L::at(dst.d, r, c), L::at(src.d, r0 + r, c0 + c), src.sz()))
+                  << int(e) << (nz ? " NZ" : " ZZ") << (to_boxed ? " rows->boxed" : " boxed->rows") << " at " << r << ","
+                  << c;
+          ++checked;
+        }
+  EXPECT_EQ(checked, 3u * 2 * 2 * 3);
+}

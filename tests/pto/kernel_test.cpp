@@ -150,6 +150,32 @@ TEST(PtoKernelMemory, DnAndNzViewsMapAsDocumented) {
   EXPECT_EQ(std::memcmp(m.data(), nz.data(), nz.size() * 4), 0);
 }
 
+// ND rows into and out of tiles of row-major boxes go as box-row runs (src/pto/transfer.hpp
+// rows_box_rows): a strided view, valid regions that end inside a box, NZ with fp32 16 x 8 and
+// fp16 16 x 16 boxes; every element where at() says, nothing else written.
+TEST(PtoKernelMemory, NdRowsIntoAndOutOfBoxRows) {
+  std::vector<float> gm(40 * 50), back(40 * 50, -7.0f);
+  for (size_t i = 0; i < gm.size(); ++i) gm[i] = float(i);
+  Gm2D in(gm.data(), {27, 37}, {50}), out(back.data(), {27, 37}, {50});
+  Tile<TileType::Mat, float, 32, 48, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 512> nz(27, 37);
+  TLOAD(nz, in);
+  for (int r = 0; r < 27; ++r)
+    for (int c = 0; c < 37; ++c) ASSERT_EQ(nz.at(r, c), float(r * 50 + c)) << r << "," << c;
+  TSTORE(out, nz);
+  for (int i = 0; i < 40 * 50; ++i) {
+    const int r = i / 50, c = i % 50;
+    ASSERT_EQ(back[i], r < 27 && c < 37 ? float(i) : -7.0f) << i;
+  }
+  std::vector<half> hg(40 * 50);
+  for (size_t i = 0; i < hg.size(); ++i) hg[i] = half(float(i % 2000));
+  using GmH = GlobalTensor<half, Shape<1, 1, 1, DYNAMIC, DYNAMIC>, Stride<1, 1, 1, DYNAMIC, 1>>;
+  GmH hin(hg.data(), {30, 35}, {50});
+  Tile<TileType::Mat, half, 32, 48, BLayout::ColMajor, DYNAMIC, DYNAMIC, SLayout::RowMajor, 512> hnz(30, 35);
+  TLOAD(hnz, hin);
+  for (int r = 0; r < 30; ++r)
+    for (int c = 0; c < 35; ++c) ASSERT_EQ(float(hnz.at(r, c)), float((r * 50 + c) % 2000)) << r << "," << c;
+}
+
 TEST(PtoKernelMemory, TstoreWritesTheValidRegionOnly) {
   std::vector<float> gm(40, -1.0f);
   Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC> t(3, 5);
