@@ -3,6 +3,7 @@
 // own Size and element type; docs/linx.md#tepl says which tile the LB values describe) and the PTO
 // instruction table runs them on target a5 (spec 31 §2's decision) — one definition of every op,
 // reached from PTO C++, PTO-AS and LinxISA words. Functions without a PTO twin fault "unsupported".
+#include <array>
 #include <cstring>
 
 #include "linx/block.hpp"
@@ -114,11 +115,21 @@ pto::TileDesc other_tile(Shape s, const Geom& g, pto::Elem e, const uint8_t* dat
 }  // namespace
 
 const pto::InstrInfo* tepl_pto_instr(unsigned topc) {
-  const std::string name = enc::tepl_name(topc);
-  const pto::InstrInfo* info = pto::find_instr(name == "TTRANSPOSE" ? "TTRANS" : name);
-  Shape s;
-  int n;
-  return info && shape_of(info->kind, s, n) ? info : nullptr;
+  // Looked up once per TileOpcode (10 bits): find_instr compares names case-insensitively.
+  static const std::array<const pto::InstrInfo*, 1024> table = [] {
+    std::array<const pto::InstrInfo*, 1024> t{};
+    for (unsigned code = 0; code < t.size(); ++code) {
+      const char* n = enc::tepl_name(code);
+      if (!n) continue;
+      const std::string name = n;
+      const pto::InstrInfo* info = pto::find_instr(name == "TTRANSPOSE" ? "TTRANS" : name);
+      Shape s;
+      int k;
+      t[code] = info && shape_of(info->kind, s, k) ? info : nullptr;
+    }
+    return t;
+  }();
+  return topc < table.size() ? table[topc] : nullptr;
 }
 
 Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long word_index) {
