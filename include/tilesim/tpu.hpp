@@ -141,17 +141,28 @@ class Device {
   int eu_num(data_type_t dtype) const;  // ALIGN_BYTES / sizeof(dtype)
 
   // The whole local memory: NPU k occupies [k * local_mem_size, (k + 1) * local_mem_size).
-  // Writable access counts as writing all of it (see zero_memory).
+  // Writable access counts as writing all of it (see zero_memory). Either form hands out a host
+  // view, after which zero_memory zeroes at once (a view must see the zeros).
   std::span<uint8_t> memory() noexcept {
+    settle(~uint64_t{0});
+    viewed_ = true;
     written_ = ~uint64_t{0};
     return mem_;
   }
-  std::span<const uint8_t> memory() const noexcept { return mem_; }
-  // tilesim's own operations (GDMA, BDC): the memory, noting in-NPU bytes [lo, hi) of every NPU
-  // as written.
-  uint8_t* data_written(uint32_t lo, uint32_t hi) noexcept;
-  // Zeroes every byte that may be non-zero, i.e. every in-NPU granule (LOCAL_MEM_SIZE / 64
-  // bytes) written since the last zeroing: what tilesim_tpu_launch gives each core.
+  std::span<const uint8_t> memory() const noexcept {
+    settle(~uint64_t{0});
+    viewed_ = true;
+    return mem_;
+  }
+  // tilesim's own operations (GDMA, BDC), after every check passed: data_read before reading
+  // in-NPU bytes [lo, hi) (of any NPU), then data_written for the bytes they write, which returns
+  // the memory. `whole`: the operation writes every byte of [lo, hi) on every NPU.
+  void data_read(uint32_t lo, uint32_t hi) noexcept;
+  uint8_t* data_written(uint32_t lo, uint32_t hi, bool whole = false) noexcept;
+  // Every byte reads as zero afterwards: what tilesim_tpu_launch gives each core. Only the
+  // in-NPU granules (LOCAL_MEM_SIZE / 64 bytes) written since the last zeroing can be non-zero,
+  // and they are zeroed lazily: a granule is zeroed when an operation first reads it, or a host
+  // view is taken, and never when an operation writes all of it first.
   void zero_memory() noexcept;
 
   // Layout helpers (spec 50 §1), vendor semantics.
@@ -233,8 +244,13 @@ class Device {
 
  private:
   const ChipProfile* chip_;
-  std::vector<uint8_t, detail::BigAllocator<uint8_t>> mem_;
-  uint64_t written_ = 0;  // bit k: in-NPU granule k may be non-zero on some NPU
+  // Zeroes the pending granules of `mask` on every NPU.
+  void settle(uint64_t mask) const noexcept;
+
+  mutable std::vector<uint8_t, detail::BigAllocator<uint8_t>> mem_;  // mutable: settle
+  uint64_t written_ = 0;           // bit k: in-NPU granule k may be non-zero on some NPU
+  mutable uint64_t pending_ = 0;   // bit k: granule k reads as zero but is not zeroed yet
+  mutable bool viewed_ = false;    // a host view of the memory was handed out
   bool reference_ = false;
 };
 

@@ -1,6 +1,7 @@
 // tilesim.pto bindings (spec 60 §4): descriptors over NumPy storage, the engine calls (the
 // TROWEXPAND* family and every row of the instruction table through one generic entry point), the
 // PTO-AS runner. Conversions only; every rule and all arithmetic are in src/pto.
+#include <algorithm>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -161,7 +162,7 @@ void execute_instr(const std::string& name, const std::string& target, const py:
                    const py::object& src0, const py::object& src1, const py::object& mask,
                    const py::object& tmp, const py::object& dst_idx, const py::object& scalar,
                    bool scalar_first, const py::object& cmp, const py::object& rmode,
-                   const py::object& sat, bool is_binary) {
+                   const py::object& sat, bool is_binary, int pattern, int axis) {
   const tp::InstrInfo& info = instr_of(name);
   const tp::Target& t = tp::find_target(target);
   struct Slot {
@@ -189,6 +190,8 @@ void execute_instr(const std::string& name, const std::string& target, const py:
   c.dst_idx = ptr(di);
   c.scalar_first = scalar_first;
   c.is_binary = is_binary;
+  c.pattern = uint8_t(std::clamp(pattern, 0, 255));  // the engine checks the range (1..7)
+  c.axis = uint8_t(std::clamp(axis, 0, 255));
   if (!cmp.is_none()) c.cmp = tp::fe::parse_cmp(cmp.cast<std::string>());
   if (!rmode.is_none()) c.round = tp::fe::parse_round(rmode.cast<std::string>());
   if (!sat.is_none()) c.sat = tp::fe::parse_sat(sat.cast<std::string>());

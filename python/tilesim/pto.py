@@ -287,10 +287,11 @@ def _mode(x, what):
 
 
 def _exec(name, target, dst=None, src0=None, src1=None, mask=None, tmp=None, dst_idx=None,
-          scalar=None, scalar_first=False, cmp=None, rmode=None, sat=None, is_binary=False):
+          scalar=None, scalar_first=False, cmp=None, rmode=None, sat=None, is_binary=False,
+          pattern=0, axis=0):
     _impl._execute(name, target, _d(dst), _d(src0), _d(src1), _d(mask), _d(tmp), _d(dst_idx),
                    scalar, bool(scalar_first), _mode(cmp, "cmp"), _mode(rmode, "rmode"), sat,
-                   bool(is_binary))
+                   bool(is_binary), int(pattern), int(axis))
 
 
 def _saturation(s):
@@ -502,6 +503,70 @@ def _make(I, kind, has_tmp):  # noqa: C901 - one branch per operand shape
 for _name, _kind, _has_tmp in _impl._instructions():
     globals()[_name.lower()] = _make(_name, _kind, _has_tmp)
 del _name, _kind, _has_tmp
+
+
+# MaskPattern name -> (value, f, p): one element of every f, at position p (docs/pto-instructions.md#gather-and-scatter)
+_PATTERNS = {"P0101": (1, 2, 0), "P1010": (2, 2, 1), "P0001": (3, 4, 0), "P0010": (4, 4, 1),
+             "P0100": (5, 4, 2), "P1000": (6, 4, 3), "P1111": (7, 1, 0)}
+
+
+def _pattern(name, p):
+    """A MaskPattern name ('P0101', 'MaskPattern::P0101', any case) -> (value, f, p); None -> (0, 1, 0)."""
+    if p is None:
+        return 0, 1, 0
+    if isinstance(p, str):
+        key = p.upper().split("::")[-1]
+        if key in _PATTERNS:
+            return _PATTERNS[key]
+    raise _impl_error("%s: mask_pattern must be one of %s, got %r" % (name, " ".join(_PATTERNS), p))
+
+
+def _axis(name, a):
+    key = str(a).lower().split("::")[-1].split("_")[-1]
+    if key not in ("row", "col"):
+        raise _impl_error("%s: axis must be 'row' or 'col', got %r" % (name, a))
+    return 0 if key == "row" else 1
+
+
+def _zeros_like_dtype(shape, dtype):
+    return Tile(_np.zeros(tuple(shape), _np.dtype(_impl._carrier(dtype))), dtype=dtype)
+
+
+def tgather(src, indices=None, *, mask_pattern=None, axis="row", tmp=None, dst=None, target="a2a3"):
+    src = _as_tile(src)
+    pattern, factor, pos = _pattern("TGATHER", mask_pattern)
+    if (indices is None) == (pattern == 0):
+        raise _impl_error("TGATHER: give indices or mask_pattern, one of them")
+    if pattern == 0:
+        indices = _as_tile(indices)
+        if dst is None:
+            dst = _zeros_like_dtype(indices.valid, src.dtype)
+        if tmp is None and target == "a2a3":  # a2a3's form needs tmp: a scratch one (same results)
+            tmp = _zeros_like_dtype(indices.valid, indices.dtype)
+        _exec("TGATHER", target, dst=dst, src0=src, src1=indices, tmp=_opt_tile(tmp))
+        return dst
+    ax = _axis("TGATHER", axis)
+    if dst is None:
+        rows, cols = src.valid
+        dst = _zeros_like_dtype((rows // factor, cols) if ax else (rows, len(range(pos, cols, factor))),
+                                src.dtype)
+    _exec("TGATHER", target, dst=dst, src0=src, pattern=pattern, axis=ax)
+    return dst
+
+
+def tscatter(src, indexes=None, *, mask_pattern=None, axis="row", dst=None, target="a2a3"):
+    src = _as_tile(src)
+    pattern, factor, _ = _pattern("TSCATTER", mask_pattern)
+    if (indexes is None) == (pattern == 0):
+        raise _impl_error("TSCATTER: give indexes or mask_pattern, one of them")
+    ax = _axis("TSCATTER", axis) if pattern else 0
+    if dst is None:
+        rows, cols = src.valid
+        shape = src.shape if pattern == 0 else (rows * factor, cols) if ax else (rows, cols * factor)
+        dst = _zeros_like_dtype(shape, src.dtype)
+    _exec("TSCATTER", target, dst=dst, src0=src, src1=None if indexes is None else _as_tile(indexes),
+          pattern=pattern, axis=ax)
+    return dst
 
 
 def tmatmul(a, b, *, acc=None, bias=None, dtype_acc=None, target="a2a3"):

@@ -3,6 +3,7 @@
 // own Size and element type; docs/linx.md#tepl says which tile the LB values describe) and the PTO
 // instruction table runs them on target a5 (spec 31 §2's decision) — one definition of every op,
 // reached from PTO C++, PTO-AS and LinxISA words. Functions without a PTO twin fault "unsupported".
+#include <array>
 #include <cstring>
 
 #include "linx/block.hpp"
@@ -41,7 +42,9 @@ enum class Shape {
   Reshape,      // src0 = LB geometry; dst the same bytes (same Col, Row from its Size)
   RowExpand,    // dst = LB geometry; src0 a column vector (ValidRow x 1)
   ColExpand,    // dst = LB geometry; src0 a row vector (1 x ValidCol)
-  ExpandScalar  // dst = LB geometry; no tile source, the scalar from B.IOR RegSrc0
+  ExpandScalar,  // dst = LB geometry; no tile source, the scalar from B.IOR RegSrc0
+  Gather,        // dst and src1 (indices) = LB geometry; src0 the whole tile (Row from its Size)
+  Scatter        // src0 and src1 (indexes) = LB geometry; dst the whole tile (Row from its Size)
 };
 
 bool shape_of(pto::Kind k, Shape& s, int& nsrc) {
@@ -58,6 +61,8 @@ bool shape_of(pto::Kind k, Shape& s, int& nsrc) {
     case pto::Kind::RowExpand: s = Shape::RowExpand; return true;
     case pto::Kind::ColExpand: s = Shape::ColExpand; return true;
     case pto::Kind::ExpandScalar: nsrc = 0; s = Shape::ExpandScalar; return true;
+    case pto::Kind::Gather: nsrc = 2; s = Shape::Gather; return true;
+    case pto::Kind::Scatter: nsrc = 2; s = Shape::Scatter; return true;
     default: return false;  // no TEPL mapping
   }
 }
@@ -98,6 +103,10 @@ pto::TileDesc other_tile(Shape s, const Geom& g, pto::Elem e, const uint8_t* dat
     }
     case Shape::Reshape:
       return desc(e, size / (g.col * es), g.col, g.vr, g.vc, data, size);
+    case Shape::Gather: case Shape::Scatter: {  // the whole tile: gather's source, scatter's destination
+      const size_t rows = size / (g.col * es);
+      return desc(e, rows, g.col, rows, g.col, data, size);
+    }
     default:  // Elementwise, Convert: the LB geometry in this tile's own type and Size
       return desc(e, size / (g.col * es), g.col, g.vr, g.vc, data, size);
   }
@@ -106,11 +115,21 @@ pto::TileDesc other_tile(Shape s, const Geom& g, pto::Elem e, const uint8_t* dat
 }  // namespace
 
 const pto::InstrInfo* tepl_pto_instr(unsigned topc) {
-  const std::string name = enc::tepl_name(topc);
-  const pto::InstrInfo* info = pto::find_instr(name == "TTRANSPOSE" ? "TTRANS" : name);
-  Shape s;
-  int n;
-  return info && shape_of(info->kind, s, n) ? info : nullptr;
+  // Looked up once per TileOpcode (10 bits): find_instr compares names case-insensitively.
+  static const std::array<const pto::InstrInfo*, 1024> table = [] {
+    std::array<const pto::InstrInfo*, 1024> t{};
+    for (unsigned code = 0; code < t.size(); ++code) {
+      const char* n = enc::tepl_name(code);
+      if (!n) continue;
+      const std::string name = n;
+      const pto::InstrInfo* info = pto::find_instr(name == "TTRANSPOSE" ? "TTRANS" : name);
+      Shape s;
+      int k;
+      t[code] = info && shape_of(info->kind, s, k) ? info : nullptr;
+    }
+    return t;
+  }();
+  return topc < table.size() ? table[topc] : nullptr;
 }
 
 Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long word_index) {
@@ -125,11 +144,12 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
   int nsrc = 1;
   shape_of(info->kind, shape, nsrc);
   const bool cvt = shape == Shape::Convert;
+  const bool indexed = shape == Shape::Gather || shape == Shape::Scatter;  // B.DATR DataType: the index type
   const Desc d = describe(s, c);
   need_iot(c, d, static_cast<unsigned>(nsrc), true);
   unused_zero(c, d.attr, cvt ? "pad rmode sat" : "pad");
   const unsigned dtc = b[0][F::dt];
-  if (!cvt && d.attr.datatype != 31 && d.attr.datatype != dtc)
+  if (!cvt && !indexed && d.attr.datatype != 31 && d.attr.datatype != dtc)
     c.fail("malformed block", std::string("B.DATR DataType ") + type_code(d.attr.datatype).name +
                                   " differs from the BSTART type " + type_code(dtc).name,
            "docs/linx.md#block-words");
@@ -145,6 +165,12 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
   const unsigned dst_code = cvt && d.attr.datatype != 31 ? d.attr.datatype : dtc;
   const pto::Elem de = cvt ? elem_of(dst_code, "B.DATR (TCVT destination)") : e;
   const size_t es = pto::elem_size(e), des = pto::elem_size(de);
+  // The index tile's type: B.DATR DataType, else U32 for 4- and 8-byte data, U16 for the others.
+  const pto::Elem ie = !indexed ? e
+                       : d.attr.datatype != 31 ? elem_of(d.attr.datatype, "B.DATR (index tile)")
+                       : es >= 4               ? pto::Elem::u32
+                                               : pto::Elem::u16;
+  const size_t ies = pto::elem_size(ie);
   const enc::Word& io = *d.iots[0];
   const size_t size = enc::size_bytes(io[F::size]);
   const bool mode1 = topc >= 32, scalar = mode1 || shape == Shape::ExpandScalar;
@@ -160,7 +186,7 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
   destination(s, c, out, io[F::dst], size);
   // The LB values describe the destination (element-wise and expand shapes) or src0 (the rest).
   const bool lb_dst = shape == Shape::Elementwise || shape == Shape::RowExpand || shape == Shape::ColExpand ||
-                      shape == Shape::ExpandScalar;
+                      shape == Shape::ExpandScalar || shape == Shape::Gather;
   const std::string s0name = nsrc ? "src0 " + enc::tile_text(src[0].code) : "";
   const Geom g = lb_dst ? geometry(c, d, size, des, "destination") : geometry(c, d, src[0].slot->size, es, s0name);
   if (shape == Shape::Elementwise)
@@ -183,7 +209,8 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
   if (nsrc >= 1)
     s0 = lb_dst && shape != Shape::Elementwise ? other_tile(shape, g, e, src[0].slot->bytes->data(), src[0].slot->size)
          : desc(e, src[0].slot->size / (g.col * es), g.col, g.vr, g.vc, src[0].slot->bytes->data(), src[0].slot->size);
-  if (nsrc == 2) s1 = desc(e, src[1].slot->size / (g.col * es), g.col, g.vr, g.vc, src[1].slot->bytes->data(), src[1].slot->size);
+  if (nsrc == 2)
+    s1 = desc(ie, src[1].slot->size / (g.col * ies), g.col, g.vr, g.vc, src[1].slot->bytes->data(), src[1].slot->size);
   std::vector<uint8_t> scratch;
   pto::TileDesc tmp;
   pto::Call call{info->id};

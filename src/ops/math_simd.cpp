@@ -435,10 +435,73 @@ HWY_NOINLINE void F16Exp(const uint16_t* t, const uint16_t* src, uint16_t* dst, 
 
 #endif
 
+#if TILESIM_AVX3
+// The AVX-512 form of F16Exp, with fewer fp32 operations (on Zen 4 the 512-bit fp32 operations
+// bound that loop): k = round(32 x / ln2); j = k mod 32 picks 2^(j/32) (fp32, correctly rounded)
+// from two registers (vpermt2ps); r = x - k ln2/32 (|r| <= ln2/64; ln2/32's high part has 15
+// significant bits, so k ln2hi is exact for |k| <= 508); e^r - 1 ~ r (1 + r/2) (truncation
+// < r^3/6 < 2^-22.2 relative); y = 2^(j/32) + 2^(j/32) (e^r - 1) in one FMA, times 2^(k div 32)
+// by the exponent bits. y is within 5 fp32 ulps of e^x, inside the same W = 8 window: lanes near
+// an fp16 midpoint and inputs outside [-9.5, 11] (tested on x's fp32 bits, integer lanes) take
+// the table. tests/ops Fp16ExpKernel checks every fp16 code on this target against the table.
+// Measured on the tpu fp_exp f16 64 K row: 23.3 -> 19.6 us.
+alignas(64) inline constexpr float kExp2J32[32] = {
+    0x1.000000p+0f, 0x1.059b0ep+0f, 0x1.0b5586p+0f, 0x1.11301ep+0f, 0x1.172b84p+0f, 0x1.1d4874p+0f,
+    0x1.2387a6p+0f, 0x1.29e9e0p+0f, 0x1.306fe0p+0f, 0x1.371a74p+0f, 0x1.3dea64p+0f, 0x1.44e086p+0f,
+    0x1.4bfdaep+0f, 0x1.5342b6p+0f, 0x1.5ab07ep+0f, 0x1.6247ecp+0f, 0x1.6a09e6p+0f, 0x1.71f75ep+0f,
+    0x1.7a1148p+0f, 0x1.82589ap+0f, 0x1.8ace54p+0f, 0x1.93737cp+0f, 0x1.9c4918p+0f, 0x1.a5503cp+0f,
+    0x1.ae89fap+0f, 0x1.b7f770p+0f, 0x1.c199bep+0f, 0x1.cb720ep+0f, 0x1.d5818ep+0f, 0x1.dfc974p+0f,
+    0x1.ea4afap+0f, 0x1.f50766p+0f};
+HWY_NOINLINE void F16ExpAvx3(const uint16_t* t, const uint16_t* src, uint16_t* dst, size_t n,
+                            bool sat) {
+  const DF df;
+  const DU du;
+  const hn::Rebind<uint16_t, DF> d16;
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  const size_t N = hn::Lanes(df);
+  const __m512 tlo = _mm512_load_ps(kExp2J32), thi = _mm512_load_ps(kExp2J32 + 16);
+  const VF scale = hn::Set(df, 46.1662413084468283f),  // 32 / ln2
+      shifter = hn::Set(df, 0x1.8p23f), ln2_hi = hn::Set(df, 0.693145751953125f / 32),
+           ln2_lo = hn::Set(df, 1.42860682030941723e-06f / 32), c1 = hn::Set(df, 1.0f),
+           c2 = hn::Set(df, 0.5f);
+  constexpr uint32_t kW = 8;
+  const VU off = hn::Set(du, kW - 0x1000u), far_bits = hn::Set(du, 0x1FFFu & ~(2 * kW - 1)),
+           exp_bits = hn::Set(du, 0xFF800000u), pos_end = hn::Set(du, 0x41300001u),  // 11.0f + 1
+      neg_base = hn::Set(du, 0x80000000u), neg_end = hn::Set(du, 0x41180001u);       // |-9.5f| + 1
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto c = hn::LoadU(d16, src + i);
+    const VF x = hn::PromoteTo(df, hn::BitCast(dh, c));
+    const VF ks = hn::MulAdd(x, scale, shifter);  // k in the low bits (and j in the lowest 5)
+    const VF kf = hn::Sub(ks, shifter);
+    const VF r = hn::NegMulAdd(kf, ln2_lo, hn::NegMulAdd(kf, ln2_hi, x));
+    const VF q = hn::MulAdd(r, c2, c1);
+    const VF tj{_mm512_permutex2var_ps(tlo, _mm512_castps_si512(ks.raw), thi)};
+    const VF y0 = hn::MulAdd(tj, hn::Mul(r, q), tj);
+    // (k div 32) << 23 = (k << 18) with the low 23 bits cleared (k = bits(ks) - bits(shifter),
+    // whose low 23 bits are cleared anyway).
+    const VU m23 = hn::And(hn::ShiftLeft<18>(hn::BitCast(du, ks)), exp_bits);
+    const VU yb = hn::Add(hn::BitCast(du, y0), m23);
+    const VU xb = hn::BitCast(du, x);
+    const auto in =
+        hn::Or(hn::Lt(xb, pos_end), hn::Lt(hn::Sub(xb, neg_base), neg_end));  // NaN: false
+    const auto far = hn::TestBit(hn::Add(yb, off), far_bits);
+    const auto ok = hn::RebindMask(df, hn::And(in, far));
+    hn::StoreU(hn::BitCast(d16, hn::DemoteTo(dh, hn::BitCast(df, yb))), d16, dst + i);  // RNE
+    if (HWY_UNLIKELY(!hn::AllTrue(df, ok))) F16Redo(t, ok, c, dst + i, sat);
+  }
+  for (; i < n; ++i) dst[i] = F16Table(t, src[i], sat);
+}
+#endif
+
 bool F16Fast(MathFn f, const uint16_t* t, const uint16_t* src, uint16_t* dst, size_t n, bool sat) {
 #if HWY_TARGET <= HWY_AVX2  // F16C
   if (f == MathFn::exp) {
+#if TILESIM_AVX3
+    F16ExpAvx3(t, src, dst, n, sat);
+#else
     F16Exp(t, src, dst, n, sat);
+#endif
     return true;
   }
 #endif

@@ -87,6 +87,8 @@ const char* kind_name(Kind k) noexcept {
     case Kind::Matmul: return "Matmul";
     case Kind::MatmulAcc: return "MatmulAcc";
     case Kind::MatmulBias: return "MatmulBias";
+    case Kind::Gather: return "Gather";
+    case Kind::Scatter: return "Scatter";
   }
   return "?";
 }

@@ -184,6 +184,7 @@ void convert(const Ctx& c, const Call& call, Path path);      // tcvt.cpp
 void memory(const Ctx& c, const Call& call, Path path);       // memory.cpp
 void movement(const Ctx& c, const Call& call, Path path);     // movement.cpp
 void matmul(const Ctx& c, const Call& call, Path path);       // matmul.cpp
+void gather(const Ctx& c, const Call& call, Path path);       // gather.cpp (TGATHER, TSCATTER)
 // The pipeline-hazard checker's record of a call that ran (sync.cpp; issue 22, docs/sync.md).
 void sync_record(const InstrInfo& info, const Call& call, const Ub& ub);
 // The TROWEXPAND* family's (row_expand): pipe V, src0 and src1 read, dst and tmp written.

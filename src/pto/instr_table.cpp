@@ -90,6 +90,9 @@ void run(const InstrInfo& info, const Call& call, const Target& t, const Ub& ub,
     case Kind::MatmulAcc:
     case Kind::MatmulBias:
       return instr::matmul(c, call, path);
+    case Kind::Gather:
+    case Kind::Scatter:
+      return instr::gather(c, call, path);
   }
 }
 }  // namespace
@@ -153,6 +156,9 @@ const char* doc_of(Kind k) noexcept {
     case Kind::MatmulAcc:
     case Kind::MatmulBias:
       return "docs/pto-kernels.md#matrix";
+    case Kind::Gather:
+    case Kind::Scatter:
+      return "docs/pto-instructions.md#gather-and-scatter";
   }
   return "docs/pto-instructions.md";
 }

@@ -1243,6 +1243,11 @@ std::vector<const char*> operand_patterns(const InstrInfo* info) {
       return {"cab", "ab"};
     case Kind::MatmulBias:
       return {"abx"};
+    // (src, indices[, tmp]) or (src {maskPattern = ...})
+    case Kind::Gather:
+      return {"ab", "abt", "a"};
+    case Kind::Scatter:
+      return {"ab", "a"};
   }
   return {};
 }

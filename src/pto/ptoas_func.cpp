@@ -262,6 +262,7 @@ struct Node {
   uint8_t cmp = 0, round = 1, relu = 0, atomic = 0;
   int8_t sat = -1;
   bool is_binary = false;
+  uint8_t mask_pattern = 0;  // TGATHER / TSCATTER {maskPattern = #pto.mask_pattern<P0101>}
   // alloc_tile: the valid_row / valid_col operand indices in `in` (-1 = none)
   int vrow = -1, vcol = -1;
   int addr = -1;  // Alloc: the operand index of addr = %a (a manual-mode tile), -1 = auto
@@ -1562,6 +1563,8 @@ class Parser {
       case Kind::Load:
       case Kind::Prefetch: return {"layout"};
       case Kind::Move: return {"reluPreMode", "accToVecMode"};
+      case Kind::Gather:
+      case Kind::Scatter: return {"maskPattern"};
       default: return {};
     }
   }
@@ -1623,6 +1626,12 @@ class Parser {
           n.round = fe::parse_round(attr_word(v, "round_mode"));
         } else if (key.s == "sat_mode") {
           n.sat = fe::parse_sat(attr_word(v, "saturation_mode"));
+        } else if (key.s == "maskPattern") {
+          const int p = word_of(attr_word(v, "mask_pattern"), {{"P0101", 1}, {"P1010", 2}, {"P0001", 3},
+                                                               {"P0010", 4}, {"P0100", 5}, {"P1000", 6},
+                                                               {"P1111", 7}});
+          if (p < 0) fail(v, "mask_pattern is P0101, P1010, P0001, P0010, P0100, P1000 or P1111");
+          n.mask_pattern = uint8_t(p);
         } else if (key.s == "isBinary") {
           if (v.k != Tok::Ident || (v.s != "true" && v.s != "false")) fail(v, "expected true or false");
           n.is_binary = v.s == "true";
@@ -1700,8 +1709,10 @@ class Parser {
       next();
       expect("(");
       if (!peek_punct(")") && !peek_punct(":")) {
-        do n.in.push_back(operand_or_literal());
-        while (accept(","));
+        do {
+          if (peek_punct("{")) break;  // ins(%src, {maskPattern = ...} : T) (pto-isa TGATHER.md)
+          n.in.push_back(operand_or_literal());
+        } while (accept(","));
       }
       attributes(n);
       if (!n.in.empty()) {
@@ -2406,6 +2417,7 @@ class Machine {
     c.round = n.round;
     c.sat = n.sat;
     c.is_binary = n.is_binary;
+    c.pattern = n.mask_pattern;
     c.relu = n.relu;
     c.atomic = n.atomic;
     if (const TileDesc* ci = desc('c')) c.acc_in = ci;

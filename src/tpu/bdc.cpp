@@ -826,12 +826,20 @@ void select_plane_rows(const Plan& p, simd::PlaneArgs a, uint8_t* mem, uint32_t 
 // Every (n, c) plane of the call: its destination rows (in place when dense, else a staging
 // plane), its sources' rows, the form's plane function. Planes are independent when no
 // destination plane shares a byte with another (aligned layouts): then they run on threads.
-// The local memory, noting the bytes the destinations touch as written.
+// The local memory, after every check: the sources' bytes noted as read (first: a destination
+// over a source must not skip the zeros the source reads, Device::data_written), then the
+// destinations' as written.
 uint8_t* written_memory(Device& dev, const Plan& p) {
+  for (const Opnd* s : {&p.a, &p.b, &p.src2, &p.src3})
+    if (s->tensor) {
+      const auto [lo, hi] = range(*s, p, dev.npu_num());
+      dev.data_read(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi));
+    }
   for (const Opnd* d : {&p.dst1, &p.dst})
     if (d->tensor) {
       const auto [lo, hi] = range(*d, p, dev.npu_num());
-      dev.data_written(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi));
+      dev.data_written(static_cast<uint32_t>(lo), static_cast<uint32_t>(hi),
+                       writes_every_byte(d->s, d->q, p.N, p.C, p.H, p.W, dev.npu_num()));
     }
   return dev.data_written(0, 0);
 }

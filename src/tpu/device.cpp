@@ -17,30 +17,58 @@ Device::Device(std::string_view chip)
     : chip_(&find_chip(chip)),
       mem_(static_cast<size_t>(chip_->local_mem_size) * static_cast<size_t>(chip_->npu_num), 0) {}
 
-uint8_t* Device::data_written(uint32_t lo, uint32_t hi) noexcept {
-  if (hi > lo) {
-    const uint32_t g = local_mem_size() / 64;  // every chip's LOCAL_MEM_SIZE is a multiple of 64
-    const uint32_t first = lo / g, last = std::min<uint32_t>((hi - 1) / g, 63);
-    written_ |= (last == 63 ? ~uint64_t{0} : (uint64_t{2} << last) - 1) & ~((uint64_t{1} << first) - 1);
+namespace {
+// Granules of in-NPU bytes [lo, hi): those it meets, or (`inside`) those it covers whole.
+uint64_t granule_mask(uint32_t lms, uint32_t lo, uint32_t hi, bool inside) {
+  const uint32_t g = lms / 64;  // every chip's LOCAL_MEM_SIZE is a multiple of 64
+  if (hi <= lo) return 0;
+  const uint32_t first = inside ? (lo + g - 1) / g : lo / g;
+  const uint32_t end = std::min<uint32_t>(inside ? hi / g : (hi - 1) / g + 1, 64);  // one past the last
+  if (end <= first) return 0;
+  const uint64_t upto = end == 64 ? ~uint64_t{0} : (uint64_t{1} << end) - 1;
+  return upto & ~((uint64_t{1} << first) - 1);
+}
+}  // namespace
+
+void Device::settle(uint64_t mask) const noexcept {
+  const uint64_t z = pending_ & mask;
+  if (!z) return;
+  const size_t g = local_mem_size() / 64;
+  for (int k = 0; k < npu_num(); ++k)
+    for (int b = 0; b < 64;) {
+      if (!(z >> b & 1)) {
+        ++b;
+        continue;
+      }
+      int e = b;  // a run of granules: one memset
+      while (e < 64 && (z >> e & 1)) ++e;
+      std::memset(mem_.data() + size_t(k) * local_mem_size() + size_t(b) * g, 0, size_t(e - b) * g);
+      b = e;
+    }
+  pending_ &= ~z;
+}
+
+void Device::data_read(uint32_t lo, uint32_t hi) noexcept {
+  if (pending_) settle(granule_mask(local_mem_size(), lo, hi, false));
+}
+
+uint8_t* Device::data_written(uint32_t lo, uint32_t hi, bool whole) noexcept {
+  const uint64_t touched = granule_mask(local_mem_size(), lo, hi, false);
+  if (pending_ & touched) {
+    // Granules the write covers whole on every NPU need no zeros; the others (partly written,
+    // or written with gaps) are zeroed first.
+    const uint64_t covered = whole ? granule_mask(local_mem_size(), lo, hi, true) : 0;
+    settle(touched & ~covered);
+    pending_ &= ~covered;
   }
+  written_ |= touched;
   return mem_.data();
 }
 
 void Device::zero_memory() noexcept {
-  if (!written_) return;
-  const size_t g = local_mem_size() / 64;
-  for (int k = 0; k < npu_num(); ++k)
-    for (int b = 0; b < 64;) {
-      if (!(written_ >> b & 1)) {
-        ++b;
-        continue;
-      }
-      int e = b;  // a run of written granules: one memset
-      while (e < 64 && (written_ >> e & 1)) ++e;
-      std::memset(mem_.data() + size_t(k) * local_mem_size() + size_t(b) * g, 0, size_t(e - b) * g);
-      b = e;
-    }
+  pending_ |= written_;
   written_ = 0;
+  if (viewed_) settle(~uint64_t{0});  // a host view may be read directly
 }
 
 int Device::eu_num(data_type_t dtype) const {

@@ -11,6 +11,7 @@
 
 #include "tilesim/tpu.hpp"
 #include "tpu/dtype.hpp"
+#include "tpu/global_mem.hpp"
 #include "tpu/layout.hpp"
 
 namespace tilesim::tpu {
@@ -25,6 +26,8 @@ struct Side {
   uint32_t r = 0;       // local: in-NPU byte offset
   uint8_t* host = nullptr;  // system: the resolved base
   Strides s{};
+  global_addr_t global = 0;  // system: the global address (0: a host pointer)
+  uint64_t extent = 0;       // system: bytes from host to one past the last byte touched
 };
 
 struct Plan {
@@ -102,8 +105,10 @@ struct Planner {
     sd.s = stride ? given(name, *stride, p.e) : Strides{p.C * p.H * p.W, p.H * p.W, p.W, 1};
     const uint64_t extent =
         static_cast<uint64_t>(((p.N - 1) * sd.s.n + (p.C - 1) * sd.s.c + (p.H - 1) * sd.s.h + (p.W - 1) * sd.s.w + 1) * p.e);
-    sd.host = is_global(addr) ? global_span(addr, extent, fn, name)
+    sd.host = is_global(addr) ? global_span_lazy(addr, extent, fn, name)
                               : reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(addr));
+    sd.global = is_global(addr) ? addr : 0;
+    sd.extent = extent;
     return sd;
   }
 };
@@ -123,11 +128,18 @@ inline uint8_t* row(const Side& sd, uint8_t* mem, uint32_t lms, int npu_num, int
   return sd.host + (n * sd.s.n + c * sd.s.c + h * sd.s.h) * e;
 }
 
-// The local memory, noting the bytes a local destination touches as written.
+// The local memory, after every check: a local source's bytes noted as read first (a
+// destination over them must not skip their zeros, Device::data_written), then a local
+// destination's as written.
 uint8_t* local_memory(Device& dev, const Plan& p) {
+  if (p.src.local) {
+    const int64_t hi = p.src.r + tensor_extent_bytes(p.src.s, p.src.q, p.N, p.C, p.H, p.W, p.e, dev.npu_num());
+    dev.data_read(p.src.r, static_cast<uint32_t>(hi));
+  }
   if (!p.dst.local) return dev.data_written(0, 0);
   const int64_t hi = p.dst.r + tensor_extent_bytes(p.dst.s, p.dst.q, p.N, p.C, p.H, p.W, p.e, dev.npu_num());
-  return dev.data_written(p.dst.r, static_cast<uint32_t>(hi));
+  return dev.data_written(p.dst.r, static_cast<uint32_t>(hi),
+                          writes_every_byte(p.dst.s, p.dst.q, p.N, p.C, p.H, p.W, dev.npu_num()));
 }
 
 // Moves the elements; `stage` first gathers the source into a dense buffer (same memory on both
@@ -196,6 +208,18 @@ void fill(Device& dev, const Plan& p, uint32_t bits) {
       }
 }
 
+// Global memory is zeroed lazily (global_mem.hpp): once every check has passed, a system source
+// range gets its pending zeros, and a system destination range too unless the copy writes every
+// byte of it (contiguous: the continuous strides).
+void settle_global(const Plan& p, bool reads_src) {
+  if (reads_src && p.src.global) global_touch(p.src.global, p.src.extent, false);
+  if (p.dst.global) {
+    const Strides& s = p.dst.s;
+    const bool whole = s.w == 1 && s.h == p.W && s.c == p.H * p.W && s.n == p.C * p.H * p.W;
+    global_touch(p.dst.global, p.dst.extent, whole);
+  }
+}
+
 // A side as the caller names it: local memory or a system address, and its stride (NULL: the
 // side's default layout).
 struct Arg {
@@ -217,12 +241,14 @@ void copy(Device& dev, const char* fn, const dim4* shape, int dtype, const Arg& 
   if (dst_first) p.dst = resolve(pl, "dst", dst, p);
   p.src = resolve(pl, "src", src, p);
   if (!dst_first) p.dst = resolve(pl, "dst", dst, p);
+  settle_global(p, true);
   run(dev, p, dst.local == src.local && sides_meet(dev, p));
 }
 void set_c(Device& dev, const char* fn, const dim4* shape, int dtype, const Arg& dst, uint32_t c_bits) {
   const Planner pl{dev, fn};
   Plan p = base_plan(pl, shape, dtype);
   p.dst = resolve(pl, "dst", dst, p);
+  settle_global(p, false);
   fill(dev, p, c_bits);
 }
 
@@ -259,11 +285,13 @@ void Device::gdma_system_cpy(system_addr_t dst, system_addr_t src, uint64_t coun
   const uint64_t bytes = count * static_cast<uint64_t>(e);
   auto resolve = [&](system_addr_t a, const char* name) -> uint8_t* {
     if (!a) pl.fail(ErrorCode::Constraint, fmt::format("{} (system address) is NULL (0)", name));
-    return is_global(a) ? global_span(a, bytes, pl.fn, name)
+    return is_global(a) ? global_span_lazy(a, bytes, pl.fn, name)
                         : reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(a));
   };
   uint8_t* s = resolve(src, "src");
   uint8_t* d = resolve(dst, "dst");
+  if (is_global(src)) global_touch(src, bytes, false);  // see settle_global
+  if (is_global(dst)) global_touch(dst, bytes, true);
   std::memmove(d, s, bytes);
 }
 

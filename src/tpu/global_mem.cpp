@@ -4,8 +4,16 @@
 // allocation's bytes). Lookups take a shared lock; alloc/free an exclusive one. The host blocks
 // behind freed allocations are kept for reuse (a bounded cache): a fresh block of many MiB costs
 // a page fault per 4 KiB on first touch, which on a virtual machine dwarfs zeroing it.
+//
+// Zeroing is lazy: an allocation keeps the byte ranges not yet zeroed ("pending"), and a byte is
+// zeroed before anything can read it: the whole allocation when a host view is taken
+// (global_span: the caller may read any of it), a GDMA's source range before it reads, and a
+// GDMA destination range before a write that does not cover every byte of it. A GDMA write that
+// covers every byte of its range (a contiguous system side) drops the range from pending
+// unzeroed. So a kernel's output tensor, written whole by L2S, is never zeroed first.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -13,12 +21,15 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <utility>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
 #include "tilesim/tpu.hpp"
+#include "tpu/global_mem.hpp"
 
 namespace tilesim::tpu {
 namespace {
@@ -27,10 +38,13 @@ struct FreeAligned {
   void operator()(uint8_t* p) const noexcept { detail::free_big(p); }
 };
 using Block = std::unique_ptr<uint8_t, FreeAligned>;
+// Byte ranges [first, second) of an allocation not zeroed yet: sorted, disjoint.
+using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
 struct Allocation {
   uint64_t bytes;
   uint64_t capacity;  // of the host block
   Block data;
+  Ranges pending;  // guarded by Space::pending_mu
 };
 
 // Offsets below 2^40 (1 TiB of address space handed out over a process's life) keep every
@@ -49,6 +63,7 @@ struct Space {
   size_t live_bytes = 0;
   std::multimap<uint64_t, Block> cache;  // freed host blocks by capacity
   uint64_t cached_bytes = 0;
+  std::mutex pending_mu;  // every Allocation::pending (taken under mu, shared or exclusive)
 };
 Space& space() {
   static Space s;
@@ -99,10 +114,9 @@ global_addr_t global_alloc(size_t bytes) {
       raise(ErrorCode::Bounds, fn, fmt::format("host allocation of {} bytes failed", bytes),
             "docs/tpu.md#global-memory");
   }
-  std::memset(block.get(), 0, rounded);
   const uint64_t off = s.next;
   s.next += rounded;
-  s.live.emplace(off, Allocation{bytes, capacity, std::move(block)});
+  s.live.emplace(off, Allocation{bytes, capacity, std::move(block), Ranges{{0, bytes}}});
   s.live_bytes += bytes;
   return kGlobalTag + off;
 }
@@ -132,9 +146,11 @@ void global_free(global_addr_t addr) {
   s.live.erase(it);
 }
 
-uint8_t* global_span(global_addr_t addr, uint64_t bytes, const char* fn, const char* operand) {
-  Space& s = space();
-  std::shared_lock lock(s.mu);
+namespace {
+// The live allocation holding [addr, addr + bytes) (bytes = 0: addr only), else the error. The
+// caller holds s.mu (shared).
+std::map<uint64_t, Allocation>::iterator find_live(Space& s, global_addr_t addr, uint64_t bytes, const char* fn,
+                                                   const char* operand) {
   if (!is_global(addr))
     raise(ErrorCode::Bounds, fn, fmt::format("{} 0x{:x} is not a global address (bit 62 clear)", operand, addr),
           "docs/tpu.md#global-memory");
@@ -153,7 +169,51 @@ uint8_t* global_span(global_addr_t addr, uint64_t bytes, const char* fn, const c
                       "bytes)",
                       operand, addr, addr + bytes, bytes, kGlobalTag + base, kGlobalTag + base + size, size),
           "docs/tpu.md#global-memory");
-  return it->second.data.get() + (off - base);
+  return it;
+}
+
+// Removes [lo, hi) from a's pending ranges, zeroing what it removes unless `writes_all`.
+void settle(Allocation& a, uint64_t lo, uint64_t hi, bool writes_all) {
+  Ranges kept;
+  for (const auto& [b, e] : a.pending) {
+    if (e <= lo || hi <= b) {
+      kept.emplace_back(b, e);
+      continue;
+    }
+    if (b < lo) kept.emplace_back(b, lo);
+    if (!writes_all) std::memset(a.data.get() + std::max(b, lo), 0, std::min(e, hi) - std::max(b, lo));
+    if (hi < e) kept.emplace_back(hi, e);
+  }
+  a.pending.swap(kept);
+}
+}  // namespace
+
+uint8_t* global_span(global_addr_t addr, uint64_t bytes, const char* fn, const char* operand) {
+  Space& s = space();
+  std::shared_lock lock(s.mu);
+  const auto it = find_live(s, addr, bytes, fn, operand);
+  {  // a host view: any byte of the allocation may be read through it
+    std::lock_guard zero(s.pending_mu);
+    if (!it->second.pending.empty()) settle(it->second, 0, it->second.bytes, false);
+  }
+  return it->second.data.get() + (addr - kGlobalTag - it->first);
+}
+
+uint8_t* global_span_lazy(global_addr_t addr, uint64_t bytes, const char* fn, const char* operand) {
+  Space& s = space();
+  std::shared_lock lock(s.mu);
+  const auto it = find_live(s, addr, bytes, fn, operand);
+  return it->second.data.get() + (addr - kGlobalTag - it->first);
+}
+
+void global_touch(global_addr_t addr, uint64_t bytes, bool writes_all) {
+  Space& s = space();
+  std::shared_lock lock(s.mu);
+  const auto it = find_live(s, addr, bytes, "tilesim_tpu_global_ptr", "addr");  // checked by the caller already
+  std::lock_guard zero(s.pending_mu);
+  if (it->second.pending.empty()) return;
+  const uint64_t lo = addr - kGlobalTag - it->first;
+  settle(it->second, lo, lo + bytes, writes_all);
 }
 
 size_t global_live_bytes() noexcept {

@@ -46,4 +46,14 @@ inline int64_t tensor_extent_bytes(const Strides& s, int64_t q, int64_t N, int64
   return ((N - 1) * s.n + max_slot * s.c + (H - 1) * s.h + (W - 1) * s.w + 1) * elem_bytes;
 }
 
+// Whether a tensor's elements cover every byte of [r, r + tensor_extent_bytes) on every NPU
+// (what lets a write skip the launch's lazy zeroing, Device::data_written): channel 0 on NPU 0,
+// the same number of channels on every NPU, and no gap between rows, channels or batches.
+inline bool writes_every_byte(const Strides& s, int64_t q, int64_t N, int64_t C, int64_t H, int64_t W,
+                              int npu_num) {
+  const int64_t slots = C / npu_num;
+  return q == 0 && C % npu_num == 0 && (W == 1 || s.w == 1) && (H == 1 || s.h == W) &&
+         (slots == 1 || s.c == H * W) && (N == 1 || s.n == slots * H * W);
+}
+
 }  // namespace tilesim::tpu

@@ -67,6 +67,20 @@ TEST(PtoCompileFail, StaticChecks) {
        "BLayout::ColMajor> s;\n"
        "TROWEXPANDMIN(d, a, s);",
        "TROWEXPANDMIN: DType must be one of half float int16 int32"},
+      {"tgather_cmp",
+       "Tile<TileType::Vec, int32_t, 1, 8> d, c; Tile<TileType::Vec, float, 1, 8> s; "
+       "Tile<TileType::Vec, int32_t, 1, 8> k; Tile<TileType::Vec, uint8_t, 1, 32> t;\n"
+       "TGATHER<decltype(d), decltype(s), decltype(k), decltype(c), decltype(t), CmpMode::GT>(d, s, k, c, t, 0);",
+       "TGATHER: the comparison form (CmpMode, k_value, cdst, offset) is not supported by tilesim"},
+      {"tscatter_index_dtype",
+       "Tile<TileType::Vec, float, 2, 8> d, s; Tile<TileType::Vec, float, 2, 8> i;\n"
+       "TSCATTER(d, s, i);",
+       "TSCATTER: indexes must be int16, uint16, int32 or uint32"},
+      {"tgather_ok",
+       "Tile<TileType::Vec, float, 2, 8> d, s; Tile<TileType::Vec, int32_t, 2, 8> i;\n"
+       "TGATHER(d, s, i, i); TGATHER<decltype(d), decltype(s), MaskPattern::P0101>(d, s);\n"
+       "TSCATTER(d, s, i); TSCATTER<MaskPattern::P1010, ScatterAxis::SCATTER_COL>(d, s);",
+       nullptr},
   };
   for (const Row& r : rows) {
     const Result res = compile(r.body, r.tag);

@@ -3,7 +3,10 @@
 // untouched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <span>
+#include <utility>
 #include <numeric>
 #include <vector>
 
@@ -62,6 +65,119 @@ TEST(TpuGlobal, ReusedHostBlocksAreZeroed) {
   EXPECT_EQ(nonzero, 0u);
   EXPECT_THROW(tilesim::tpu::global_span(a, 4), tilesim::Error);
   tilesim::tpu::global_free(b);
+}
+
+// Allocations are zeroed lazily (docs/tpu.md#fast-path): a reused host block full of 0xAB must
+// read as zeros through every GDMA path, whether a write covers its range whole (contiguous L2S,
+// system_cpy: not zeroed first) or not (strided L2S, set_C_system), and after a rejected call.
+TEST(TpuGlobal, LazyZeroingReadsZeroThroughEveryPath) {
+  const size_t n = (size_t(3) << 20) + 8192;  // a size no other test frees: this block is the one reused
+  global_addr_t old = tilesim::tpu::global_alloc(n);
+  std::memset(tilesim::tpu::global_span(old, n), 0xAB, n);
+  tilesim::tpu::global_free(old);
+  global_addr_t g = tilesim::tpu::global_alloc(n);  // the 0xAB block behind it, not zeroed yet
+  Device d;
+  const size_t lms = d.local_mem_size();
+  uint8_t* mem = d.memory().data();
+  for (int k = 0; k < d.npu_num(); ++k) std::memset(mem + k * lms, 0x55, 256);
+  // S2L from the pending start: zeros arrive in local memory
+  const dim4 s = shape4(1, d.npu_num(), 1, 16);
+  d.gdma_S2L(0, g, &s, nullptr, nullptr, DT_INT32);
+  for (int k = 0; k < d.npu_num(); ++k)
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(mem[k * lms + i], 0) << k << " " << i;
+  for (int k = 0; k < d.npu_num(); ++k) std::memset(mem + k * lms, 0x11, 64);
+  // a rejected L2S (local source outside local memory) drops nothing
+  const global_addr_t at1 = g + 4096;
+  EXPECT_THROW(d.gdma_L2S(at1, uint32_t(d.npu_num()) * lms, &s, nullptr, nullptr, DT_INT32), tilesim::Error);
+  // contiguous L2S over [4096, 4096 + 64 * 64): written whole, never zeroed first
+  d.gdma_L2S(at1, 0, &s, nullptr, nullptr, DT_INT32);
+  // strided L2S (every other int32) over [65536, 65536 + 8 * 4): the gaps read as zeros
+  const dim4 s2 = shape4(1, 1, 1, 4), st2{0, 0, 0, 2};
+  d.gdma_L2S(g + 65536, 0, &s2, &st2, nullptr, DT_INT32);
+  // set_C_system strided over [131072, ...): gaps zero too
+  d.gdma_set_C_system(g + 131072, 0x7u, &s2, &st2, DT_INT32);
+  // system_cpy of 16 pending bytes into a fresh allocation's written range
+  Global other(256);
+  d.gdma_system_cpy(other.a, g + 200000, 4, DT_INT32);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(other.p<int32_t>()[i], 0);
+  // the host view: data where written, zeros everywhere else
+  const uint8_t* p = tilesim::tpu::global_span(g, n);
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t want = 0;
+    if (i >= 4096 && i < 4096 + 64 * 64) want = 0x11;
+    if (i >= 65536 && i < 65536 + 32 && (i - 65536) % 8 < 4) want = 0x11;
+    if (i >= 131072 && i < 131072 + 32 && (i - 131072) % 8 == 0) want = 0x7;
+    wrong += p[i] != want;
+  }
+  EXPECT_EQ(wrong, 0u);
+  tilesim::tpu::global_free(g);
+}
+
+// A launch's local memory is zeroed lazily (Device::zero_memory, docs/tpu.md#fast-path): after
+// zero_memory every byte must read as zero through GDMA and BDC, whether the write before the read
+// covers whole granules on every NPU (not zeroed first) or only part of one, in place too; a host
+// view taken before zero_memory sees the zeros at once.
+TEST(TpuLocal, LazyZeroingReadsZeroThroughEveryPath) {
+  Device d;  // bm1684x: 64 NPUs, 256 KiB each, granules of 4 KiB
+  const int npu = d.npu_num();
+  const uint32_t lms = d.local_mem_size(), g = lms / 64;
+  std::vector<int32_t> junk(size_t(npu) * lms / 4), back(size_t(npu) * lms / 4);
+  std::iota(junk.begin(), junk.end(), 7);
+  const dim4 all = shape4(1, npu, 1, int(lms / 8));  // half of every NPU, twice
+  d.gdma_cpy_S2L(0, junk.data(), &all, nullptr, nullptr, DT_INT32);
+  d.gdma_cpy_S2L(lms / 2, junk.data(), &all, nullptr, nullptr, DT_INT32);
+  d.zero_memory();
+  // 1. a read of pending granules (L2S of granule 1 of every NPU): zeros
+  const dim4 one = shape4(1, npu, 1, int(g / 4));
+  d.gdma_cpy_L2S(back.data(), g, &one, nullptr, nullptr, DT_INT32);
+  for (size_t i = 0; i < size_t(npu) * g / 4; ++i) ASSERT_EQ(back[i], 0) << i;
+  // 2. a whole write of granules 2-3 (not zeroed first), read back: the data
+  const dim4 two = shape4(1, npu, 1, int(g / 2));
+  d.gdma_cpy_S2L(2 * g, junk.data(), &two, nullptr, nullptr, DT_INT32);
+  d.gdma_cpy_L2S(back.data(), 2 * g, &two, nullptr, nullptr, DT_INT32);
+  for (size_t i = 0; i < size_t(npu) * g / 2; ++i) ASSERT_EQ(back[i], junk[i]) << i;
+  // 3. partial writes: granule 4 whole on NPUs 0..31 only, granule 9 in part on every NPU (16
+  // int32): the rest of each reads zero
+  const dim4 half = shape4(1, 32, 1, int(g / 4)), part = shape4(1, npu, 1, 16);
+  d.gdma_cpy_S2L(4 * g, junk.data(), &half, nullptr, nullptr, DT_INT32);
+  d.gdma_cpy_L2S(back.data(), 4 * g, &one, nullptr, nullptr, DT_INT32);
+  for (int k = 0; k < npu; ++k)
+    for (uint32_t i = 0; i < g / 4; ++i)
+      ASSERT_EQ(back[size_t(k) * g / 4 + i], k < 32 ? junk[size_t(k) * g / 4 + i] : 0) << k << " " << i;
+  d.gdma_cpy_S2L(9 * g, junk.data(), &part, nullptr, nullptr, DT_INT32);
+  d.gdma_cpy_L2S(back.data(), 9 * g, &one, nullptr, nullptr, DT_INT32);
+  for (int k = 0; k < npu; ++k)
+    for (uint32_t i = 0; i < g / 4; ++i)
+      ASSERT_EQ(back[size_t(k) * g / 4 + i], i < 16 ? junk[size_t(k) * 16 + i] : 0) << k << " " << i;
+  // 4. BDC in place over pending granules 5-6 (dst == src, whole): computed from zeros
+  tilesim::tpu::BdcCall c;
+  c.fn = "tpu_bdc_int_add_C";
+  c.dst = c.src0 = 5 * g;
+  c.shape = &two;
+  c.dst_dtype = c.src0_dtype = c.src1_dtype = DT_INT32;
+  c.c_bits = 3;
+  d.bdc(c);
+  d.gdma_cpy_L2S(back.data(), 5 * g, &two, nullptr, nullptr, DT_INT32);
+  for (size_t i = 0; i < size_t(npu) * g / 2; ++i) ASSERT_EQ(back[i], 3) << i;
+  // 5. a BDC copy from pending granule 8 into granule 7: zeros
+  c.fn = "tpu_bdc_cpy";
+  c.dst = 7 * g, c.src0 = 8 * g;
+  c.shape = &one;
+  d.bdc(c);
+  d.gdma_cpy_L2S(back.data(), 7 * g, &one, nullptr, nullptr, DT_INT32);
+  for (size_t i = 0; i < size_t(npu) * g / 4; ++i) ASSERT_EQ(back[i], 0) << i;
+  // 6. the host view: every byte not written above is zero
+  std::span<const uint8_t> m = std::as_const(d).memory();
+  size_t nonzero = 0;
+  for (int k = 0; k < npu; ++k)
+    for (uint32_t i = 10 * g; i < lms; ++i) nonzero += m[size_t(k) * lms + i] != 0;
+  EXPECT_EQ(nonzero, 0u);
+  // 7. after a view, zero_memory zeroes at once (the view is read directly)
+  std::span<uint8_t> w = d.memory();
+  std::memset(w.data(), 0x5A, w.size());
+  d.zero_memory();
+  EXPECT_EQ(size_t(std::count(w.begin(), w.end(), uint8_t(0))), w.size());
 }
 
 TEST(TpuGlobal, SpanRejections) {

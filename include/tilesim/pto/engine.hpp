@@ -201,6 +201,9 @@ enum class Kind : uint8_t {
   Matmul,      // (c, a, b)
   MatmulAcc,   // (cOut, cIn, a, b) and (c, a, b)
   MatmulBias,  // (c, a, b, bias)
+  // gather and scatter (docs/pto-instructions.md#gather-and-scatter): src1 is the index tile
+  Gather,   // (dst, src0, indices[, tmp]) and <MaskPattern, GatherAxis>(dst, src)
+  Scatter,  // (dst, src, indexes) and <MaskPattern, ScatterAxis>(dst, src)
 };
 
 // The tile-operand kinds of the vector families (element-wise ... TCVT): what Python's generated
@@ -288,6 +291,8 @@ struct Call {
   uint8_t atomic = 0;                // AtomicType: AtomicNone (0), AtomicAdd (1)
   bool has_quant = false;            // the preQuantScalar forms
   uint64_t quant = 0;                // preQuantScalar
+  uint8_t pattern = 0;  // TGATHER / TSCATTER: MaskPattern P0101 (1) ... P1111 (7); 0 = index form
+  uint8_t axis = 0;     // GatherAxis / ScatterAxis: ROW (0), COL (1)
   // The pipeline-hazard checker's view (issue 22): where the kernel made the call, and whether
   // its translation unit is synchronised by the vendor's compiler (__PTO_AUTO__: not checked).
   tilesim::sync::Site site{};

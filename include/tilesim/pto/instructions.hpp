@@ -113,4 +113,7 @@
   /* matrix (docs/pto-kernels.md#matrix): dtypes of Left; Right and Acc follow the pair table */   \
   X(TMATMUL, Matmul, mul, NoAlg, M, F16 | BF16 | F32 | S8, F16 | BF16 | F32 | S8)                     \
   X(TMATMUL_ACC, MatmulAcc, mul, NoAlg, M, F16 | BF16 | F32 | S8, F16 | BF16 | F32 | S8)             \
-  X(TMATMUL_BIAS, MatmulBias, mul, NoAlg, M, F16 | BF16 | F32 | S8, F16 | BF16 | F32 | S8)
+  X(TMATMUL_BIAS, MatmulBias, mul, NoAlg, M, F16 | BF16 | F32 | S8, F16 | BF16 | F32 | S8)       \
+  /* gather and scatter (docs/pto-instructions.md#gather-and-scatter): dtypes of dst */           \
+  X(TGATHER, Gather, copy, NoAlg, V, F16 | BF16 | F32 | S16 | U16 | S32 | U32, TILESIM_PTO_ALL_A5)   \
+  X(TSCATTER, Scatter, copy, NoAlg, V, TILESIM_PTO_INT124 | F16 | BF16 | F32, TILESIM_PTO_ALL_A5)

@@ -18,6 +18,9 @@ enum class STPhase : uint8_t { Unspecified = 0x0, Partial = 0x2, Final = 0x3 };
 enum class AccPhase : uint8_t { Unspecified = 0x0, Unknown = Unspecified, Partial = 0x2, Final = 0x3 };
 enum class SyncCoreType : uint8_t { AIVOnly, AICOnly, MIX };
 enum class SyncAllMode : uint8_t { Hard, Soft };
+enum class MaskPattern : uint8_t { P0101 = 1, P1010 = 2, P0001 = 3, P0010 = 4, P0100 = 5, P1000 = 6, P1111 = 7 };
+enum class GatherAxis : uint8_t { GATHER_ROW = 0, GATHER_COL = 1 };
+enum class ScatterAxis : uint8_t { SCATTER_ROW = 0, SCATTER_COL = 1 };
 
 namespace TileConfig {
 inline constexpr int alignedSize = 32;
@@ -244,6 +247,105 @@ TILESIM_PTO_FN((typename TileDataOut, typename TileDataIn),
                 "[docs/pto-kernels.md#movement]");
   const auto d = dst.desc(), s = src.desc();
   return detail::run({.instr = detail::Instr::TRESHAPE, .dst = &d, .src0 = &s}, site, events...);)
+
+// ---- gather and scatter (docs/pto-instructions.md#gather-and-scatter) ----
+namespace detail {
+template <class D, class S>
+constexpr void gather_static_checks() {
+  TILESIM_PTO_DTYPE_ASSERT(TGATHER, typename D::DType);
+  static_assert(D::Loc == TileType::Vec && S::Loc == TileType::Vec,
+                "TGATHER: dst and src must be TileType::Vec [docs/pto-instructions.md#gather-and-scatter]");
+}
+template <class I>
+inline constexpr bool kIndexDType = std::is_same_v<I, int16_t> || std::is_same_v<I, uint16_t> ||
+                                    std::is_same_v<I, int32_t> || std::is_same_v<I, uint32_t>;
+template <class X>
+inline constexpr bool kUnsupportedForm = false;
+}  // namespace detail
+
+// Index form: dst(i, j) = src0's element at row-major index indices(i, j). The vendor's C++ has the
+// tmp form only; its page's example also calls TGATHER(dst, src0, indices) (a2a3 rejects it: tmp).
+#define TILESIM_PTO_GATHER_INDEX(TPL, REQ, PARAMS, TMP)                                      \
+  TILESIM_PTO_FN(TPL, REQ, TGATHER, PARAMS,                                                 \
+    detail::gather_static_checks<TileDataD, TileDataS0>();                                  \
+    TILESIM_PTO_SAME_ASSERT(TGATHER, TileDataD, TileDataS0);                                \
+    static_assert(detail::kIndexDType<typename TileDataS1::DType>,                          \
+                  "TGATHER: indices must be int16, uint16, int32 or uint32 "                \
+                  "[docs/pto-instructions.md#gather-and-scatter]");                         \
+    const auto d = dst.desc(), a = src0.desc(), b = src1.desc();                            \
+    TMP;                                                                                    \
+    return detail::run({.instr = detail::Instr::TGATHER, .dst = &d, .src0 = &a, .src1 = &b, \
+                        .tmp = tp}, site, events...);)
+TILESIM_PTO_GATHER_INDEX((typename TileDataD, typename TileDataS0, typename TileDataS1, typename TileDataTmp),
+                         (is_tile_v<TileDataD> && is_tile_v<TileDataS0> && is_tile_v<TileDataS1> &&
+                          is_tile_v<TileDataTmp>),
+                         (TileDataD& dst, TileDataS0& src0, TileDataS1& src1, TileDataTmp& tmp),
+                         const auto t = tmp.desc(); const tilesim::pto::TileDesc* tp = &t)
+TILESIM_PTO_GATHER_INDEX((typename TileDataD, typename TileDataS0, typename TileDataS1),
+                         (is_tile_v<TileDataD> && is_tile_v<TileDataS0> && is_tile_v<TileDataS1>),
+                         (TileDataD& dst, TileDataS0& src0, TileDataS1& src1),
+                         const tilesim::pto::TileDesc* tp = nullptr)
+#undef TILESIM_PTO_GATHER_INDEX
+
+// Mask-pattern form: GATHER_ROW packs the selected columns of every row into a continuous dst,
+// GATHER_COL keeps the selected rows.
+TILESIM_PTO_FN((typename DstTileData, typename SrcTileData, MaskPattern maskPattern = MaskPattern::P1111,
+                auto gatherType = GatherAxis::GATHER_ROW),
+               (is_tile_v<DstTileData> && is_tile_v<SrcTileData>), TGATHER,
+               (DstTileData& dst, SrcTileData& src),
+  detail::gather_static_checks<DstTileData, SrcTileData>();
+  static_assert(sizeof(typename DstTileData::DType) == sizeof(typename SrcTileData::DType),
+                "TGATHER: dst and src must have the same element size "
+                "[docs/pto-instructions.md#gather-and-scatter]");
+  static_assert(DstTileData::isRowMajor && SrcTileData::isRowMajor,
+                "TGATHER: dst and src must be RowMajor [docs/pto-instructions.md#gather-and-scatter]");
+  const auto d = dst.desc(), a = src.desc();
+  return detail::run({.instr = detail::Instr::TGATHER, .dst = &d, .src0 = &a,
+                      .pattern = uint8_t(maskPattern), .axis = uint8_t(gatherType)},
+                     site, events...);)
+
+// Comparison form (CmpMode, k_value, cdst, offset): not modelled; a compile-time error.
+template <typename TileDataD, typename TileDataS, typename TileDataS1, typename TileDataC, typename TileDataTmp,
+          CmpMode cmpMode, typename... WaitEvents>
+  requires(is_tile_v<TileDataD> && is_tile_v<TileDataS> && is_tile_v<TileDataS1> && is_tile_v<TileDataC> &&
+           is_tile_v<TileDataTmp>)
+RecordEvent TGATHER(TileDataD&, TileDataS&, TileDataS1&, TileDataC&, TileDataTmp&, int, WaitEvents&...) {
+  static_assert(detail::kUnsupportedForm<TileDataD>,
+                "TGATHER: the comparison form (CmpMode, k_value, cdst, offset) is not supported by tilesim "
+                "[docs/pto-instructions.md#gather-and-scatter]");
+  return {};
+}
+
+// Index form: dst's element at row-major index indexes(i, j) = src(i, j), after dst is zeroed.
+TILESIM_PTO_FN((typename TileDataD, typename TileDataS, typename TileDataI),
+               (is_tile_v<TileDataD> && is_tile_v<TileDataS> && is_tile_v<TileDataI>), TSCATTER,
+               (TileDataD& dst, TileDataS& src, TileDataI& indexes),
+  TILESIM_PTO_DTYPE_ASSERT(TSCATTER, typename TileDataD::DType);
+  TILESIM_PTO_SAME_ASSERT(TSCATTER, TileDataD, TileDataS);
+  static_assert(detail::kIndexDType<typename TileDataI::DType>,
+                "TSCATTER: indexes must be int16, uint16, int32 or uint32 "
+                "[docs/pto-instructions.md#gather-and-scatter]");
+  static_assert(TileDataD::Loc == TileType::Vec && TileDataS::Loc == TileType::Vec &&
+                    TileDataI::Loc == TileType::Vec,
+                "TSCATTER: dst, src and indexes must be TileType::Vec "
+                "[docs/pto-instructions.md#gather-and-scatter]");
+  const auto d = dst.desc(), a = src.desc(), b = indexes.desc();
+  return detail::run({.instr = detail::Instr::TSCATTER, .dst = &d, .src0 = &a, .src1 = &b}, site,
+                     events...);)
+
+// Mask form: src's elements spread over dst with zeros between them (P1111: TMOV).
+TILESIM_PTO_FN((MaskPattern maskPattern = MaskPattern::P1111, auto ScatterType = ScatterAxis::SCATTER_ROW,
+                typename DstTileData, typename SrcTileData),
+               (is_tile_v<DstTileData> && is_tile_v<SrcTileData>), TSCATTER,
+               (DstTileData& dst, SrcTileData& src),
+  TILESIM_PTO_DTYPE_ASSERT(TSCATTER, typename DstTileData::DType);
+  TILESIM_PTO_SAME_ASSERT(TSCATTER, DstTileData, SrcTileData);
+  static_assert(DstTileData::Loc == TileType::Vec && SrcTileData::Loc == TileType::Vec,
+                "TSCATTER: dst and src must be TileType::Vec [docs/pto-instructions.md#gather-and-scatter]");
+  const auto d = dst.desc(), a = src.desc();
+  return detail::run({.instr = detail::Instr::TSCATTER, .dst = &d, .src0 = &a,
+                      .pattern = uint8_t(maskPattern), .axis = uint8_t(ScatterType)},
+                     site, events...);)
 
 #define TILESIM_PTO_FILLPAD(NAME)                                                            \
   TILESIM_PTO_FN((typename DstTileData, typename SrcTileData),                              \
