@@ -142,6 +142,19 @@ TEST(PtoGather, IndexFormRules) {
   run("TGATHER", "cpu", dst.d, src.d, &wide.d);  // cpu: the union
 }
 
+TEST(PtoGather, EmptyValidRegionWritesNothing) {
+  Buf<float> src(tp::Elem::f32, 2, 8), dst(tp::Elem::f32, 2, 8, 0, 8), col(tp::Elem::f32, 2, 8, 0, 8);
+  Buf<int32_t> idx(tp::Elem::s32, 2, 8, 0, 8), none(tp::Elem::s32, 2, 8, 0, 0);
+  std::fill(dst.v.begin(), dst.v.end(), 2.0f);
+  run("TGATHER", "a5", dst.d, src.d, &idx.d);
+  Buf<float> empty_src(tp::Elem::f32, 2, 8, 0, 8);
+  run("TGATHER", "a5", dst.d, empty_src.d, nullptr, nullptr, 1);     // row: nothing selected
+  run("TGATHER", "a5", col.d, empty_src.d, nullptr, nullptr, 1, 1);  // col: 0 = 0 x 2 rows
+  for (float v : dst.v) EXPECT_EQ(v, 2.0f);
+  run("TSCATTER", "a5", dst.d, src.d, &none.d);  // no index: dst zeroed only
+  for (float v : dst.v) EXPECT_EQ(v, 0.0f);
+}
+
 // ---- TGATHER mask form ----
 
 TEST(PtoGather, MaskRowPacksSelectedColumns) {
