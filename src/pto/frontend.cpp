@@ -201,6 +201,18 @@ int8_t parse_sat(std::string_view name) {
         kDoc);
 }
 
+uint8_t parse_mask_pattern(std::string_view name) {
+  static constexpr const char* kNames[] = {"P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111"};
+  const std::string_view n = strip(name, "MaskPattern::");
+  for (uint8_t k = 0; k < 7; ++k)
+    if (iequal(n, kNames[k])) return uint8_t(k + 1);
+  raise(ErrorCode::Constraint, "MaskPattern",
+        fmt::format("unknown mask pattern '{}' (P0101 P1010 P0001 P0010 P0100 P1000 P1111; also "
+                    "MaskPattern::P0101)",
+                    name),
+        "docs/pto-instructions.md#gather-and-scatter");
+}
+
 bool has_tmp_form(const InstrInfo& info) noexcept {
   switch (info.kind) {
     case Kind::BinaryTmp:

@@ -130,7 +130,7 @@ void gather_index(const Ctx& c, const Call& call) {
   for (int r = 0; r < R; ++r)
     for (int col = 0; col < C; ++col)
       std::memcpy(&out[(size_t(r) * C + col) * es], src.data + size_t(index_at(idx, r, col)) * es, es);
-  std::memcpy(dst.data, out.data(), out.size());  // rows [0, R) of a continuous dst
+  if (!out.empty()) std::memcpy(dst.data, out.data(), out.size());  // rows [0, R) of a continuous dst
 }
 
 void gather_mask(const Ctx& c, const Call& call) {
@@ -160,7 +160,7 @@ void gather_mask(const Ctx& c, const Call& call) {
     size_t k = 0;
     for (int r = 0; r < R; ++r)
       for (int col = p.pos; col < C; col += p.factor, ++k) std::memcpy(&out[k * es], at(src, r, col), es);
-    std::memcpy(dst.data, out.data(), out.size());
+    if (!out.empty()) std::memcpy(dst.data, out.data(), out.size());
     return;
   }
   if (es == 8 && !is_a2a3(c))
@@ -172,6 +172,7 @@ void gather_mask(const Ctx& c, const Call& call) {
            fmt::format("GATHER_COL {} needs src validRow = dst validRow x {} and equal validCol, got src {}x{}, "
                        "dst {}x{}", p.name, p.factor, R, C, dst.valid_row, dst.valid_col));
   std::vector<uint8_t> out(size_t(dst.valid_row) * size_t(C) * es);
+  if (out.empty()) return;
   for (int k = 0; k < dst.valid_row; ++k)
     std::memcpy(&out[size_t(k) * C * es], at(src, k * p.factor + p.pos, 0), size_t(C) * es);
   for (int k = 0; k < dst.valid_row; ++k)

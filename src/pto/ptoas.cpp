@@ -99,6 +99,7 @@ struct Stmt {
   uint8_t round = 1;  // rmode, PTOAS default CAST_RINT
   int8_t sat = -1;    // sat_mode; -1 = the form without it
   bool is_binary = false;
+  uint8_t mask_pattern = 0;  // TGATHER / TSCATTER {maskPattern = #pto.mask_pattern<P0101>}
   uint64_t scalar_code = 0;
   int64_t addr = 0;
 };
@@ -492,7 +493,8 @@ class Parser {
       return;
     }
     const InstrInfo* info = find_instr(name);
-    if (info && !is_vector_kind(info->kind))  // GM operands: the func.func form (docs/pto.md)
+    // GM operands and the cube: the func.func form (docs/pto.md); gather/scatter take tiles only
+    if (info && !is_vector_kind(info->kind) && info->kind != Kind::Gather && info->kind != Kind::Scatter)
       error(m, "is not available in the .arg form (it takes GlobalTensor operands)");
     bool lower = info != nullptr;
     for (char c : name) lower = lower && !std::isupper(static_cast<unsigned char>(c));
@@ -506,6 +508,7 @@ class Parser {
   void ins_list(Stmt& st) {
     do {
       const Token& t = peek();
+      if (t.t == Token::Punct && t.s == "{" && !st.ins.empty()) break;  // ins(%src, {maskPattern = ...} : T)
       Arg a;
       a.pos = {line_, t.col};
       if (t.t == Token::Percent) {
@@ -551,6 +554,9 @@ class Parser {
       case Kind::ColReduce:
         if (fe::has_tmp_form(*st.info)) return {"isBinary"};
         return {};
+      case Kind::Gather:
+      case Kind::Scatter:
+        return {"maskPattern"};
       default:
         return {};
     }
@@ -609,6 +615,8 @@ class Parser {
           st.round = fe::parse_round(attr_word(v, "round_mode"));
         } else if (key.s == "sat_mode") {
           st.sat = fe::parse_sat(attr_word(v, "saturation_mode"));
+        } else if (key.s == "maskPattern") {
+          st.mask_pattern = fe::parse_mask_pattern(attr_word(v, "mask_pattern"));
         } else {  // isBinary
           if (v.t != Token::Ident || (v.s != "true" && v.s != "false"))
             error(v, "expected true or false");
@@ -1051,6 +1059,7 @@ class Machine {
     c.round = st.round;
     c.sat = st.sat;
     c.is_binary = st.is_binary;
+    c.pattern = st.mask_pattern;
     const Kind k = st.info->kind;
     if (k == Kind::RowArg || k == Kind::ColArg) {  // (dstIdx) or (dstVal, dstIdx)
       if (st.dst2) {

@@ -1627,11 +1627,7 @@ class Parser {
         } else if (key.s == "sat_mode") {
           n.sat = fe::parse_sat(attr_word(v, "saturation_mode"));
         } else if (key.s == "maskPattern") {
-          const int p = word_of(attr_word(v, "mask_pattern"), {{"P0101", 1}, {"P1010", 2}, {"P0001", 3},
-                                                               {"P0010", 4}, {"P0100", 5}, {"P1000", 6},
-                                                               {"P1111", 7}});
-          if (p < 0) fail(v, "mask_pattern is P0101, P1010, P0001, P0010, P0100, P1000 or P1111");
-          n.mask_pattern = uint8_t(p);
+          n.mask_pattern = fe::parse_mask_pattern(attr_word(v, "mask_pattern"));
         } else if (key.s == "isBinary") {
           if (v.k != Tok::Ident || (v.s != "true" && v.s != "false")) fail(v, "expected true or false");
           n.is_binary = v.s == "true";

@@ -142,6 +142,19 @@ TEST(PtoGather, IndexFormRules) {
   run("TGATHER", "cpu", dst.d, src.d, &wide.d);  // cpu: the union
 }
 
+TEST(PtoGather, EmptyValidRegionWritesNothing) {
+  Buf<float> src(tp::Elem::f32, 2, 8), dst(tp::Elem::f32, 2, 8, 0, 8), col(tp::Elem::f32, 2, 8, 0, 8);
+  Buf<int32_t> idx(tp::Elem::s32, 2, 8, 0, 8), none(tp::Elem::s32, 2, 8, 0, 0);
+  std::fill(dst.v.begin(), dst.v.end(), 2.0f);
+  run("TGATHER", "a5", dst.d, src.d, &idx.d);
+  Buf<float> empty_src(tp::Elem::f32, 2, 8, 0, 8);
+  run("TGATHER", "a5", dst.d, empty_src.d, nullptr, nullptr, 1);     // row: nothing selected
+  run("TGATHER", "a5", col.d, empty_src.d, nullptr, nullptr, 1, 1);  // col: 0 = 0 x 2 rows
+  for (float v : dst.v) EXPECT_EQ(v, 2.0f);
+  run("TSCATTER", "a5", dst.d, src.d, &none.d);  // no index: dst zeroed only
+  for (float v : dst.v) EXPECT_EQ(v, 0.0f);
+}
+
 // ---- TGATHER mask form ----
 
 TEST(PtoGather, MaskRowPacksSelectedColumns) {
@@ -418,7 +431,49 @@ TEST(PtoGatherAs, BadMaskPatternIsAParseError) {
 )",
                                        fmt::arg("F", F));
   EXPECT_HAS(error_of([&] { tilesim::pto::as::run(prog, "g.pto", {}); }),
-             "mask_pattern is P0101, P1010, P0001, P0010, P0100, P1000 or P1111");
+             "unknown mask pattern 'P0110' (P0101 P1010 P0001 P0010 P0100 P1000 P1111");
+}
+
+TEST(PtoGatherAs, ArgFormMatchesEngine) {
+  const std::string F = tb(2, 8, "f32"), I = tb(2, 8, "i32"), H = tb(1, 8, "f32");
+  const std::string prog = fmt::format(R"(.target a5
+.arg %x : {F}
+.arg %i : {I}
+.arg %g : {F}
+.arg %m : {H}
+pto.tgather ins(%x, %i : {F}, {I}) outs(%g : {F})
+pto.tgather ins(%x, {{maskPattern = #pto.mask_pattern<P0101>}} : {F}) outs(%m : {H})
+%s = pto.tscatter %g, %i : ({F}, {I}) -> {F}
+)",
+                                       fmt::arg("F", F), fmt::arg("I", I), fmt::arg("H", H));
+  std::vector<float> x(16);
+  std::vector<int32_t> ix(16);
+  for (int k = 0; k < 16; ++k) x[size_t(k)] = float(k) - 4.5f, ix[size_t(k)] = (k * 3 + 1) % 16;
+  tilesim::pto::as::RunOptions o;
+  o.inputs["x"] = arr_of(x.data(), 64, "<f4", 2, 8);
+  o.inputs["i"] = arr_of(ix.data(), 64, "<i4", 2, 8);
+  o.inputs["g"] = arr_of(std::vector<float>(16, 0.0f).data(), 64, "<f4", 2, 8);
+  o.inputs["m"] = arr_of(std::vector<float>(8, 0.0f).data(), 32, "<f4", 1, 8);
+  const auto out = tilesim::pto::as::run(prog, "g.pto", o);
+  Buf<float> a(tp::Elem::f32, 2, 8), gd(tp::Elem::f32, 2, 8), md(tp::Elem::f32, 1, 8), sd(tp::Elem::f32, 2, 8);
+  Buf<int32_t> idx(tp::Elem::s32, 2, 8);
+  a.v = x, idx.v = ix;
+  run("TGATHER", "a5", gd.d, a.d, &idx.d);
+  run("TGATHER", "a5", md.d, a.d, nullptr, nullptr, 1);
+  run("TSCATTER", "a5", sd.d, gd.d, &idx.d);
+  const auto got = [&](const char* name) {
+    for (const auto& r : out)
+      if (r.name == name) {
+        std::vector<float> v(r.array.data.size() / 4);
+        std::memcpy(v.data(), r.array.data.data(), r.array.data.size());
+        return v;
+      }
+    return std::vector<float>{};
+  };
+  EXPECT_EQ(got("g"), gd.v);
+  EXPECT_EQ(got("m"), md.v);
+  EXPECT_EQ(got("s"), sd.v);
+  EXPECT_EQ(sd.v, x);  // (3k + 1) % 16 is a permutation
 }
 
 }  // namespace

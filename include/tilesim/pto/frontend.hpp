@@ -29,6 +29,8 @@ uint64_t scalar_code(std::string_view literal, Elem e, std::string_view who);
 uint8_t parse_cmp(std::string_view name);
 uint8_t parse_round(std::string_view name);
 int8_t parse_sat(std::string_view name);
+// MaskPattern: P0101 P1010 P0001 P0010 P0100 P1000 P1111, also "MaskPattern::P0101" -> 1..7.
+uint8_t parse_mask_pattern(std::string_view name);
 
 // Whether an instruction takes a tmp operand in some C++ overload (tilesim/pto.hpp): the kinds
 // with a tmp form, and of the column reductions TCOLSUM only.
