@@ -241,18 +241,10 @@ void cast_array(DType from, DType to, const void* src, void* dst, size_t n, cons
       formats::simd::bf16_to_f32(static_cast<const uint16_t*>(src), static_cast<float*>(dst), n);
     return;
   }
-  if (from == DType::fp32 && to == DType::fp32 && !m.float_saturate) {
-    // Every fp32 is exact in every rounding mode: the bits, NaN made canonical (spec 15 §2).
-    const auto* in = static_cast<const uint8_t*>(src);
-    auto* out = static_cast<uint8_t*>(dst);
-    for (size_t i = 0; i < n; ++i) {
-      uint32_t c;
-      std::memcpy(&c, in + 4 * i, 4);
-      c = (c & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : c;
-      std::memcpy(out + 4 * i, &c, 4);
-    }
-    return;
-  }
+  if (from == DType::fp32 && to == DType::fp32 && !m.float_saturate)
+    // Every fp32 is exact in every rounding mode: decoding is the whole cast (the bits, NaN made
+    // canonical, spec 15 §2); no encode pass.
+    return formats::decode_array(src, DType::fp32, static_cast<float*>(dst), n);
   // Decode exactly to fp32 (every fp32/fp16/bf16 value is an fp32), encode once.
   constexpr size_t kChunk = 1024;
   alignas(64) float buf[kChunk];
