@@ -61,6 +61,20 @@ void Transpose32(const uint8_t* HWY_RESTRICT src, size_t ss, uint8_t* HWY_RESTRI
     for (size_t c = 0; c < cols; ++c) std::memcpy(dst + c * ds + r * 4, src + r * ss + c * 4, 4);
 }
 
+// Spec 30 §3's epilogue on an h x w block (row stride ldc): + bias[q] (one fp32 add), default NaN.
+inline void FinishScalar(float* C, size_t ldc, size_t h, size_t w, const float* bias) {
+  for (size_t r = 0; r < h; ++r)
+    for (size_t q = 0; q < w; ++q) {
+      float v = C[r * ldc + q];
+      if (bias) v = v + bias[q];
+      if (v != v) {
+        const uint32_t qn = 0x7FC00000u;
+        std::memcpy(&v, &qn, 4);
+      }
+      C[r * ldc + q] = v;
+    }
+}
+
 #if TILESIM_LINX_SIMD
 // Rows per micro-tile: 2 * kMR accumulators + 2 B vectors + 1 broadcast fit the register file
 // (32 zmm on AVX-512: 12 rows = 24 accumulators; 16 ymm on AVX2: 6 rows = 12).
@@ -187,20 +201,6 @@ void PackView(const PanelView& v, size_t x0, size_t w, size_t W, size_t K, T* HW
 }
 
 // av: A as a view (x = i); bv: B as a view (x = j), or Brow (row-major K x N) when not null.
-// Spec 30 §3's epilogue on an h x w block (row stride ldc): + bias[q] (one fp32 add), default NaN.
-inline void FinishScalar(float* C, size_t ldc, size_t h, size_t w, const float* bias) {
-  for (size_t r = 0; r < h; ++r)
-    for (size_t q = 0; q < w; ++q) {
-      float v = C[r * ldc + q];
-      if (bias) v = v + bias[q];
-      if (v != v) {
-        const uint32_t qn = 0x7FC00000u;
-        std::memcpy(&v, &qn, 4);
-      }
-      C[r * ldc + q] = v;
-    }
-}
-
 // finish (float): the epilogue of spec 30 §3 (+ bias, default NaN) fused into the last K block.
 template <class T>
 void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t M, size_t N, size_t K,
@@ -344,15 +344,7 @@ void EpilogueF32(float* C, const float* bias, size_t M, size_t N) {
       if (bias) v = hn::Add(v, hn::LoadU(d, bias + j));
       hn::StoreU(hn::IfThenElse(hn::IsNaN(v), qnan, v), d, row + j);
     }
-    for (; j < N; ++j) {
-      float v = row[j];
-      if (bias) v = v + bias[j];
-      if (v != v) {
-        const uint32_t q = 0x7FC00000u;
-        std::memcpy(&v, &q, 4);
-      }
-      row[j] = v;
-    }
+    FinishScalar(row + j, N, 1, N - j, bias ? bias + j : nullptr);
   }
 }
 #undef TILESIM_LINX_SIMD
