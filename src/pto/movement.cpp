@@ -150,9 +150,7 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
     const int IR = layout::inner_rows(src), IC = layout::inner_cols(src);
     if (IR == layout::inner_rows(dst) && IC == layout::inner_cols(dst) && r0 % IR == 0 && c0 % IC == 0 && R % IR == 0 &&
         C % IC == 0) {
-      // Inside a box: row-major but for ZN (RowMajor blocks of ColMajor boxes), as layout::index.
-      const bool s_rm = !(src.row_major && src.slayout == kSLayoutColMajor);
-      const bool d_rm = !(dst.row_major && dst.slayout == kSLayoutColMajor);
+      const bool s_rm = layout::box_row_major(src), d_rm = layout::box_row_major(dst);
       const size_t box = size_t(IR) * size_t(IC) * ds;
       for (int br = 0; br < R; br += IR)
         for (int bc = 0; bc < C; bc += IC) {

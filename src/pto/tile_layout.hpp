@@ -25,6 +25,10 @@ inline int inner_cols(const TileDesc& t) noexcept {
   return t.slayout == kSLayoutRowMajor ? int(32 / elem_size(t.dtype)) : 16;
 }
 
+// Inside a box, elements run row-major but for ZN (RowMajor blocks of ColMajor boxes): the rule
+// index() below applies (NZ and ZZ boxes are row-major inside).
+inline bool box_row_major(const TileDesc& t) noexcept { return !(t.row_major && t.slayout == kSLayoutColMajor); }
+
 // Storage index of element (r, c).
 inline size_t index(const TileDesc& t, int r, int c) noexcept {
   if (t.slayout == kSLayoutNoneBox)

@@ -52,7 +52,7 @@ uint64_t convert(const Conversion& cv, uint64_t code);
 // (layout::index is separable). False, nothing moved, for any other layout.
 template <class RowPtr>
 bool rows_box_rows(const TileDesc& t, int r0, int c0, int R, int C, bool to_tile, RowPtr row) {
-  const bool box_rm = t.slayout != kSLayoutNoneBox && !(t.row_major && t.slayout == kSLayoutColMajor);
+  const bool box_rm = t.slayout != kSLayoutNoneBox && layout::box_row_major(t);
   const int IC = layout::inner_cols(t);
   if (!box_rm || IC <= 1 || c0 % IC != 0) return false;
   const size_t es = elem_size(t.dtype), run = size_t(IC) * es;
