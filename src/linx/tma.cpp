@@ -3,6 +3,7 @@
 // new tile or the stored bytes.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "linx/block.hpp"
 #include "linx/gemm_core.hpp"
@@ -59,11 +60,16 @@ Lines fractal_lines(const TileOrder& o, const Geom& g, bool dn) {
 
 // Moves the valid elements between a fractal tile and memory (memory element (a, b) of the line
 // geometry at mem + a*stride + b*ES, a the line index q when along_rows, else the element index).
-// kLoad: memory -> tile, else tile -> memory. A transpose visits the tile lines in order, reading
-// K0 memory rows at once.
+// kLoad: memory -> tile, else tile -> memory (the source side is the const one). A transpose visits
+// the tile lines in order, reading K0 memory rows at once.
+template <bool kLoad>
+using TilePtr = std::conditional_t<kLoad, uint8_t*, const uint8_t*>;
+template <bool kLoad>
+using MemPtr = std::conditional_t<kLoad, const uint8_t*, uint8_t*>;
+
 template <size_t ES, bool kLoad>
-void move_lines_es(uint8_t* tile, uint8_t* mem, size_t stride, const Lines& ln, size_t P0, size_t P1) {
-  const auto mv = [](uint8_t* t, uint8_t* m, size_t n) {
+void move_lines_es(TilePtr<kLoad> tile, MemPtr<kLoad> mem, size_t stride, const Lines& ln, size_t P0, size_t P1) {
+  const auto mv = [](TilePtr<kLoad> t, MemPtr<kLoad> m, size_t n) {
     if constexpr (kLoad) std::memcpy(t, m, n);
     else std::memcpy(m, t, n);
   };
@@ -83,13 +89,12 @@ void move_lines_es(uint8_t* tile, uint8_t* mem, size_t stride, const Lines& ln, 
   }
   for (size_t P = P0; P < P1; ++P) {
     const size_t n = std::min(ln.k0, ln.span - P * ln.k0);
-    uint8_t* const t = tile + P * ln.L * 32;
+    const TilePtr<kLoad> t = tile + P * ln.L * 32;
+    const MemPtr<kLoad> rows = mem + P * ln.k0 * stride;
     if (ES == 4) {  // 8 x 8 register transposes (the GEMM core's)
-      uint8_t* const rows = mem + P * ln.k0 * stride;
       if constexpr (kLoad) core::transpose32(rows, stride, t, 32, n, ln.lines);
       else core::transpose32(t, 32, rows, stride, ln.lines, n);
     } else {
-      uint8_t* const rows = mem + P * ln.k0 * stride;
       if (n == ln.k0)  // whole lines: K0 memory rows read side by side, the tile written in order
         for (size_t q = 0; q < ln.lines; ++q)
           for (size_t e = 0; e < 32 / ES; ++e) mv(t + q * 32 + e * ES, rows + e * stride + q * ES, ES);
@@ -103,9 +108,7 @@ void move_lines_es(uint8_t* tile, uint8_t* mem, size_t stride, const Lines& ln, 
 // Blocks of lines are independent: large tiles split them over the threads (each chunk at least
 // 32 KB of tile), so the bytes are the same for every thread count.
 template <bool kLoad>
-void move_lines(uint8_t* tile, const uint8_t* mem, size_t stride, const Lines& ln, size_t es) {
-  // One const_cast for both directions: a load only reads `mem` (kLoad), a store only `tile`.
-  uint8_t* const m = const_cast<uint8_t*>(mem);
+void move_lines(TilePtr<kLoad> tile, MemPtr<kLoad> m, size_t stride, const Lines& ln, size_t es) {
   const size_t blocks = (ln.span + ln.k0 - 1) / ln.k0;
   parallel_for(blocks, std::max<size_t>(1, (size_t{32} << 10) / (ln.L * 32)), [&](size_t P0, size_t P1) {
     switch (es) {
@@ -119,8 +122,7 @@ void move_lines(uint8_t* tile, const uint8_t* mem, size_t stride, const Lines& l
 
 // Row-major rows, split over the threads the same way.
 template <bool kLoad>
-void move_rows(uint8_t* tile, size_t tile_stride, const uint8_t* mem, size_t stride, size_t rows, size_t bytes) {
-  uint8_t* const m = const_cast<uint8_t*>(mem);
+void move_rows(TilePtr<kLoad> tile, size_t tile_stride, MemPtr<kLoad> m, size_t stride, size_t rows, size_t bytes) {
   parallel_for(rows, std::max<size_t>(1, (size_t{32} << 10) / std::max<size_t>(1, bytes)), [&](size_t r0, size_t r1) {
     for (size_t i = r0; i < r1; ++i)
       if constexpr (kLoad) std::memcpy(tile + i * tile_stride, m + i * stride, bytes);
@@ -271,9 +273,9 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
   out.write = [bytes, ln, l, g, m, es](uint8_t* mem) {
     const uint8_t* t = bytes->data();
     if (l == Layout::nd)
-      move_rows<false>(const_cast<uint8_t*>(t), g.col * es, mem + m.base, m.stride, g.vr, g.vc * es);
+      move_rows<false>(t, g.col * es, mem + m.base, m.stride, g.vr, g.vc * es);
     else
-      move_lines<false>(const_cast<uint8_t*>(t), mem + m.base, m.stride, ln, es);
+      move_lines<false>(t, mem + m.base, m.stride, ln, es);
   };
   release(out, {&src});
   return out;
