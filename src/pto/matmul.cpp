@@ -72,6 +72,16 @@ std::optional<core::PanelView> fractal_view(const TileDesc& t, bool left, int sl
   return core::PanelView{p, k0, x * k0};
 }
 
+// The Acc tile as the core's C view when the chain can accumulate in it directly: NZ with 16-wide
+// boxes (TileAcc: 16 x 16 fp32 / s32 boxes, element (r, c) at (c / 16) * Rows * 16 + r * 16 + c % 16,
+// docs/pto-kernels.md#tile-layouts), or NoneBox row-major (a2a3 checks no Acc layout).
+std::optional<core::CView> acc_view(const TileDesc& t) {
+  if (layout::rows_contiguous(t)) return core::CView{t.data, size_t(t.cols), 0, 0};
+  const bool nz = !t.row_major && t.slayout == kSLayoutRowMajor;
+  if (!nz || layout::inner_cols(t) != 16) return std::nullopt;
+  return core::CView{t.data, 16, 16, size_t(t.rows) * 16};
+}
+
 // Writes a row-major M x N result of 4-byte codes into t's valid region.
 void scatter(const TileDesc& t, const uint32_t* v) {
   const int R = t.valid_row, C = t.valid_col;
@@ -150,6 +160,16 @@ void matmul(const Ctx& c, const Call& call, Path path) {
   const core::Rules rules{p.float_order, p.int_overflow};
   if (path == Path::Fast) {
     const auto av = fractal_view(A, true, 0), bvw = fractal_view(B, false, 1);
+    const auto cv = acc_view(C);
+    if (av && bvw && cv) {  // every operand in place: the chain accumulates in the Acc tile itself
+      // _ACC from another tile: its values first (A and B live in L0A / L0B, never in C's buffer).
+      if (in && in != &C) move_region(C, *in, 0, 0, M, N, {in->dtype, in->dtype});
+      std::vector<uint32_t> bv;
+      if (bias) bv = gather(*bias);
+      core::run_views_into(d, *av, *bvw, bias ? bv.data() : nullptr, in != nullptr, *cv, size_t(M), size_t(N),
+                           size_t(K), rules);
+      return;
+    }
     if (av && bvw) {  // the operands in place; C row-major in a per-thread buffer
       thread_local std::vector<uint32_t> cbuf;
       cbuf.resize(size_t(M) * size_t(N));
