@@ -77,6 +77,10 @@ bool rows_box_rows(const TileDesc& t, int r0, int c0, int R, int C, bool to_tile
   return true;
 }
 
+// A 16 x 16 box of 16-bit elements from row-major (element (i, j) at i * 16 + j) to column-major
+// (j * 16 + i), or back (the same permutation); SIMD where the target has it (box_simd.cpp).
+void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb);
+
 // Copies the R x C region starting at (r0, c0) of src into (0, 0) of dst element by element, any
 // layouts, converting each element; rows of contiguous tiles are block copies.
 void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R, int C,

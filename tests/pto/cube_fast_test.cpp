@@ -1,3 +1,5 @@
+// The cube path's fast movers and matrix engine against their definitions.
+//
 // TMATMUL / TMATMUL_ACC / TMATMUL_BIAS accumulating in the Acc tile's own layout
 // (src/pto/matmul.cpp acc_view, the GEMM core's CView; docs/pto-kernels.md#speed): the fast path
 // must give the reference's bits in every element of the Acc tile, the valid region's and the
@@ -13,6 +15,7 @@
 #include <random>
 
 #include "pto/instr.hpp"
+#include "pto/transfer.hpp"
 #include "pto_test_util.hpp"
 #include "tilesim/parallel.hpp"
 
@@ -128,6 +131,24 @@ TEST(PtoMatmulInPlace, FastEqualsReferenceInEveryAccElement) {
   tilesim::set_num_threads(0);
   EXPECT_EQ(runs, targets * 4 * 3 * 4 * 2 * 4);
   EXPECT_EQ(in_place, targets * 4 * 4 * 2);
+}
+
+// The 16 x 16 16-bit box transpose of TMOV Mat NZ -> Right ZN (src/pto/box_simd.cpp) on every
+// compiled SIMD target: element (i, j) to (j, i), every one of the 256 distinct codes in place.
+TEST(PtoCubeMovers, Box16TransposeOnEveryTarget) {
+  size_t targets = 0;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    ++targets;
+    uint16_t src[256], dst[256];
+    for (int i = 0; i < 256; ++i) src[i] = uint16_t(0x9000 + i * 7);
+    std::memset(dst, 0, sizeof dst);
+    tilesim::pto::instr::transpose_box16x16_u16(reinterpret_cast<uint8_t*>(dst), reinterpret_cast<const uint8_t*>(src));
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) ASSERT_EQ(dst[j * 16 + i], src[i * 16 + j]) << hwy::TargetName(target) << " " << i << "," << j;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_GE(targets, 1u);
 }
 
 }  // namespace
