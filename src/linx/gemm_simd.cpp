@@ -107,7 +107,7 @@ HWY_INLINE V Step(V a, V b, V c) {
 // fin (the last K block of a float chain): + bias[j] (when fbias, the tile's first column's) then
 // the default NaN, in registers before the store (spec 30 §3's epilogue, without a pass over C).
 template <size_t MR, size_t AK0, class D, class T>
-HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_RESTRICT bp, size_t kc,
+HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_RESTRICT bp, size_t ldb, size_t kc,
                         T* HWY_RESTRICT c, size_t ldc, size_t c1, bool zero, bool fin, const T* HWY_RESTRICT fbias) {
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
@@ -126,7 +126,7 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
   }
   constexpr size_t kRow = AK0 ? AK0 : 1;
   for (size_t k = 0; k < kc; ++k) {
-    const V b0 = hn::Load(d, bp + k * NR), b1 = hn::Load(d, bp + k * NR + L);
+    const V b0 = hn::LoadU(d, bp + k * ldb), b1 = hn::LoadU(d, bp + k * ldb + L);
     const T* a = AK0 ? ap + (k / kRow) * aS + k % kRow : ap + k * kMR;
     HWY_UNROLL(kMR)
     for (size_t r = 0; r < MR; ++r) {
@@ -161,15 +161,15 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
 // packed (ak0 == 0) or in place from its view with line length ak0 (8, 16 or 32: the NZ K0 of 32-,
 // 16- and 8-bit tiles).
 template <class D, class T>
-HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t kc, T* c, size_t ldc,
+HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t ldb, size_t kc, T* c, size_t ldc,
                        size_t c1, bool zero, bool fin, const T* fbias) {
-  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, kc, c, ldc, c1, zero, fin, fbias);
-  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, kc, c, ldc, c1, zero, fin, fbias);
+  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
   switch (ak0) {
-    case 0: return Micro<kMR, 0>(d, ap, aS, bp, kc, c, ldc, c1, zero, fin, fbias);
-    case 8: return Micro<kMR, 8>(d, ap, aS, bp, kc, c, ldc, c1, zero, fin, fbias);
-    case 16: return Micro<kMR, 16>(d, ap, aS, bp, kc, c, ldc, c1, zero, fin, fbias);
-    default: return Micro<kMR, 32>(d, ap, aS, bp, kc, c, ldc, c1, zero, fin, fbias);
+    case 0: return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    case 8: return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    case 16: return Micro<kMR, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    default: return Micro<kMR, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
   }
 }
 
@@ -230,10 +230,14 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
   // Packing is split over the threads too (panels are independent): the B panels, then the A
   // panels that are not read in place.
   const size_t a_pack = ak0 ? mp - std::min(mp, M / kMR) : mp;  // in place: only the short last panel
-  parallel_for(np + a_pack, 1, [&](size_t p0, size_t p1) {
+  // A small row-major B whose panels are all full is read in place too (row stride N instead of
+  // NR; it stays in L1/L2): one PTO TMATMUL tile, no packing copy.
+  const bool b_in_place = Brow && N % NR == 0 && K * N * sizeof(T) <= (size_t{64} << 10);
+  const size_t b_pack = b_in_place ? 0 : np;
+  if (b_pack + a_pack) parallel_for(b_pack + a_pack, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1; ++p) {
-      if (p >= np) {
-        const size_t ip = mp - a_pack + (p - np), i0 = ip * kMR;
+      if (p >= b_pack) {
+        const size_t ip = mp - a_pack + (p - b_pack), i0 = ip * kMR;
         PackView<T>(av, i0, std::min(kMR, M - i0), kMR, K, ApBuf + ip * K * kMR);
         continue;
       }
@@ -260,8 +264,8 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
   const T* BpP = BpBuf;
   const T* const Av = static_cast<const T*>(av.p);
   parallel_for(tiles_m * tiles_n, 1, [&](size_t t0, size_t t1) {
-    auto ct = hwy::AllocateAligned<T>(kMR * NR);
-    T* c = ct.get();
+    // The edge tiles' staging on the stack (a heap block per task cost a malloc per TMATMUL).
+    alignas(64) T c[kMR * 2 * (HWY_MAX_BYTES / sizeof(T))];
     for (size_t t = t0; t < t1; ++t) {
       const size_t tm = t / tiles_n, tn = t % tiles_n;
       const size_t ip0 = tm * (kMC / kMR), ip1 = std::min(mp, ip0 + kMC / kMR);
@@ -276,14 +280,15 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             const bool in_place = a_in_place(ip);
             const size_t mk0 = in_place ? ak0 : 0;
             const T* const ap = in_place ? Av + (k0 / ak0) * av.S + i0 * ak0 : ApP + ip * K * kMR + k0 * kMR;
-            const T* const bp = BpP + jp * K * NR + k0 * NR;
+            const T* const bp = b_in_place ? Brow + k0 * N + j0 : BpP + jp * K * NR + k0 * NR;
+            const size_t ldb = b_in_place ? N : NR;
             T* const dst = C + ViewIndex(cv, i0, j0);
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
             const size_t mr = h <= 4 && kMR > 4 ? 4 : h <= 8 && kMR > 8 ? 8 : kMR;
             const bool fin = finish && k0 + kc == K;
             if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
               const size_t c1 = ViewIndex(cv, i0, j0 + L) - ViewIndex(cv, i0, j0);
-              MicroA(d, mr, mk0, ap, av.S, bp, kc, dst, cv.ldc, c1, zero, fin, bias ? bias + j0 : nullptr);
+              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, bias ? bias + j0 : nullptr);
               continue;
             }
             // Edge tile: run on a zero-padded copy, finish it there (the bias has no columns past
@@ -291,7 +296,7 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             for (size_t r = 0; r < mr; ++r)
               for (size_t q = 0; q < NR; ++q)
                 c[r * NR + q] = (r < h && q < w && !zero) ? C[ViewIndex(cv, i0 + r, j0 + q)] : T(0);
-            MicroA(d, mr, mk0, ap, av.S, bp, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
+            MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
             if constexpr (hwy::IsFloat<T>())
               if (fin) FinishScalar(c, NR, h, w, bias ? bias + j0 : nullptr);
             for (size_t r = 0; r < h; ++r)
@@ -418,9 +423,9 @@ void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C,
   if (!K && zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
   if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start);
 }
-void chain_f32_views_c(PanelView a, PanelView b, CView c, size_t M, size_t N, size_t K, bool zero_start, bool finish,
-                       const float* bias) {
-  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, nullptr, c, M, N, K, zero_start, finish, bias);
+void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N, size_t K,
+                       bool zero_start, bool finish, const float* bias) {
+  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, c, M, N, K, zero_start, finish, bias);
   // No k step: the start values (or zeros), finished as the chain's epilogue would.
   for (size_t i = 0; i < M; ++i)
     for (size_t j = 0; j < N; ++j) {

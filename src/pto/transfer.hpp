@@ -93,6 +93,10 @@ bool rows_box_rows(const TileDesc& t, int r0, int c0, int R, int C, bool to_tile
 // A 16 x 16 box of 16-bit elements from row-major (element (i, j) at i * 16 + j) to column-major
 // (j * 16 + i), or back (the same permutation); SIMD where the target has it (box_simd.cpp).
 void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb);
+// out[c * ldo + i] = fp32 value of the fp16 (bf16 when `bf16`) code (i, c) of a row-major 16 x 16
+// box: a ZN box (column-major inside) becomes 16 row-major rows of fp32 (TMATMUL's Right operand).
+// Exact for every non-NaN code; a NaN code gives some NaN.
+void box16x16_to_f32_transposed(const uint8_t* sb, bool bf16, float* out, size_t ldo);
 
 // Copies the R x C region starting at (r0, c0) of src into (0, 0) of dst element by element, any
 // layouts, converting each element; rows of contiguous tiles are block copies.

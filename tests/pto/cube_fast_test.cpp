@@ -11,12 +11,16 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#include <iterator>
 #include <random>
 
 #include "pto/instr.hpp"
 #include "pto/transfer.hpp"
 #include "pto_test_util.hpp"
+#include "tilesim/formats.hpp"
 #include "tilesim/parallel.hpp"
 
 namespace {
@@ -146,6 +150,40 @@ TEST(PtoCubeMovers, Box16TransposeOnEveryTarget) {
     tilesim::pto::instr::transpose_box16x16_u16(reinterpret_cast<uint8_t*>(dst), reinterpret_cast<const uint8_t*>(src));
     for (int i = 0; i < 16; ++i)
       for (int j = 0; j < 16; ++j) ASSERT_EQ(dst[j * 16 + i], src[i * 16 + j]) << hwy::TargetName(target) << " " << i << "," << j;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_GE(targets, 1u);
+}
+
+// The transposing decode of TMATMUL's fp16 / bf16 Right boxes (box16x16_to_f32_transposed) on every
+// compiled SIMD target: code (i, c) to out[c][i], the fp32 value exactly (NaN codes: a NaN), over
+// every 16-bit code (256 boxes) and a row stride wider than the box.
+TEST(PtoCubeMovers, Box16DecodeTransposedOnEveryTarget) {
+  size_t targets = 0;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    ++targets;
+    for (bool bf16 : {false, true})
+      for (uint32_t base = 0; base < 65536; base += 256) {
+        uint16_t box[256];
+        for (int i = 0; i < 256; ++i) box[i] = uint16_t(base + uint32_t((i * 97) % 256));
+        float out[16 * 20];
+        std::fill(std::begin(out), std::end(out), 12345.0f);
+        tilesim::pto::instr::box16x16_to_f32_transposed(reinterpret_cast<const uint8_t*>(box), bf16, out, 20);
+        for (int i = 0; i < 16; ++i)
+          for (int c = 0; c < 16; ++c) {
+            const uint16_t code = box[i * 16 + c];
+            const float want = bf16 ? tilesim::formats::bf16_to_f32(code) : tilesim::formats::f16_to_f32(code);
+            const float got = out[c * 20 + i];
+            if (want != want)
+              ASSERT_TRUE(got != got) << hwy::TargetName(target) << " code " << code;
+            else
+              ASSERT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(want))
+                  << hwy::TargetName(target) << (bf16 ? " bf16" : " fp16") << " code " << code;
+          }
+        for (int c = 0; c < 16; ++c)  // the stride's gap untouched
+          for (int i = 16; i < 20; ++i) ASSERT_EQ(out[c * 20 + i], 12345.0f);
+      }
   }
   hwy::SetSupportedTargetsForTest(0);
   EXPECT_GE(targets, 1u);
