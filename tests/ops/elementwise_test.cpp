@@ -371,6 +371,61 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
   });
 }
 
+// The fp32 kernels test NaN once per row on AVX-512 and make the stored row canonical after it:
+// the same bits when dst is a source (in place), NaN at every position of several rows.
+TEST(OpsDifferential, SparseNaNInPlaceRows) {
+  const size_t kN = 2 * 16 + 16 + 5, kRows = 3;  // a pair, a single vector and a tail per row
+  const size_t ds = kN * 4;
+  every_target([&] {
+    for (Op op : {Op::add, Op::sub, Op::mul, Op::div})
+      for (size_t pos = 0; pos < kRows * kN; ++pos) {
+        std::vector<float> a(kRows * kN), b(kRows * kN);
+        for (size_t i = 0; i < a.size(); ++i) a[i] = float(i % 7) + 0.5f, b[i] = float(i % 5) + 0.25f;
+        a[pos] = INFINITY;
+        b[pos] = op == Op::add ? -INFINITY : op == Op::mul ? 0.0f : INFINITY;
+        std::vector<float> ref(a.size()), fast = a;
+        Rows2 g;
+        g.a = a.data(), g.as = ds, g.b = b.data(), g.bs = ds, g.d = ref.data(), g.ds = ds;
+        g.rows = kRows, g.n = kN;
+        binary_rows(op, DType::fp32, g, Path::Reference);
+        g.a = fast.data(), g.d = fast.data();  // in place
+        binary_rows(op, DType::fp32, g, Path::Fast);
+        ASSERT_EQ(0, std::memcmp(fast.data(), ref.data(), ds * kRows))
+            << info(op).name << " pos " << pos;
+        uint32_t bits;
+        std::memcpy(&bits, &fast[pos], 4);
+        EXPECT_EQ(bits, 0x7FC00000u) << info(op).name << " pos " << pos;
+      }
+  });
+}
+
+// fill_rows (TROWEXPAND's column broadcast) for every code width, row lengths around the
+// vector sizes, a padded dst stride left untouched, and codes read from dst's own column 0.
+TEST(OpsFill, RowsEveryWidthAndLength) {
+  every_target([&] {
+    for (DType t : {DType::s8, DType::fp16, DType::fp32, DType::s64})
+      for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{16}, size_t{17}, size_t{63},
+                       size_t{64}, size_t{65}, size_t{200}}) {
+        const size_t w = formats::info(t).storage_bits / 8, rows = 5, ds = (n + 3) * w;
+        std::vector<uint8_t> codes(rows * 2 * w), dst(rows * ds, 0xEE);
+        for (size_t i = 0; i < codes.size(); ++i) codes[i] = uint8_t(0x11 * (i + 1));
+        fill_rows(t, dst.data(), ds, codes.data(), 2 * w, rows, n);
+        for (size_t r = 0; r < rows; ++r)
+          for (size_t j = 0; j < n + 3; ++j)
+            ASSERT_EQ(0, std::memcmp(dst.data() + r * ds + j * w,
+                                     j < n ? codes.data() + r * 2 * w : std::vector<uint8_t>(w, 0xEE).data(), w))
+                << formats::name(t) << " n " << n << " row " << r << " col " << j;
+        if (n == 0) continue;
+        // In place: row r's code is dst's own element (r, 0).
+        for (size_t r = 0; r < rows; ++r) dst[r * ds] = uint8_t(r + 1);
+        fill_rows(t, dst.data(), ds, dst.data(), ds, rows, n);
+        for (size_t r = 0; r < rows; ++r)
+          for (size_t j = 0; j < n; ++j)
+            ASSERT_EQ(dst[r * ds + j * w], uint8_t(r + 1)) << formats::name(t) << " in place";
+      }
+  });
+}
+
 // fp16/bf16 sqrt and recip on the fast path (fp32 vsqrtps/vdivps, one rounding) against the
 // scalar definition for all 65536 codes, on every SIMD target.
 TEST(OpsDifferential, HalfSqrtRecipAllCodesEveryTarget) {
