@@ -215,7 +215,10 @@ void apply(Machine::State& s, Commit&& c) {
   }
   for (const auto& r : c.store) std::memcpy(s.mem.data(r.addr + r.len) + r.addr, c.store_data.data() + r.offset, r.len);
   if (c.write) c.write(s.mem.data(c.write_end));
-  if (c.acc_set) s.acc = std::move(c.acc);
+  if (c.acc_set) {
+    if (c.acc.data.empty() && !s.acc.data.empty()) s.acc_spare = std::move(s.acc.data);  // ACCCVT's release
+    s.acc = std::move(c.acc);
+  }
 }
 
 void Machine::run(std::string_view text) { run(assemble(text)); }

@@ -92,6 +92,9 @@ struct Machine::State {
   std::array<uint64_t, 24> regs{};
   std::array<std::deque<TileSlot>, 4> queues;  // front = newest (Q#1)
   AccView acc;
+  // The buffer of the ACC an ACCCVT released: the next TMATMUL / .BIAS writes its result there
+  // instead of allocating and zero-filling a fresh one (its chain writes every element).
+  std::vector<uint32_t> acc_spare;
   Memory mem{0};
 };
 

@@ -1,0 +1,53 @@
+// The fast paths of the issue 20 speed work (docs/linx.md#issue-20-speed-programs-of-words-tma-moves-tepl),
+// each against an independent computation or a fresh machine: a TMATMUL after an ACCCVT writes
+// into the released ACC's buffer; repeated TEPL blocks reuse what they cached.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "support.hpp"
+
+using namespace tilesim::linx;
+using namespace linx_test;
+
+namespace {
+std::string num(size_t v) { return std::to_string(v); }
+}  // namespace
+
+// After ACCCVT releases ACC, the next TMATMUL / .BIAS takes ACC's old buffer (stale values, maybe
+// a different size): every element must still be the new chain's, for float and integer domains,
+// a smaller, a larger and an equal M x N, and NaN / Inf left behind in the old buffer.
+TEST(LinxSpeedPaths, TmatmulAfterAcccvtOverwritesTheReleasedBuffer) {
+  struct Step {
+    DType t;
+    size_t M, N, K;
+    bool bias;
+  };
+  const Step steps[] = {{DType::fp32, 40, 48, 24, false}, {DType::fp32, 16, 20, 8, true},  {DType::fp16, 64, 64, 32, false},
+                        {DType::s8, 33, 17, 40, false},   {DType::fp32, 64, 64, 16, true}, {DType::bf16, 12, 70, 16, false}};
+  Machine m;
+  std::mt19937 rng(20);
+  for (int round = 0; round < 2; ++round)
+    for (const Step& s : steps) {
+      const auto A = random_codes(s.t, s.M * s.K, rng, /*special=*/true), B = random_codes(s.t, s.K * s.N, rng, true);
+      m.push_tile('T', A.data(), s.M, s.K, s.t, Layout::nz);
+      m.push_tile('U', B.data(), s.K, s.N, s.t, Layout::zn);
+      const DType acc = fm::is_float(s.t) ? DType::fp32 : DType::s32;
+      std::vector<uint32_t> bias(s.N);
+      for (auto& b : bias) b = fm::is_float(s.t) ? static_cast<uint32_t>(fm::encode((rng() % 64) / 8.0 - 4, acc)) : rng();
+      if (s.bias) m.push_tile('N', bias.data(), 1, s.N, acc, Layout::nd);
+      const std::string ty = std::string(fm::name(s.t)) == "fp32" ? "FP32" : std::string(fm::name(s.t)) == "fp16" ? "FP16"
+                             : std::string(fm::name(s.t)) == "bf16" ? "BF16" : "S8";
+      m.run(std::string(s.bias ? "TMATMUL.BIAS" : "TMATMUL") + " <M:" + num(s.M) + ", N:" + num(s.N) + ", K:" + num(s.K) +
+            ", " + ty + ">, T#1, U#1, " + (s.bias ? "N#1, " : "") + "->ACC<64KB>");
+      const auto want = expected(A, s.t, B, s.t, s.M, s.N, s.K, s.bias ? bias.data() : nullptr, nullptr);
+      ASSERT_TRUE(m.acc().valid);
+      EXPECT_EQ(m.acc().data, want) << fm::name(s.t) << " " << s.M << "x" << s.N << "x" << s.K << " round " << round;
+      // ACCCVT (NZ2ND, the ACC type) releases ACC: the next step's TMATMUL gets its buffer.
+      m.run("BSTART.ACCCVT " + std::string(acc == DType::fp32 ? "FP32" : "S32") + "\nB.DATR layout=27\nB.DIM zero, " +
+            num(s.M) + ", ->LB0\nB.DIM zero, " + num(s.N) + ", ->LB1\nB.IOT last, ->M<16KB>");
+      EXPECT_FALSE(m.acc().valid);
+      EXPECT_TRUE(m.acc().data.empty());
+    }
+}
