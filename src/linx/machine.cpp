@@ -255,9 +255,14 @@ void trace_block(trace::Sink& sink, const AccView& a, std::span<const enc::Word>
 }  // namespace
 
 void Machine::run(std::span<const uint32_t> words) {
-  std::vector<enc::Word> ws;
-  ws.reserve(words.size());
-  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));
+  if (!std::equal(words.begin(), words.end(), s_->run_words.begin(), s_->run_words.end())) {
+    std::vector<enc::Word> ws;
+    ws.reserve(words.size());
+    for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));  // may raise: cache kept
+    s_->run_decoded = std::move(ws);
+    s_->run_words.assign(words.begin(), words.end());
+  }
+  const std::vector<enc::Word>& ws = s_->run_decoded;
   size_t i = 0;
   while (i < ws.size()) {
     if (!text::is_commit(ws[i].op))
