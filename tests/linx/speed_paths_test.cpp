@@ -51,3 +51,39 @@ TEST(LinxSpeedPaths, TmatmulAfterAcccvtOverwritesTheReleasedBuffer) {
       EXPECT_TRUE(m.acc().data.empty());
     }
 }
+
+// Machine::run keeps the last program's decoded words: a different program of the same length, a
+// word changed in place, and a program that fails to decode must each run as on a fresh machine.
+TEST(LinxSpeedPaths, RunAgainUsesTheDecodeOfTheSameWordsOnly) {
+  std::mt19937 rng(21);
+  const auto a = random_codes(DType::fp32, 16 * 16, rng), b = random_codes(DType::fp32, 16 * 16, rng);
+  const auto prog = [](const char* op) {
+    return assemble(std::string("BSTART.TEPL ") + op +
+                    ", FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOT U#1.reuse, M#1.reuse, last, ->T<1KB>");
+  };
+  const auto fresh = [&](const std::vector<uint32_t>& w) {
+    Machine f;
+    f.push_raw('U', a, 1024);
+    f.push_raw('M', b, 1024);
+    f.run(w);
+    return f.tile_bytes('T', 1);
+  };
+  Machine m;
+  m.push_raw('U', a, 1024);
+  m.push_raw('M', b, 1024);
+  std::vector<uint32_t> w = prog("TADD");
+  const std::vector<uint32_t> sub = prog("TSUB"), mul = prog("TMUL");
+  ASSERT_EQ(w.size(), sub.size());
+  m.run(w);
+  EXPECT_EQ(m.tile_bytes('T', 1), fresh(w));
+  m.run(sub);  // same length, other words
+  EXPECT_EQ(m.tile_bytes('T', 1), fresh(sub));
+  w[0] = mul[0];  // the same vector, one word changed in place
+  m.run(w);
+  EXPECT_EQ(m.tile_bytes('T', 1), fresh(mul));
+  std::vector<uint32_t> bad = sub;
+  bad.back() = 0xFFFFFFFFu;  // no row decodes it
+  EXPECT_THROW(m.run(bad), tilesim::Error);
+  m.run(sub);
+  EXPECT_EQ(m.tile_bytes('T', 1), fresh(sub));
+}
