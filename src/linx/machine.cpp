@@ -201,12 +201,24 @@ std::vector<uint8_t> Machine::tile_bytes(char queue, int n) const {
   const int q = queue_index(queue);
   if (q < 0 || n < 1 || static_cast<size_t>(n) > s_->queues[static_cast<size_t>(q)].size())
     raise(ErrorCode::Bounds, "linx tile_bytes", std::string("no tile ") + queue + "#" + std::to_string(n), "docs/linx.md#machine");
-  const TileBytes& b = *s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)].bytes;
-  return {b.begin(), b.end()};
+  const TileSlot& t = s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)];
+  if (!t.live)  // its bytes were dropped at release (docs/linx.md#machine)
+    raise(ErrorCode::Constraint, "linx tile_bytes",
+          std::string("tile ") + queue + "#" + std::to_string(n) + " was released; a released tile holds no bytes",
+          "docs/linx.md#machine");
+  return {t.bytes->begin(), t.bytes->end()};
 }
 
 void apply(Machine::State& s, Commit&& c) {
-  for (const auto& [q, pos] : c.release) s.queues[static_cast<size_t>(q)][pos].live = false;
+  // A released tile's bytes are dropped at once (spec 30 §1: a released tile cannot be read): its
+  // buffer is free for the next destination while still in cache, rather than held until 16 more
+  // pushes evict it (4 MB of cold buffers per queue of 256 KB tiles). A TSTORE's write and a
+  // TMOV's copy hold their own references.
+  for (const auto& [q, pos] : c.release) {
+    TileSlot& t = s.queues[static_cast<size_t>(q)][pos];
+    t.live = false;
+    t.bytes.reset();
+  }
   for (auto& p : c.push) {
     auto& dq = s.queues[static_cast<size_t>(p.queue)];
     const size_t size = p.bytes->size();

@@ -51,7 +51,7 @@ struct DefaultInitAllocator : std::allocator<T> {
 using TileBytes = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
 
 struct TileSlot {
-  std::shared_ptr<const TileBytes> bytes;  // `size` bytes
+  std::shared_ptr<const TileBytes> bytes;  // `size` bytes while live; none once released
   size_t size = 0;
   bool live = false;
 };

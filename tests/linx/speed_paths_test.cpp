@@ -87,3 +87,36 @@ TEST(LinxSpeedPaths, RunAgainUsesTheDecodeOfTheSameWordsOnly) {
   m.run(sub);
   EXPECT_EQ(m.tile_bytes('T', 1), fresh(sub));
 }
+
+// A released tile's bytes are dropped at release (docs/linx.md#machine): the host cannot read
+// them, a TSTORE of a tile it releases still stores it, a TMOV'd copy keeps its bytes, and the
+// next TLOAD (which may get the freed buffer) loads its own data.
+TEST(LinxSpeedPaths, ReleasedTilesHoldNoBytesAndTheirBuffersAreReusedSafely) {
+  Machine m;
+  std::vector<uint8_t> a(1024), b(1024);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint8_t>(i * 7 + 1), b[i] = static_cast<uint8_t>(i * 13 + 5);
+  m.write_mem(0x1000, a);
+  m.write_mem(0x2000, b);
+  m.set_reg("a0", 0x1000);
+  m.set_reg("a1", 0x2000);
+  m.set_reg("a2", 0x3000);
+  m.set_reg("a3", 0x4000);
+  const std::string dims = "B.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\n";
+  m.run("BSTART.TLOAD FP32\n" + dims + "B.IOR a0\nB.IOT last, ->T<1KB>\n"          // T#1 = a
+        "BSTART.TMOV FP32\nB.IOT T#1, last, ->U<1KB>\n"                                 // U#1 = a, T#1 released
+        "BSTART.TSTORE FP32\n" + dims + "B.IOR a2\nB.IOT U#1, last\n"              // stores a, releases U#1
+        "BSTART.TLOAD FP32\n" + dims + "B.IOR a1\nB.IOT last, ->T<1KB>\n"          // T#1 = b (freed buffers)
+        "BSTART.TSTORE FP32\n" + dims + "B.IOR a3\nB.IOT T#1.reuse, last\n");      // stores b, T#1 stays live
+  EXPECT_EQ(m.read_mem(0x3000, 1024), a);
+  EXPECT_EQ(m.read_mem(0x4000, 1024), b);
+  EXPECT_EQ(m.tile_bytes('T', 1), b);
+  for (const auto& [q, n] : {std::pair{'T', 2}, std::pair{'U', 1}}) {
+    try {
+      (void)m.tile_bytes(q, n);
+      ADD_FAILURE() << q << "#" << n << " was released but still read";
+    } catch (const tilesim::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("was released"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(m.live_bytes(), 1024u);
+}
