@@ -1,18 +1,23 @@
-// The fast paths of the issue 20 speed work (docs/linx.md#issue-20-speed-programs-of-words-tma-moves-tepl),
-// each against an independent computation or a fresh machine: a TMATMUL after an ACCCVT writes
-// into the released ACC's buffer; repeated TEPL blocks reuse what they cached.
+// The fast paths of the issue 20 speed work
+// (docs/linx.md#issue-20-speed-programs-of-words-tma-moves-tepl), each against an independent
+// computation or a fresh machine: a TMATMUL after an ACCCVT writes into the released ACC's buffer;
+// repeated TEPL blocks reuse what they cached.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <random>
 #include <string>
 
+#include "linx/gemm_core.hpp"
 #include "support.hpp"
 
 using namespace tilesim::linx;
 using namespace linx_test;
 
 namespace {
-std::string num(size_t v) { return std::to_string(v); }
+std::string num(size_t v) {
+  return std::to_string(v);
+}
 }  // namespace
 
 // After ACCCVT releases ACC, the next TMATMUL / .BIAS takes ACC's old buffer (stale values, maybe
@@ -24,29 +29,39 @@ TEST(LinxSpeedPaths, TmatmulAfterAcccvtOverwritesTheReleasedBuffer) {
     size_t M, N, K;
     bool bias;
   };
-  const Step steps[] = {{DType::fp32, 40, 48, 24, false}, {DType::fp32, 16, 20, 8, true},  {DType::fp16, 64, 64, 32, false},
-                        {DType::s8, 33, 17, 40, false},   {DType::fp32, 64, 64, 16, true}, {DType::bf16, 12, 70, 16, false}};
+  const Step steps[] = {{DType::fp32, 40, 48, 24, false}, {DType::fp32, 16, 20, 8, true},
+                        {DType::fp16, 64, 64, 32, false}, {DType::s8, 33, 17, 40, false},
+                        {DType::fp32, 64, 64, 16, true},  {DType::bf16, 12, 70, 16, false}};
   Machine m;
   std::mt19937 rng(20);
   for (int round = 0; round < 2; ++round)
     for (const Step& s : steps) {
-      const auto A = random_codes(s.t, s.M * s.K, rng, /*special=*/true), B = random_codes(s.t, s.K * s.N, rng, true);
+      const auto A = random_codes(s.t, s.M * s.K, rng, /*special=*/true),
+                 B = random_codes(s.t, s.K * s.N, rng, true);
       m.push_tile('T', A.data(), s.M, s.K, s.t, Layout::nz);
       m.push_tile('U', B.data(), s.K, s.N, s.t, Layout::zn);
       const DType acc = fm::is_float(s.t) ? DType::fp32 : DType::s32;
       std::vector<uint32_t> bias(s.N);
-      for (auto& b : bias) b = fm::is_float(s.t) ? static_cast<uint32_t>(fm::encode((rng() % 64) / 8.0 - 4, acc)) : rng();
+      for (auto& b : bias)
+        b = fm::is_float(s.t) ? static_cast<uint32_t>(fm::encode((rng() % 64) / 8.0 - 4, acc))
+                              : rng();
       if (s.bias) m.push_tile('N', bias.data(), 1, s.N, acc, Layout::nd);
-      const std::string ty = std::string(fm::name(s.t)) == "fp32" ? "FP32" : std::string(fm::name(s.t)) == "fp16" ? "FP16"
-                             : std::string(fm::name(s.t)) == "bf16" ? "BF16" : "S8";
-      m.run(std::string(s.bias ? "TMATMUL.BIAS" : "TMATMUL") + " <M:" + num(s.M) + ", N:" + num(s.N) + ", K:" + num(s.K) +
-            ", " + ty + ">, T#1, U#1, " + (s.bias ? "N#1, " : "") + "->ACC<64KB>");
-      const auto want = expected(A, s.t, B, s.t, s.M, s.N, s.K, s.bias ? bias.data() : nullptr, nullptr);
+      const std::string ty = std::string(fm::name(s.t)) == "fp32"   ? "FP32"
+                             : std::string(fm::name(s.t)) == "fp16" ? "FP16"
+                             : std::string(fm::name(s.t)) == "bf16" ? "BF16"
+                                                                    : "S8";
+      m.run(std::string(s.bias ? "TMATMUL.BIAS" : "TMATMUL") + " <M:" + num(s.M) +
+            ", N:" + num(s.N) + ", K:" + num(s.K) + ", " + ty + ">, T#1, U#1, " +
+            (s.bias ? "N#1, " : "") + "->ACC<64KB>");
+      const auto want =
+          expected(A, s.t, B, s.t, s.M, s.N, s.K, s.bias ? bias.data() : nullptr, nullptr);
       ASSERT_TRUE(m.acc().valid);
-      EXPECT_EQ(m.acc().data, want) << fm::name(s.t) << " " << s.M << "x" << s.N << "x" << s.K << " round " << round;
+      EXPECT_EQ(m.acc().data, want)
+          << fm::name(s.t) << " " << s.M << "x" << s.N << "x" << s.K << " round " << round;
       // ACCCVT (NZ2ND, the ACC type) releases ACC: the next step's TMATMUL gets its buffer.
-      m.run("BSTART.ACCCVT " + std::string(acc == DType::fp32 ? "FP32" : "S32") + "\nB.DATR layout=27\nB.DIM zero, " +
-            num(s.M) + ", ->LB0\nB.DIM zero, " + num(s.N) + ", ->LB1\nB.IOT last, ->M<16KB>");
+      m.run("BSTART.ACCCVT " + std::string(acc == DType::fp32 ? "FP32" : "S32") +
+            "\nB.DATR layout=27\nB.DIM zero, " + num(s.M) + ", ->LB0\nB.DIM zero, " + num(s.N) +
+            ", ->LB1\nB.IOT last, ->M<16KB>");
       EXPECT_FALSE(m.acc().valid);
       EXPECT_TRUE(m.acc().data.empty());
     }
@@ -56,10 +71,12 @@ TEST(LinxSpeedPaths, TmatmulAfterAcccvtOverwritesTheReleasedBuffer) {
 // word changed in place, and a program that fails to decode must each run as on a fresh machine.
 TEST(LinxSpeedPaths, RunAgainUsesTheDecodeOfTheSameWordsOnly) {
   std::mt19937 rng(21);
-  const auto a = random_codes(DType::fp32, 16 * 16, rng), b = random_codes(DType::fp32, 16 * 16, rng);
+  const auto a = random_codes(DType::fp32, 16 * 16, rng),
+             b = random_codes(DType::fp32, 16 * 16, rng);
   const auto prog = [](const char* op) {
     return assemble(std::string("BSTART.TEPL ") + op +
-                    ", FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOT U#1.reuse, M#1.reuse, last, ->T<1KB>");
+                    ", FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOT U#1.reuse, "
+                    "M#1.reuse, last, ->T<1KB>");
   };
   const auto fresh = [&](const std::vector<uint32_t>& w) {
     Machine f;
@@ -94,7 +111,8 @@ TEST(LinxSpeedPaths, RunAgainUsesTheDecodeOfTheSameWordsOnly) {
 TEST(LinxSpeedPaths, ReleasedTilesHoldNoBytesAndTheirBuffersAreReusedSafely) {
   Machine m;
   std::vector<uint8_t> a(1024), b(1024);
-  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint8_t>(i * 7 + 1), b[i] = static_cast<uint8_t>(i * 13 + 5);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<uint8_t>(i * 7 + 1), b[i] = static_cast<uint8_t>(i * 13 + 5);
   m.write_mem(0x1000, a);
   m.write_mem(0x2000, b);
   m.set_reg("a0", 0x1000);
@@ -102,11 +120,17 @@ TEST(LinxSpeedPaths, ReleasedTilesHoldNoBytesAndTheirBuffersAreReusedSafely) {
   m.set_reg("a2", 0x3000);
   m.set_reg("a3", 0x4000);
   const std::string dims = "B.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\n";
-  m.run("BSTART.TLOAD FP32\n" + dims + "B.IOR a0\nB.IOT last, ->T<1KB>\n"          // T#1 = a
-        "BSTART.TMOV FP32\nB.IOT T#1, last, ->U<1KB>\n"                                 // U#1 = a, T#1 released
-        "BSTART.TSTORE FP32\n" + dims + "B.IOR a2\nB.IOT U#1, last\n"              // stores a, releases U#1
-        "BSTART.TLOAD FP32\n" + dims + "B.IOR a1\nB.IOT last, ->T<1KB>\n"          // T#1 = b (freed buffers)
-        "BSTART.TSTORE FP32\n" + dims + "B.IOR a3\nB.IOT T#1.reuse, last\n");      // stores b, T#1 stays live
+  m.run("BSTART.TLOAD FP32\n" + dims +
+        "B.IOR a0\nB.IOT last, ->T<1KB>\n"               // T#1 = a
+        "BSTART.TMOV FP32\nB.IOT T#1, last, ->U<1KB>\n"  // U#1 = a, T#1 released
+        "BSTART.TSTORE FP32\n" +
+        dims +
+        "B.IOR a2\nB.IOT U#1, last\n"  // stores a, releases U#1
+        "BSTART.TLOAD FP32\n" +
+        dims +
+        "B.IOR a1\nB.IOT last, ->T<1KB>\n"  // T#1 = b (freed buffers)
+        "BSTART.TSTORE FP32\n" +
+        dims + "B.IOR a3\nB.IOT T#1.reuse, last\n");  // stores b, T#1 stays live
   EXPECT_EQ(m.read_mem(0x3000, 1024), a);
   EXPECT_EQ(m.read_mem(0x4000, 1024), b);
   EXPECT_EQ(m.tile_bytes('T', 1), b);
@@ -119,4 +143,35 @@ TEST(LinxSpeedPaths, ReleasedTilesHoldNoBytesAndTheirBuffersAreReusedSafely) {
     }
   }
   EXPECT_EQ(m.live_bytes(), 1024u);
+}
+
+// The register transposes TMA's transposing layouts use (8 x 8 blocks plus element-wise edges),
+// against an element loop: every shape 1..27 x 1..27 around the block size, odd byte strides
+// (unaligned rows), 32- and 16-bit elements, every compiled SIMD target; bytes outside the
+// destination's region untouched.
+TEST(LinxSpeedPaths, RegisterTransposesMatchAnElementLoop) {
+  std::mt19937 rng(22);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (const size_t es : {size_t{2}, size_t{4}})
+      for (size_t rows = 1; rows <= 27; rows += 1 + rows / 9)
+        for (size_t cols = 1; cols <= 27; cols += 1 + cols / 9) {
+          const size_t ss = rows % 3 == 0 ? cols * es : cols * es + 1 + rng() % 9;
+          const size_t ds = cols % 3 == 0 ? rows * es : rows * es + 1 + rng() % 9;
+          std::vector<uint8_t> src(rows * ss + 3), dst(cols * ds + 3);
+          for (auto& b : src) b = static_cast<uint8_t>(rng());
+          for (auto& b : dst) b = static_cast<uint8_t>(rng());
+          std::vector<uint8_t> want = dst;
+          for (size_t r = 0; r < rows; ++r)
+            for (size_t c = 0; c < cols; ++c)
+              std::memcpy(want.data() + 1 + c * ds + r * es, src.data() + 1 + r * ss + c * es, es);
+          if (es == 4)
+            tilesim::linx::core::transpose32(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
+          else
+            tilesim::linx::core::transpose16(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
+          ASSERT_EQ(dst, want) << es << "-byte " << rows << "x" << cols << " strides " << ss << ", "
+                               << ds << " target " << hwy::TargetName(target);
+        }
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
