@@ -233,4 +233,26 @@ void run_views(Domain d, PanelView A, PanelView B, const void* bias, const void*
       for (size_t j = 0; j < N; ++j) C[i * N + j] += bs[j];
 }
 
+void run_views_into(Domain d, PanelView A, PanelView B, const void* B_row, const void* bias, bool accumulate,
+                    CView C, size_t M, size_t N, size_t K, const Rules& rules) {
+  if (const std::string why = unsupported(rules, d); !why.empty())
+    raise(ErrorCode::Unsupported, "linx GEMM core", why, "docs/linx.md#semantics");
+  if (d == Domain::f32) {
+    switch (rules.float_order) {  // checked above
+      case FloatOrder::sequential_fma:
+        chain_f32_views_c(A, B, static_cast<const float*>(B_row), C, M, N, K, !accumulate, true,
+                          static_cast<const float*>(bias));
+        break;
+    }
+    return;
+  }
+  switch (rules.int_overflow) {
+    case IntOverflow::wrap32: chain_i32_views_c(A, B, C, M, N, K, !accumulate); break;
+  }
+  if (const auto* bs = static_cast<const uint32_t*>(bias))
+    for (size_t i = 0; i < M; ++i)
+      for (size_t j = 0; j < N; ++j)
+        static_cast<uint32_t*>(C.p)[C.bw ? (j / C.bw) * C.bs + i * C.ldc + j % C.bw : i * C.ldc + j] += bs[j];
+}
+
 }  // namespace tilesim::linx::core

@@ -56,6 +56,19 @@ void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, siz
                      bool zero_start, bool finish = false, const float* bias = nullptr);
 void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C, size_t M, size_t N, size_t K,
                      bool zero_start);
+// Where a chain keeps C: element (i, j) at p[(j / bw) * bs + i * ldc + j % bw], or p[i * ldc + j]
+// when bw == 0 (row-major). A PTO Acc tile in NZ (docs/pto-kernels.md#tile-layouts: 16-wide
+// boxes of 16 x 16, box columns Rows * 16 apart) is {p, 16, 16, Rows * 16}: the chain then
+// accumulates in the tile itself, no staging copy of C per TMATMUL_ACC step.
+struct CView {
+  void* p;
+  size_t ldc, bw, bs;
+};
+// chain_*_views writing C through a view (same bits as on a row-major C); b_row as there (a small
+// one with N a multiple of the micro-tile width is read in place, not packed).
+void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N, size_t K,
+                       bool zero_start, bool finish = false, const float* bias = nullptr);
+void chain_i32_views_c(PanelView a, PanelView b, CView c, size_t M, size_t N, size_t K, bool zero_start);
 // dst[c][r] = src[r][c] for 32-bit elements, r < rows, c < cols; row strides ss / ds in bytes, any
 // alignment (the core's panel packing and TMA's transposing layouts).
 void transpose32(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols);
@@ -73,5 +86,10 @@ void run(Domain d, const void* A, const void* B, const void* bias, const void* s
 // run() with the fast engine on operand views (the TMATMUL block path: no flattening copy).
 void run_views(Domain d, PanelView A, PanelView B, const void* bias, const void* start, void* out, size_t M,
                size_t N, size_t K, const Rules& rules);
+// run_views() accumulating in C's own layout: C holds the start values when `accumulate`, else
+// the chains start from zero (C is not read); only C's M x N elements are written. B_row, when not
+// null, is B row-major K x N in the domain (replaces B, as chain_*_views' b_row; f32 only).
+void run_views_into(Domain d, PanelView A, PanelView B, const void* B_row, const void* bias, bool accumulate,
+                    CView C, size_t M, size_t N, size_t K, const Rules& rules);
 
 }  // namespace tilesim::linx::core

@@ -99,6 +99,11 @@ void Transpose16(const uint8_t* HWY_RESTRICT src, size_t ss, uint8_t* HWY_RESTRI
     for (size_t c = 0; c < cols; ++c) std::memcpy(dst + c * ds + r * 2, src + r * ss + c * 2, 2);
 }
 
+// Element (i, j) of C in its view (gemm_core.hpp CView).
+HWY_INLINE size_t ViewIndex(const CView& v, size_t i, size_t j) {
+  return v.bw ? (j / v.bw) * v.bs + i * v.ldc + j % v.bw : i * v.ldc + j;
+}
+
 // Spec 30 §3's epilogue on an h x w block (row stride ldc): + bias[q] (one fp32 add), default NaN.
 inline void FinishScalar(float* C, size_t ldc, size_t h, size_t w, const float* bias) {
   for (size_t r = 0; r < h; ++r)
@@ -132,39 +137,40 @@ HWY_INLINE V Step(V a, V b, V c) {
     return hn::Add(hn::Mul(a, b), c);  // wraps mod 2^32
 }
 
-// C tile (kMR x 2L at c, row stride ldc) = chain over kc steps of the packed panels, starting
+// C tile (kMR x 2L: row r's first L columns at c + r * ldc, its next L at c + r * ldc + c1, so a
+// tile spanning two boxes of an NZ Acc tile is read in place) = chain over kc steps of the packed panels, starting
 // from the tile's current values, or from zero when `zero` (the first K block of a zero start).
 // A's element (r, k) is ap[k * kMR + r] (a packed panel, AK0 = 0) or, read in place from an NZ
 // view, ap[(k / AK0) * aS + r * AK0 + k % AK0] (no packing: broadcasts load from anywhere).
 // fin (the last K block of a float chain): + bias[j] (when fbias, the tile's first column's) then
 // the default NaN, in registers before the store (spec 30 §3's epilogue, without a pass over C).
 template <size_t MR, size_t AK0, class D, class T>
-HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_RESTRICT bp, size_t kc,
-                        T* HWY_RESTRICT c, size_t ldc, bool zero, bool fin, const T* HWY_RESTRICT fbias) {
+HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_RESTRICT bp, size_t ldb, size_t kc,
+                        T* HWY_RESTRICT c, size_t ldc, size_t c1, bool zero, bool fin, const T* HWY_RESTRICT fbias) {
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
   using V = hn::Vec<D>;
-  V c0[MR], c1[MR];
+  V c0[MR], c1v[MR];
   // (HWY_UNROLL takes kMR >= MR: GCC's unroll pragma takes no template parameter.)
   if (zero) {
     HWY_UNROLL(kMR)
-    for (size_t r = 0; r < MR; ++r) c0[r] = c1[r] = hn::Zero(d);
+    for (size_t r = 0; r < MR; ++r) c0[r] = c1v[r] = hn::Zero(d);
   } else {
     HWY_UNROLL(kMR)
     for (size_t r = 0; r < MR; ++r) {
       c0[r] = hn::LoadU(d, c + r * ldc);
-      c1[r] = hn::LoadU(d, c + r * ldc + L);
+      c1v[r] = hn::LoadU(d, c + r * ldc + c1);
     }
   }
   constexpr size_t kRow = AK0 ? AK0 : 1;
   for (size_t k = 0; k < kc; ++k) {
-    const V b0 = hn::Load(d, bp + k * NR), b1 = hn::Load(d, bp + k * NR + L);
+    const V b0 = hn::LoadU(d, bp + k * ldb), b1 = hn::LoadU(d, bp + k * ldb + L);
     const T* a = AK0 ? ap + (k / kRow) * aS + k % kRow : ap + k * kMR;
     HWY_UNROLL(kMR)
     for (size_t r = 0; r < MR; ++r) {
       const V x = hn::Set(d, a[r * kRow]);
       c0[r] = Step(x, b0, c0[r]);
-      c1[r] = Step(x, b1, c1[r]);
+      c1v[r] = Step(x, b1, c1v[r]);
     }
   }
   if constexpr (hwy::IsFloat<T>()) {
@@ -175,17 +181,17 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
       for (size_t r = 0; r < MR; ++r) {
         if (fbias) {
           c0[r] = hn::Add(c0[r], bias0);
-          c1[r] = hn::Add(c1[r], bias1);
+          c1v[r] = hn::Add(c1v[r], bias1);
         }
         c0[r] = hn::IfThenElse(hn::IsNaN(c0[r]), qnan, c0[r]);
-        c1[r] = hn::IfThenElse(hn::IsNaN(c1[r]), qnan, c1[r]);
+        c1v[r] = hn::IfThenElse(hn::IsNaN(c1v[r]), qnan, c1v[r]);
       }
     }
   }
   HWY_UNROLL(kMR)
   for (size_t r = 0; r < MR; ++r) {
     hn::StoreU(c0[r], d, c + r * ldc);
-    hn::StoreU(c1[r], d, c + r * ldc + L);
+    hn::StoreU(c1v[r], d, c + r * ldc + c1);
   }
 }
 
@@ -193,15 +199,15 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
 // packed (ak0 == 0) or in place from its view with line length ak0 (8, 16 or 32: the NZ K0 of 32-,
 // 16- and 8-bit tiles).
 template <class D, class T>
-HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t kc, T* c, size_t ldc,
-                       bool zero, bool fin, const T* fbias) {
-  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
-  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t ldb, size_t kc, T* c, size_t ldc,
+                       size_t c1, bool zero, bool fin, const T* fbias) {
+  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
   switch (ak0) {
-    case 0: return Micro<kMR, 0>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
-    case 8: return Micro<kMR, 8>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
-    case 16: return Micro<kMR, 16>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
-    default: return Micro<kMR, 32>(d, ap, aS, bp, kc, c, ldc, zero, fin, fbias);
+    case 0: return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    case 8: return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    case 16: return Micro<kMR, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    default: return Micro<kMR, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
   }
 }
 
@@ -240,11 +246,16 @@ void PackView(const PanelView& v, size_t x0, size_t w, size_t W, size_t K, T* HW
 
 // av: A as a view (x = i); bv: B as a view (x = j), or Brow (row-major K x N) when not null.
 // finish (float): the epilogue of spec 30 §3 (+ bias, default NaN) fused into the last K block.
+// cv: where C is (row-major, or the boxes of an NZ Acc tile).
 template <class T>
-void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t M, size_t N, size_t K,
+void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView& cv, size_t M, size_t N, size_t K,
            bool zero_start, bool finish, const T* bias) {
   const hn::ScalableTag<T> d;
-  const size_t NR = 2 * hn::Lanes(d);
+  const size_t L = hn::Lanes(d), NR = 2 * L;
+  T* const C = static_cast<T*>(cv.p);
+  // A full micro-tile is two vectors per row, each inside one box of C: so its boxes must be a
+  // multiple of the vector (16 fp32 columns: one zmm, two ymm); other views take the edge path.
+  const bool tiles_fit = cv.bw == 0 || cv.bw % L == 0;
   const size_t mp = (M + kMR - 1) / kMR, np = (N + NR - 1) / NR;
   // Packed panels, zero padded: Ap[ip][k][r] = A[ip*MR + r][k]; Bp[jp][k][c] = B[k][jp*NR + c].
   // Scratch kept per thread across calls (no page faults per call on large sizes).
@@ -257,10 +268,14 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
   // Packing is split over the threads too (panels are independent): the B panels, then the A
   // panels that are not read in place.
   const size_t a_pack = ak0 ? mp - std::min(mp, M / kMR) : mp;  // in place: only the short last panel
-  parallel_for(np + a_pack, 1, [&](size_t p0, size_t p1) {
+  // A small row-major B whose panels are all full is read in place too (row stride N instead of
+  // NR; it stays in L1/L2): one PTO TMATMUL tile, no packing copy.
+  const bool b_in_place = Brow && N % NR == 0 && K * N * sizeof(T) <= (size_t{64} << 10);
+  const size_t b_pack = b_in_place ? 0 : np;
+  if (b_pack + a_pack) parallel_for(b_pack + a_pack, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1; ++p) {
-      if (p >= np) {
-        const size_t ip = mp - a_pack + (p - np), i0 = ip * kMR;
+      if (p >= b_pack) {
+        const size_t ip = mp - a_pack + (p - b_pack), i0 = ip * kMR;
         PackView<T>(av, i0, std::min(kMR, M - i0), kMR, K, ApBuf + ip * K * kMR);
         continue;
       }
@@ -287,8 +302,8 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
   const T* BpP = BpBuf;
   const T* const Av = static_cast<const T*>(av.p);
   parallel_for(tiles_m * tiles_n, 1, [&](size_t t0, size_t t1) {
-    auto ct = hwy::AllocateAligned<T>(kMR * NR);
-    T* c = ct.get();
+    // The edge tiles' staging on the stack (a heap block per task cost a malloc per TMATMUL).
+    alignas(64) T c[kMR * 2 * (HWY_MAX_BYTES / sizeof(T))];
     for (size_t t = t0; t < t1; ++t) {
       const size_t tm = t / tiles_n, tn = t % tiles_n;
       const size_t ip0 = tm * (kMC / kMR), ip1 = std::min(mp, ip0 + kMC / kMR);
@@ -303,23 +318,30 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, T* C, size_t
             const bool in_place = a_in_place(ip);
             const size_t mk0 = in_place ? ak0 : 0;
             const T* const ap = in_place ? Av + (k0 / ak0) * av.S + i0 * ak0 : ApP + ip * K * kMR + k0 * kMR;
-            const T* const bp = BpP + jp * K * NR + k0 * NR;
-            T* const dst = C + i0 * N + j0;
+            const T* const bp = b_in_place ? Brow + k0 * N + j0 : BpP + jp * K * NR + k0 * NR;
+            const size_t ldb = b_in_place ? N : NR;
+            T* const dst = C + ViewIndex(cv, i0, j0);
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
             const size_t mr = h <= 4 && kMR > 4 ? 4 : h <= 8 && kMR > 8 ? 8 : kMR;
             const bool fin = finish && k0 + kc == K;
-            if (h == mr && w == NR) {  // full tile: accumulate in place
-              MicroA(d, mr, mk0, ap, av.S, bp, kc, dst, N, zero, fin, bias ? bias + j0 : nullptr);
+            if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
+              const size_t c1 = ViewIndex(cv, i0, j0 + L) - ViewIndex(cv, i0, j0);
+              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, bias ? bias + j0 : nullptr);
               continue;
             }
-            // Edge tile: run on a zero-padded copy, store the valid part (and finish it there:
-            // the bias has no columns past N).
+            // Edge tile: run on a zero-padded copy, finish it there (the bias has no columns past
+            // N), store the valid part.
             for (size_t r = 0; r < mr; ++r)
-              for (size_t q = 0; q < NR; ++q) c[r * NR + q] = (r < h && q < w && !zero) ? dst[r * N + q] : T(0);
-            MicroA(d, mr, mk0, ap, av.S, bp, kc, c, NR, false, false, static_cast<const T*>(nullptr));
-            for (size_t r = 0; r < h; ++r) std::memcpy(dst + r * N, c + r * NR, w * sizeof(T));
+              for (size_t q = 0; q < NR; ++q)
+                c[r * NR + q] = (r < h && q < w && !zero) ? C[ViewIndex(cv, i0 + r, j0 + q)] : T(0);
+            MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
             if constexpr (hwy::IsFloat<T>())
-              if (fin) FinishScalar(dst, N, h, w, bias ? bias + j0 : nullptr);
+              if (fin) FinishScalar(c, NR, h, w, bias ? bias + j0 : nullptr);
+            for (size_t r = 0; r < h; ++r)
+              if (!cv.bw)
+                std::memcpy(dst + r * cv.ldc, c + r * NR, w * sizeof(T));
+              else
+                for (size_t q = 0; q < w; ++q) C[ViewIndex(cv, i0 + r, j0 + q)] = c[r * NR + q];
           }
         }
       }
@@ -337,12 +359,28 @@ std::vector<T> Flat(const PanelView& v, size_t X, size_t K) {
   return out;
 }
 void EpilogueF32(float* C, const float* bias, size_t M, size_t N);
-void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M, size_t N, size_t K, bool zero_start,
+// C of a view as a row-major M x N array for the reference chains (its start values when `read`),
+// and back.
+template <class T>
+std::vector<T> FromView(const CView& v, size_t M, size_t N, bool read) {
+  std::vector<T> out(M * N);
+  if (read)
+    for (size_t i = 0; i < M; ++i)
+      for (size_t j = 0; j < N; ++j) out[i * N + j] = static_cast<const T*>(v.p)[ViewIndex(v, i, j)];
+  return out;
+}
+template <class T>
+void ToView(const std::vector<T>& in, const CView& v, size_t M, size_t N) {
+  for (size_t i = 0; i < M; ++i)
+    for (size_t j = 0; j < N; ++j) static_cast<T*>(v.p)[ViewIndex(v, i, j)] = in[i * N + j];
+}
+void ChainF32(PanelView av, PanelView bv, const float* Brow, CView cv, size_t M, size_t N, size_t K, bool zero_start,
               bool finish, const float* bias) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(av, bv, Brow, C, M, N, K, zero_start, finish, bias);
+  Chain<float>(av, bv, Brow, cv, M, N, K, zero_start, finish, bias);
 #else
-  if (zero_start) std::memset(C, 0, M * N * sizeof(float));
+  std::vector<float> Cv = FromView<float>(cv, M, N, !zero_start);
+  float* const C = Cv.data();
   const std::vector<float> A = Flat<float>(av, M, K);
   if (Brow) {
     chain_f32_reference(A.data(), Brow, BStride{N, 1}, C, M, N, K);
@@ -351,14 +389,16 @@ void ChainF32(PanelView av, PanelView bv, const float* Brow, float* C, size_t M,
     chain_f32_reference(A.data(), B.data(), BStride{1, K}, C, M, N, K);
   }
   if (finish) EpilogueF32(C, bias, M, N);
+  ToView(Cv, cv, M, N);
 #endif
 }
-void ChainI32(PanelView av, PanelView bv, const int32_t* Brow, int32_t* C, size_t M, size_t N, size_t K,
+void ChainI32(PanelView av, PanelView bv, const int32_t* Brow, CView cv, size_t M, size_t N, size_t K,
               bool zero_start) {
 #if TILESIM_LINX_SIMD
-  Chain<int32_t>(av, bv, Brow, C, M, N, K, zero_start, false, static_cast<const int32_t*>(nullptr));
+  Chain<int32_t>(av, bv, Brow, cv, M, N, K, zero_start, false, static_cast<const int32_t*>(nullptr));
 #else
-  if (zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
+  std::vector<int32_t> Cv = FromView<int32_t>(cv, M, N, !zero_start);
+  int32_t* const C = Cv.data();
   const std::vector<int32_t> A = Flat<int32_t>(av, M, K);
   if (Brow) {
     chain_i32_reference(A.data(), Brow, BStride{N, 1}, C, M, N, K);
@@ -366,6 +406,7 @@ void ChainI32(PanelView av, PanelView bv, const int32_t* Brow, int32_t* C, size_
     const std::vector<int32_t> B = Flat<int32_t>(bv, N, K);
     chain_i32_reference(A.data(), B.data(), BStride{1, K}, C, M, N, K);
   }
+  ToView(Cv, cv, M, N);
 #endif
 }
 
@@ -415,14 +456,32 @@ void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, 
 }
 void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
                      bool zero_start, bool finish, const float* bias) {
-  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, C, M, N, K, zero_start, finish, bias);
+  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start, finish, bias);
   if (zero_start) std::memset(C, 0, M * N * sizeof(float));
   if (finish) epilogue_f32_fast(C, bias, M, N);
 }
 void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C, size_t M, size_t N, size_t K,
                      bool zero_start) {
   if (!K && zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
-  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(a, b, b_row, C, M, N, K, zero_start);
+  if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start);
+}
+void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N, size_t K,
+                       bool zero_start, bool finish, const float* bias) {
+  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, c, M, N, K, zero_start, finish, bias);
+  // No k step: the start values (or zeros), finished as the chain's epilogue would.
+  for (size_t i = 0; i < M; ++i)
+    for (size_t j = 0; j < N; ++j) {
+      float& x = static_cast<float*>(c.p)[c.bw ? (j / c.bw) * c.bs + i * c.ldc + j % c.bw : i * c.ldc + j];
+      if (zero_start) x = 0.0f;
+      if (finish) epilogue_f32_fast(&x, bias ? bias + j : nullptr, 1, 1);
+    }
+}
+void chain_i32_views_c(PanelView a, PanelView b, CView c, size_t M, size_t N, size_t K, bool zero_start) {
+  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainI32)(a, b, nullptr, c, M, N, K, zero_start);
+  if (zero_start)
+    for (size_t i = 0; i < M; ++i)
+      for (size_t j = 0; j < N; ++j)
+        static_cast<int32_t*>(c.p)[c.bw ? (j / c.bw) * c.bs + i * c.ldc + j % c.bw : i * c.ldc + j] = 0;
 }
 void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N) {
   HWY_DYNAMIC_DISPATCH(EpilogueF32)(C, bias, M, N);

@@ -5,6 +5,7 @@
 // with C, _BIAS adding once at the end, NaN results written as the default NaN.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -70,6 +71,44 @@ std::optional<core::PanelView> fractal_view(const TileDesc& t, bool left, int sl
     p = flat.data();
   }
   return core::PanelView{p, k0, x * k0};
+}
+
+// A Right ZN tile of fp16 / bf16 (16 x 16 boxes, column-major inside) as its valid K x N region,
+// row-major fp32, in a per-thread buffer: each box transposed and decoded in registers
+// (box_simd.cpp), which the core then reads in place (no decode pass in storage order and no
+// transpose into panels). Null for other tiles.
+const float* right_rows(const TileDesc& t, int K, int N) {
+  const bool zn = t.row_major && t.slayout == kSLayoutColMajor;
+  if ((t.dtype != Elem::f16 && t.dtype != Elem::bf16) || !zn || layout::inner_rows(t) != 16 ||
+      layout::inner_cols(t) != 16)
+    return nullptr;
+  thread_local std::vector<float> rows;
+  float edge[256];
+  rows.resize(size_t(K) * size_t(N));
+  const bool bf = t.dtype == Elem::bf16;
+  for (int k0 = 0; k0 < K; k0 += 16)
+    for (int c0 = 0; c0 < N; c0 += 16) {
+      const uint8_t* box = layout::at(t, k0, c0);
+      float* const out = rows.data() + size_t(k0) * size_t(N) + size_t(c0);
+      if (k0 + 16 <= K && c0 + 16 <= N) {
+        box16x16_to_f32_transposed(box, bf, out, size_t(N));
+        continue;
+      }
+      box16x16_to_f32_transposed(box, bf, edge, 16);  // a box across the valid region's edge
+      for (int k = 0; k < std::min(16, K - k0); ++k)
+        std::memcpy(out + size_t(k) * size_t(N), edge + k * 16, size_t(std::min(16, N - c0)) * 4);
+    }
+  return rows.data();
+}
+
+// The Acc tile as the core's C view when the chain can accumulate in it directly: NZ with 16-wide
+// boxes (TileAcc: 16 x 16 fp32 / s32 boxes, element (r, c) at (c / 16) * Rows * 16 + r * 16 + c % 16,
+// docs/pto-kernels.md#tile-layouts), or NoneBox row-major (a2a3 checks no Acc layout).
+std::optional<core::CView> acc_view(const TileDesc& t) {
+  if (layout::rows_contiguous(t)) return core::CView{t.data, size_t(t.cols), 0, 0};
+  const bool nz = !t.row_major && t.slayout == kSLayoutRowMajor;
+  if (!nz || layout::inner_cols(t) != 16) return std::nullopt;
+  return core::CView{t.data, 16, 16, size_t(t.rows) * 16};
 }
 
 // Writes a row-major M x N result of 4-byte codes into t's valid region.
@@ -149,7 +188,20 @@ void matmul(const Ctx& c, const Call& call, Path path) {
   const linx::LinxProfile& p = linx::default_linx_profile();
   const core::Rules rules{p.float_order, p.int_overflow};
   if (path == Path::Fast) {
-    const auto av = fractal_view(A, true, 0), bvw = fractal_view(B, false, 1);
+    const auto cv = acc_view(C);
+    const float* const brow = cv ? right_rows(B, K, N) : nullptr;
+    const auto av = fractal_view(A, true, 0);
+    // (With brow the core reads B from it; the view is then not used.)
+    const auto bvw = brow ? std::optional(core::PanelView{brow, 1, 0}) : fractal_view(B, false, 1);
+    if (av && bvw && cv) {  // every operand in place: the chain accumulates in the Acc tile itself
+      // _ACC from another tile: its values first (A and B live in L0A / L0B, never in C's buffer).
+      if (in && in != &C) move_region(C, *in, 0, 0, M, N, {in->dtype, in->dtype});
+      std::vector<uint32_t> bv;
+      if (bias) bv = gather(*bias);
+      core::run_views_into(d, *av, *bvw, brow, bias ? bv.data() : nullptr, in != nullptr, *cv, size_t(M), size_t(N),
+                           size_t(K), rules);
+      return;
+    }
     if (av && bvw) {  // the operands in place; C row-major in a per-thread buffer
       thread_local std::vector<uint32_t> cbuf;
       cbuf.resize(size_t(M) * size_t(N));

@@ -116,7 +116,10 @@ void transpose_box_fixed(uint8_t* db, const uint8_t* sb) {
 template <class U>
 void transpose_box(uint8_t* db, const uint8_t* sb, int IR, int IC, bool s_rm) {
   const int outer = s_rm ? IC : IR, inner = s_rm ? IR : IC;  // destination lines and their length
-  if (outer == 16 && inner == 16) return transpose_box_fixed<U, 16, 16>(db, sb);  // the cube boxes
+  if (outer == 16 && inner == 16) {  // the cube boxes
+    if constexpr (sizeof(U) == 2) return transpose_box16x16_u16(db, sb);  // fp16 / bf16: SIMD
+    return transpose_box_fixed<U, 16, 16>(db, sb);
+  }
   for (int o = 0; o < outer; ++o)
     for (int i = 0; i < inner; ++i) {
       U v;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "ops/cast.hpp"
@@ -56,26 +57,46 @@ bool rows_box_rows(const TileDesc& t, int r0, int c0, int R, int C, bool to_tile
   const int IC = layout::inner_cols(t);
   if (!box_rm || IC <= 1 || c0 % IC != 0) return false;
   const size_t es = elem_size(t.dtype), run = size_t(IC) * es;
-  thread_local std::vector<size_t> col_off;
-  col_off.clear();
-  for (int c = 0; c < C; c += IC) col_off.push_back(layout::index(t, 0, c0 + c) * es);
-  for (int r = 0; r < R; ++r) {
-    uint8_t* const trow = t.data + layout::index(t, r0 + r, 0) * es;
-    uint8_t* const prow = row(r);
-    for (size_t k = 0; k < col_off.size(); ++k) {
-      const size_t n = std::min(run, size_t(C) * es - k * run);
-      uint8_t* d = to_tile ? trow + col_off[k] : prow + k * run;
-      const uint8_t* sp = to_tile ? prow + k * run : trow + col_off[k];
-      if (n == 64)  // a box row of 16 fp32 / 32 fp16: fixed-size moves (GCC expanded a
-        std::memcpy(d, sp, 64);  // variable-size copy here as `rep movs`, ~30 cycles each)
-      else if (n == 32)
-        std::memcpy(d, sp, 32);
-      else
+  // Box column k of the region starts k * step bytes after the first (index is linear in the box
+  // column for NZ and ZZ), so each row is `full` whole runs and a partial one.
+  const size_t step = (layout::index(t, 0, IC) - layout::index(t, 0, 0)) * es;
+  const size_t full = size_t(C) / size_t(IC), tail = size_t(C % IC) * es;
+  uint8_t* const base = t.data + layout::index(t, 0, c0) * es;
+  // Fixed-size moves for the cube boxes' runs (32 bytes: fp16 NZ box rows, 64: fp32 16 x 16 boxes):
+  // GCC expands a variable-size copy here as `rep movs`, ~30 cycles each.
+  const auto rows = [&]<size_t N>(std::integral_constant<size_t, N>) {
+    const size_t n = N ? N : run;
+    for (int r = 0; r < R; ++r) {
+      uint8_t* const trow = base + layout::index(t, r0 + r, 0) * es;
+      uint8_t* const prow = row(r);
+      for (size_t k = 0; k < full; ++k) {
+        uint8_t* d = to_tile ? trow + k * step : prow + k * n;
+        const uint8_t* sp = to_tile ? prow + k * n : trow + k * step;
         std::memcpy(d, sp, n);
+      }
+      if (tail) {
+        uint8_t* d = to_tile ? trow + full * step : prow + full * n;
+        const uint8_t* sp = to_tile ? prow + full * n : trow + full * step;
+        std::memcpy(d, sp, tail);
+      }
     }
-  }
+  };
+  if (run == 32)
+    rows(std::integral_constant<size_t, 32>{});
+  else if (run == 64)
+    rows(std::integral_constant<size_t, 64>{});
+  else
+    rows(std::integral_constant<size_t, 0>{});
   return true;
 }
+
+// A 16 x 16 box of 16-bit elements from row-major (element (i, j) at i * 16 + j) to column-major
+// (j * 16 + i), or back (the same permutation); SIMD where the target has it (box_simd.cpp).
+void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb);
+// out[c * ldo + i] = fp32 value of the fp16 (bf16 when `bf16`) code (i, c) of a row-major 16 x 16
+// box: a ZN box (column-major inside) becomes 16 row-major rows of fp32 (TMATMUL's Right operand).
+// Exact for every non-NaN code; a NaN code gives some NaN.
+void box16x16_to_f32_transposed(const uint8_t* sb, bool bf16, float* out, size_t ldo);
 
 // Copies the R x C region starting at (r0, c0) of src into (0, 0) of dst element by element, any
 // layouts, converting each element; rows of contiguous tiles are block copies.

@@ -1,0 +1,126 @@
+// SIMD box transposes for the boxed movers (transfer.hpp; docs/pto-kernels.md#tile-layouts): a
+// 16 x 16 box of 16-bit elements, row-major <-> column-major (Mat NZ -> Right ZN of the cube path,
+// fp16 / bf16). Moves bits only, so every target gives the same bytes; targets without 256-bit
+// vectors use the element loop.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "pto/box_simd.cpp"
+// clang-format off
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+// clang-format on
+
+#include <cstdint>
+#include <cstring>
+
+#include "tilesim/formats.hpp"
+#include "pto/transfer.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace tilesim::pto::instr::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
+using D16 = hn::Full256<uint16_t>;
+using V16 = hn::Vec<D16>;
+// o[c] = src column c (the box row-major, one 16-element row per 256-bit vector): the classic four
+// rounds of interleaves (16-, 32-, 64-bit inside each 128-bit block, then the blocks).
+HWY_INLINE void Transpose16x16(const uint8_t* HWY_RESTRICT sb, V16* HWY_RESTRICT o) {
+  const D16 d16;
+  const hn::Repartition<uint32_t, D16> d32;
+  const hn::Repartition<uint64_t, D16> d64;
+  V16 r[16], s[16];
+  for (size_t i = 0; i < 16; ++i) r[i] = hn::LoadU(d16, reinterpret_cast<const uint16_t*>(sb) + i * 16);
+  // s[2i], s[2i+1]: rows 2i, 2i+1 interleaved, columns 0-3 / 4-7 of each 8-column block.
+  for (size_t i = 0; i < 8; ++i) {
+    s[2 * i] = hn::InterleaveLower(d16, r[2 * i], r[2 * i + 1]);
+    s[2 * i + 1] = hn::InterleaveUpper(d16, r[2 * i], r[2 * i + 1]);
+  }
+  // r[4j + q]: rows 4j..4j+3, columns 2q, 2q+1 of each block.
+  const auto lo32 = [&](V16 a, V16 b) { return hn::BitCast(d16, hn::InterleaveLower(d32, hn::BitCast(d32, a), hn::BitCast(d32, b))); };
+  const auto hi32 = [&](V16 a, V16 b) { return hn::BitCast(d16, hn::InterleaveUpper(d32, hn::BitCast(d32, a), hn::BitCast(d32, b))); };
+  for (size_t j = 0; j < 4; ++j) {
+    r[4 * j + 0] = lo32(s[4 * j], s[4 * j + 2]);
+    r[4 * j + 1] = hi32(s[4 * j], s[4 * j + 2]);
+    r[4 * j + 2] = lo32(s[4 * j + 1], s[4 * j + 3]);
+    r[4 * j + 3] = hi32(s[4 * j + 1], s[4 * j + 3]);
+  }
+  // s[8m + c]: rows 8m..8m+7 of column c of each block.
+  const auto lo64 = [&](V16 a, V16 b) { return hn::BitCast(d16, hn::InterleaveLower(d64, hn::BitCast(d64, a), hn::BitCast(d64, b))); };
+  const auto hi64 = [&](V16 a, V16 b) { return hn::BitCast(d16, hn::InterleaveUpper(d64, hn::BitCast(d64, a), hn::BitCast(d64, b))); };
+  for (size_t m = 0; m < 2; ++m)
+    for (size_t q = 0; q < 4; ++q) {
+      s[8 * m + 2 * q] = lo64(r[8 * m + q], r[8 * m + 4 + q]);
+      s[8 * m + 2 * q + 1] = hi64(r[8 * m + q], r[8 * m + 4 + q]);
+    }
+  // Column c (c < 8) is block 0 of s[c] then of s[8 + c]; column 8 + c the blocks 1.
+  for (size_t c = 0; c < 8; ++c) {
+    o[c] = hn::ConcatLowerLower(d16, s[8 + c], s[c]);
+    o[8 + c] = hn::ConcatUpperUpper(d16, s[8 + c], s[c]);
+  }
+}
+#endif
+
+void TransposeBox16(uint8_t* HWY_RESTRICT db, const uint8_t* HWY_RESTRICT sb) {
+#if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
+  V16 o[16];
+  Transpose16x16(sb, o);
+  for (size_t c = 0; c < 16; ++c) hn::StoreU(o[c], D16(), reinterpret_cast<uint16_t*>(db) + c * 16);
+#else
+  for (size_t i = 0; i < 16; ++i)
+    for (size_t j = 0; j < 16; ++j) std::memcpy(db + (j * 16 + i) * 2, sb + (i * 16 + j) * 2, 2);
+#endif
+}
+
+// out[c * ldo + i] = the fp32 value of code (i, c) of a row-major 16 x 16 box of fp16 (bf16 when
+// `bf16`) codes: the transposed box, decoded exactly (fp16 by the F16C conversion, bf16 by a
+// shift; a NaN code may keep its payload: the GEMM core makes every NaN result the default NaN).
+void Box16ToF32T(const uint8_t* HWY_RESTRICT sb, bool bf16, float* HWY_RESTRICT out, size_t ldo) {
+#if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
+  V16 o[16];
+  Transpose16x16(sb, o);
+#if HWY_TARGET <= HWY_AVX3
+  const hn::Full512<float> d16f;  // one conversion and one store per line
+  const hn::Full256<hwy::float16_t> dhf;
+  const hn::Full512<uint32_t> d16u;
+  for (size_t c = 0; c < 16; ++c) {
+    const auto f = bf16 ? hn::BitCast(d16f, hn::ShiftLeft<16>(hn::PromoteTo(d16u, o[c])))
+                        : hn::PromoteTo(d16f, hn::BitCast(dhf, o[c]));
+    hn::StoreU(f, d16f, out + c * ldo);
+  }
+  return;
+#endif
+  const hn::Full256<float> df;
+  const hn::Full128<uint16_t> dh;
+  const hn::Full128<hwy::float16_t> dh16;
+  const hn::Full256<uint32_t> du;
+  for (size_t c = 0; c < 16; ++c) {
+    const hn::Vec<decltype(dh)> halves[2] = {hn::LowerHalf(dh, o[c]), hn::UpperHalf(dh, o[c])};
+    for (size_t h = 0; h < 2; ++h) {
+      const auto f = bf16 ? hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du, halves[h])))
+                          : hn::PromoteTo(df, hn::BitCast(dh16, halves[h]));
+      hn::StoreU(f, df, out + c * ldo + h * 8);
+    }
+  }
+#else
+  for (size_t i = 0; i < 16; ++i)
+    for (size_t c = 0; c < 16; ++c) {
+      uint16_t code;
+      std::memcpy(&code, sb + (i * 16 + c) * 2, 2);
+      out[c * ldo + i] = bf16 ? formats::bf16_to_f32(code) : formats::f16_to_f32(code);
+    }
+#endif
+}
+
+}  // namespace tilesim::pto::instr::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tilesim::pto::instr {
+HWY_EXPORT(TransposeBox16);
+HWY_EXPORT(Box16ToF32T);
+void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb) { HWY_DYNAMIC_DISPATCH(TransposeBox16)(db, sb); }
+void box16x16_to_f32_transposed(const uint8_t* sb, bool bf16, float* out, size_t ldo) {
+  HWY_DYNAMIC_DISPATCH(Box16ToF32T)(sb, bf16, out, ldo);
+}
+}  // namespace tilesim::pto::instr
+#endif
