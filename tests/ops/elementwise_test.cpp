@@ -329,7 +329,7 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
     for (DType t : {DType::fp32, DType::fp16, DType::bf16})
       for (Op op : kOps)
         for (size_t pos = 0; pos < kN; ++pos)
-          for (int kind = 0; kind < 3; ++kind) {
+          for (int kind = 0; kind < 5; ++kind) {
             std::vector<uint8_t> a(kN * 4), b(kN * 4);
             for (size_t i = 0; i < kN; ++i) {
               const float x = float(int(g() % 2001) - 1000) / 8.0f + 0.5f;
@@ -351,6 +351,11 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
               store_code(t, b.data(), pos, code(op == Op::add ? -inf : op == Op::mul ? inf : op == Op::div ? 0.0f : inf));
             }
             if (kind == 2) store_code(t, b.data(), pos, code(-0.0f));  // ±0 ties of max/min
+            // A quiet NaN with a payload in either operand (vrangeps, the AVX-512 max/min,
+            // returns the number for these; a signaling NaN is kind 0).
+            const uint64_t qnan = t == DType::fp32 ? 0xFFC01234u : t == DType::fp16 ? 0xFE01u : 0xFFC1u;
+            if (kind == 3) store_code(t, a.data(), pos, qnan);
+            if (kind == 4) store_code(t, b.data(), pos, qnan);
             const size_t w = formats::info(t).storage_bits / 8;
             std::vector<uint8_t> fast(kN * w, 1), ref(kN * w, 2);
             if (info(op).arity == 1) {
