@@ -1,7 +1,8 @@
-// SIMD box transposes for the boxed movers (transfer.hpp; docs/pto-kernels.md#tile-layouts): a
-// 16 x 16 box of 16-bit elements, row-major <-> column-major (Mat NZ -> Right ZN of the cube path,
-// fp16 / bf16). Moves bits only, so every target gives the same bytes; targets without 256-bit
-// vectors use the element loop.
+// SIMD kernels of the boxed movers (transfer.hpp; docs/pto-kernels.md#tile-layouts): a 16 x 16 box
+// of 16-bit elements transposed (Mat NZ -> Right ZN of the cube path, fp16 / bf16) or transposed
+// and decoded to fp32 (TMATMUL's Right operand), and the box-row runs of rows_box_rows. The moves
+// move bits only, so every target gives the same bytes; targets without 256-bit vectors use the
+// element loops.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "pto/box_simd.cpp"
 // clang-format off
@@ -111,6 +112,26 @@ void Box16ToF32T(const uint8_t* HWY_RESTRICT sb, bool bf16, float* HWY_RESTRICT 
 #endif
 }
 
+void BoxRuns(uint8_t* const* HWY_RESTRICT drow, const uint8_t* const* HWY_RESTRICT srow, size_t R, size_t full,
+             size_t dstep, size_t sstep, size_t n) {
+#if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
+  const hn::Full256<uint8_t> d;
+  if (n == 32 || n == 64) {
+    for (size_t r = 0; r < R; ++r) {
+      uint8_t* dp = drow[r];
+      const uint8_t* sp = srow[r];
+      for (size_t k = 0; k < full; ++k, dp += dstep, sp += sstep) {
+        hn::StoreU(hn::LoadU(d, sp), d, dp);
+        if (n == 64) hn::StoreU(hn::LoadU(d, sp + 32), d, dp + 32);
+      }
+    }
+    return;
+  }
+#endif
+  for (size_t r = 0; r < R; ++r)
+    for (size_t k = 0; k < full; ++k) std::memcpy(drow[r] + k * dstep, srow[r] + k * sstep, n);
+}
+
 }  // namespace tilesim::pto::instr::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -118,6 +139,11 @@ HWY_AFTER_NAMESPACE();
 namespace tilesim::pto::instr {
 HWY_EXPORT(TransposeBox16);
 HWY_EXPORT(Box16ToF32T);
+HWY_EXPORT(BoxRuns);
+void box_runs(uint8_t* const* drow, const uint8_t* const* srow, size_t R, size_t full, size_t dstep, size_t sstep,
+              size_t n) {
+  HWY_DYNAMIC_DISPATCH(BoxRuns)(drow, srow, R, full, dstep, sstep, n);
+}
 void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb) { HWY_DYNAMIC_DISPATCH(TransposeBox16)(db, sb); }
 void box16x16_to_f32_transposed(const uint8_t* sb, bool bf16, float* out, size_t ldo) {
   HWY_DYNAMIC_DISPATCH(Box16ToF32T)(sb, bf16, out, ldo);
