@@ -74,6 +74,12 @@ struct View2D {
   }
   // v[k] = sum of digit_i * stride_i for k written in the radices `radix` (last digit fastest).
   static void count(std::vector<int64_t>& v, const int64_t* radix, const int64_t* stride, int nd) {
+    bool one_dim = true;  // every digit but the last has radix 1 (a 2-D view): k * stride
+    for (int d = 0; d + 1 < nd; ++d) one_dim = one_dim && radix[d] == 1;
+    if (one_dim) {
+      for (size_t k = 0; k < v.size(); ++k) v[k] = int64_t(k) * stride[nd - 1];
+      return;
+    }
     int64_t digit[4] = {0, 0, 0, 0};
     int64_t off = 0;
     for (size_t k = 0; k < v.size(); ++k) {
