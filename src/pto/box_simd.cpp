@@ -122,6 +122,12 @@ void BoxRuns(uint8_t* const* HWY_RESTRICT drow, const uint8_t* const* HWY_RESTRI
     for (size_t r = 0; r < R; ++r) {
       uint8_t* dp = drow[r];
       const uint8_t* sp = srow[r];
+      // The source row 16 ahead is requested now: a TLOAD's GM rows are far apart (a tile of a
+      // large matrix), so neither the hardware's stride detection (the loads step by a run, then
+      // jump a row) nor the out-of-order window (~10 rows) keeps enough misses in flight. A
+      // cache hint only: it changes no byte.
+      if (r + 16 < R)
+        for (size_t o = 0; o < full * n; o += 64) __builtin_prefetch(srow[r + 16] + o);
       for (size_t k = 0; k < full; ++k, dp += dstep, sp += sstep) {
         hn::StoreU(hn::LoadU(d, sp), d, dp);
         if (n == 64) hn::StoreU(hn::LoadU(d, sp + 32), d, dp + 32);
