@@ -163,7 +163,7 @@ uint32_t one(const Dt& d) {
 // Fills the first `bytes` of each NPU at in-NPU offset r with codes of d.
 void fill(Device& dev, uint32_t r, size_t bytes, const Dt& d, std::mt19937& rng) {
   for (int k = 0; k < dev.npu_num(); ++k) {
-    uint8_t* p = dev.memory().data() + size_t(k) * dev.local_mem_size() + r;
+    uint8_t* p = dev.npu_memory(k).data() + r;
     for (size_t i = 0; i + d.e <= bytes; i += size_t(d.e)) {
       const uint32_t c = code(d, rng);
       std::memcpy(p + i, &c, size_t(d.e));

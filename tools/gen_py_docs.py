@@ -517,8 +517,12 @@ for _p, _s in (("npu_num", "The chip's NPU count (lanes of the C dimension)."),
                ("bank_num", "Local-memory banks per NPU."), ("core_num", "The chip's core count."),
                ("chip", "The chip name.")):
     doc("tilesim.tpu.Device." + _p, _s + " docs/tpu.md#runtime", "n/a", DEV, "d." + _p)
-doc("tilesim.tpu.Device.memory", "A uint8 view of the whole local memory (NPU k at k *"
-    " local_mem_size). docs/tpu.md#python", "n/a", DEV, "d.memory().size == d.npu_num * d.local_mem_size")
+doc("tilesim.tpu.Device.npu_stride", "Host bytes from NPU k's local memory to NPU k + 1's: more than"
+    " local_mem_size (padding, so the NPUs do not share cache sets); memory() hides it."
+    " docs/tpu.md#host-layout", "n/a", DEV, "d.npu_stride > d.local_mem_size")
+doc("tilesim.tpu.Device.memory", "A uint8 (npu_num, local_mem_size) view of the local memory: row k"
+    " is NPU k, column the in-NPU offset (local address k * local_mem_size + r is memory()[k, r])."
+    " docs/tpu.md#host-layout", "n/a", DEV, "d.memory().shape == (d.npu_num, d.local_mem_size)")
 doc("tilesim.tpu.Device.s2l", "Copies an NCHW array (fewer dims padded with leading 1s) to local"
     " memory at local_addr in dtype (tpu_gdma_cpy_S2L from the host). docs/tpu.md#gdma",
     "every TPU dtype; array in its carrier", DEV, PUT[0], "d.l2s(0, (1, 1, 1, 4), 'fp32').ravel()")

@@ -140,9 +140,20 @@ class Device {
   int align_bytes() const noexcept { return chip_->align_bytes; }
   int eu_num(data_type_t dtype) const;  // ALIGN_BYTES / sizeof(dtype)
 
-  // The whole local memory: NPU k occupies [k * local_mem_size, (k + 1) * local_mem_size).
-  // Writable access counts as writing all of it (see zero_memory). Either form hands out a host
-  // view, after which zero_memory zeroes at once (a view must see the zeros).
+  // Host layout of the local memory (docs/tpu.md#host-layout): NPU k's local_mem_size() bytes
+  // start at byte k * npu_stride() of memory(); the npu_stride() - local_mem_size() bytes after
+  // each NPU are padding no operation reads or writes. The stride is not LOCAL_MEM_SIZE so that the
+  // NPUs' channel planes do not all fall into the same cache sets. Simulated local addresses are
+  // unchanged: use npu_memory(k) or host_offset(addr) rather than addr itself as a host offset.
+  size_t npu_stride() const noexcept { return stride_; }
+  // Byte of memory() holding local address addr (NPU addr / LOCAL_MEM_SIZE, offset addr %
+  // LOCAL_MEM_SIZE); addr < NPU_NUM * LOCAL_MEM_SIZE is not checked.
+  size_t host_offset(local_addr_t addr) const noexcept {
+    return size_t{addr / local_mem_size()} * stride_ + addr % local_mem_size();
+  }
+  // The whole host buffer (npu_num() * npu_stride() bytes, padding included). Writable access
+  // counts as writing all of it (see zero_memory). Every view (memory, npu_memory) hands out host
+  // memory, after which zero_memory zeroes at once (a view must see the zeros).
   std::span<uint8_t> memory() noexcept {
     settle(~uint64_t{0});
     viewed_ = true;
@@ -154,9 +165,14 @@ class Device {
     viewed_ = true;
     return mem_;
   }
+  // NPU k's local memory: local_mem_size() bytes, in-NPU offset 0 first (k in [0, npu_num()),
+  // else Error(Bounds)). Same rules as memory().
+  std::span<uint8_t> npu_memory(int k);
+  std::span<const uint8_t> npu_memory(int k) const;
   // tilesim's own operations (GDMA, BDC), after every check passed: data_read before reading
   // in-NPU bytes [lo, hi) (of any NPU), then data_written for the bytes they write, which returns
-  // the memory. `whole`: the operation writes every byte of [lo, hi) on every NPU.
+  // the memory (host layout as memory(): NPU k at k * npu_stride()). `whole`: the operation
+  // writes every byte of [lo, hi) on every NPU.
   void data_read(uint32_t lo, uint32_t hi) noexcept;
   uint8_t* data_written(uint32_t lo, uint32_t hi, bool whole = false) noexcept;
   // Every byte reads as zero afterwards: what tilesim_tpu_launch gives each core. Only the
@@ -247,6 +263,7 @@ class Device {
   // Zeroes the pending granules of `mask` on every NPU.
   void settle(uint64_t mask) const noexcept;
 
+  size_t stride_;  // npu_stride()
   mutable std::vector<uint8_t, detail::BigAllocator<uint8_t>> mem_;  // mutable: settle
   uint64_t written_ = 0;           // bit k: in-NPU granule k may be non-zero on some NPU
   mutable uint64_t pending_ = 0;   // bit k: granule k reads as zero but is not zeroed yet

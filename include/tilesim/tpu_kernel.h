@@ -194,10 +194,15 @@ void tilesim_tpu_set_error_mode(tilesim_tpu_error_mode_t mode);
 int tilesim_tpu_last_error_code(void);
 /* The message of the last failed call of this thread ("" if none). Valid until the next call. */
 const char* tilesim_tpu_last_error(void);
-/* The current chip's name, and its local memory (NPU_NUM * LOCAL_MEM_SIZE bytes, NPU k at
- * offset k * LOCAL_MEM_SIZE) for inspection. */
+/* The current chip's name, and its local memory for inspection. The host layout is not the
+ * address space: NPU k's LOCAL_MEM_SIZE bytes start at tilesim_tpu_local_mem() + k *
+ * tilesim_tpu_npu_stride(), and the stride is larger than LOCAL_MEM_SIZE (padding, so that the
+ * NPUs do not share cache sets; docs/tpu.md "Host layout"). tilesim_tpu_local_ptr(addr) is the
+ * host byte of local address addr (NULL and an error outside NPU_NUM * LOCAL_MEM_SIZE). */
 const char* tilesim_tpu_chip(void);
 unsigned char* tilesim_tpu_local_mem(void);
+size_t tilesim_tpu_npu_stride(void);
+unsigned char* tilesim_tpu_local_ptr(local_addr_t addr);
 /* ALIGN_BYTES of the chip (the EU width in bytes, spec 50 §1). */
 int tilesim_tpu_align_bytes(void);
 

@@ -252,11 +252,16 @@ void init_tpu(py::module_&, py::module_& m) {
       .def_property_readonly("core_num", [](const tp::Device& d) { return d.profile().cores; })
       .def_property_readonly("chip",
                              [](const tp::Device& d) { return std::string(d.profile().name); })
+      .def_property_readonly("npu_stride", &tp::Device::npu_stride)
+      // (NPU_NUM, LOCAL_MEM_SIZE) view: row k is NPU k, so callers index by NPU and in-NPU offset
+      // and never see the host layout's padding between NPUs (docs/tpu.md#host-layout).
       .def("memory",
            [](py::object self) {
              auto& d = self.cast<tp::Device&>();
-             return py::array(py::dtype("uint8"), {static_cast<py::ssize_t>(d.memory().size())},
-                              {static_cast<py::ssize_t>(1)}, d.memory().data(), self);
+             uint8_t* base = d.memory().data();
+             return py::array(py::dtype("uint8"),
+                              {static_cast<py::ssize_t>(d.npu_num()), static_cast<py::ssize_t>(d.local_mem_size())},
+                              {static_cast<py::ssize_t>(d.npu_stride()), static_cast<py::ssize_t>(1)}, base, self);
            })
       .def("_s2l",
            [](tp::Device& d, uint32_t addr, py::array arr, const std::vector<int>& shape_v, int dt,

@@ -3440,15 +3440,17 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                                               '1], dtype=int32))',
  'tilesim.tpu.Device.memory': 'memory()\n'
                               '\n'
-                              'A uint8 view of the whole local memory (NPU k at k * local_mem_size). '
-                              'docs/tpu.md#python\n'
+                              'A uint8 (npu_num, local_mem_size) view of the local memory: row k is NPU k, '
+                              'column the in-NPU\n'
+                              'offset (local address k * local_mem_size + r is memory()[k, r]). '
+                              'docs/tpu.md#host-layout\n'
                               '\n'
                               'dtypes: n/a\n'
                               '\n'
                               'Example:\n'
                               '\n'
                               ">>> d = tilesim.tpu.Device('bm1684x')\n"
-                              '>>> d.memory().size == d.npu_num * d.local_mem_size\n'
+                              '>>> d.memory().shape == (d.npu_num, d.local_mem_size)\n'
                               'True',
  'tilesim.tpu.Device.min': 'min(dst_addr, src0_addr, src1_addr, shape, dtype, *, dst_stride=None, '
                            'src0_stride=None, src1_stride=None)\n'
@@ -3618,6 +3620,20 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                                ">>> d = tilesim.tpu.Device('bm1684x')\n"
                                '>>> d.npu_num\n'
                                '64',
+ 'tilesim.tpu.Device.npu_stride': 'npu_stride\n'
+                                  '\n'
+                                  "Host bytes from NPU k's local memory to NPU k + 1's: more than "
+                                  'local_mem_size (padding, so the\n'
+                                  'NPUs do not share cache sets); memory() hides it. '
+                                  'docs/tpu.md#host-layout\n'
+                                  '\n'
+                                  'dtypes: n/a\n'
+                                  '\n'
+                                  'Example:\n'
+                                  '\n'
+                                  ">>> d = tilesim.tpu.Device('bm1684x')\n"
+                                  '>>> d.npu_stride > d.local_mem_size\n'
+                                  'True',
  'tilesim.tpu.Device.or_': 'or_(dst_addr, src0_addr, src1_addr, shape, dtype, *, dst_stride=None, '
                            'src0_stride=None, src1_stride=None)\n'
                            '\n'

@@ -310,9 +310,10 @@ class Device:
     bank_num = property(lambda self: self._d.bank_num)
     core_num = property(lambda self: self._d.core_num)
     chip = property(lambda self: self._d.chip)
+    npu_stride = property(lambda self: self._d.npu_stride)
 
     def memory(self):
-        """A uint8 view of the whole local memory (NPU k at k * local_mem_size)."""
+        """A uint8 (npu_num, local_mem_size) view of the local memory: row k is NPU k."""
         return self._d.memory()
 
     def s2l(self, local_addr, array, dtype, stride=None):

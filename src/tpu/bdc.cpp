@@ -588,7 +588,7 @@ SelectPlan reference_plan(const Device& dev, SelectOp op, const Plan& p, const v
   r.N = p.N, r.C = p.C, r.H = p.H, r.W = p.W;
   r.q = p.dst.q;
   r.npu_num = dev.npu_num();
-  r.lms = dev.local_mem_size();
+  r.npu_stride = dev.npu_stride();
   r.cmp = p.cmp;
   r.val = p.val;
   r.extremum = p.row->form == Form::Extremum;
@@ -603,10 +603,11 @@ SelectPlan reference_plan(const Device& dev, SelectOp op, const Plan& p, const v
 
 // ---- the walker ----
 
-// Pointer to the first element of plane (n, c) of an operand.
-inline uint8_t* plane(uint8_t* mem, uint32_t lms, int npu_num, const Opnd& o, int64_t n, int64_t c) {
+// Pointer to the first element of plane (n, c) of an operand; `stride` is Device::npu_stride(),
+// NPU k's local memory starting k * stride bytes into `mem` (docs/tpu.md#host-layout).
+inline uint8_t* plane(uint8_t* mem, size_t stride, int npu_num, const Opnd& o, int64_t n, int64_t c) {
   const ChannelPos pos = o.bcast ? ChannelPos{o.q, 0} : channel_pos(o.q, c, npu_num);
-  return mem + pos.npu * lms + o.r + (n * o.s.n + pos.slot * o.s.c) * o.e;
+  return mem + size_t(pos.npu) * stride + o.r + (n * o.s.n + pos.slot * o.s.c) * o.e;
 }
 
 // An operand's plane as rows the element-op core takes: dense in w (a view into local memory) or
@@ -776,7 +777,7 @@ simd::PlaneArgs select_args(const Plan& p) {
 // One select plane: each source a pointer or a constant (a SCALAR, or a VECTOR's element for the
 // plane's channel), the SIMD kernel over each run of contiguous elements (the whole plane when
 // the rows follow each other, as they do in the aligned layout).
-void select_plane_rows(const Plan& p, simd::PlaneArgs a, uint8_t* mem, uint32_t lms, int npu, int64_t n, int64_t c,
+void select_plane_rows(const Plan& p, simd::PlaneArgs a, uint8_t* mem, size_t stride, int npu, int64_t n, int64_t c,
                        uint8_t* const out[2], const size_t os[2]) {
   const int64_t H = p.H, W = p.W;
   const Opnd* const src[4] = {&p.a, &p.b, &p.src2, &p.src3};
@@ -789,7 +790,7 @@ void select_plane_rows(const Plan& p, simd::PlaneArgs a, uint8_t* mem, uint32_t 
       s[i] = {nullptr, static_cast<uint32_t>(o.code)};
       continue;
     }
-    const uint8_t* at = plane(mem, lms, npu, o, n, c);
+    const uint8_t* at = plane(mem, stride, npu, o, n, c);
     if (o.vector) {
       uint32_t v = 0;
       std::memcpy(&v, at, static_cast<size_t>(o.e));
@@ -846,7 +847,7 @@ uint8_t* written_memory(Device& dev, const Plan& p) {
 
 void execute(Device& dev, const Plan& p) {
   uint8_t* mem = written_memory(dev, p);
-  const uint32_t lms = dev.local_mem_size();
+  const size_t stride = dev.npu_stride();
   const int npu = dev.npu_num();
   const bool sel = is_select(p.row->form);
   const Opnd* const dsts[2] = {&p.dst, &p.dst1};
@@ -873,7 +874,7 @@ void execute(Device& dev, const Plan& p) {
       size_t os[2] = {};
       for (int d = 0; d < ndst; ++d) {
         if (dense) {
-          out[d] = plane(mem, lms, npu, *dsts[d], n, c);
+          out[d] = plane(mem, stride, npu, *dsts[d], n, c);
           os[d] = static_cast<size_t>(dsts[d]->s.h * dsts[d]->e);
           continue;
         }
@@ -886,14 +887,14 @@ void execute(Device& dev, const Plan& p) {
         os[d] = static_cast<size_t>(p.W * dsts[d]->e);
       }
       if (sel) {
-        select_plane_rows(p, sel_args, mem, lms, npu, n, c, out, os);
+        select_plane_rows(p, sel_args, mem, stride, npu, n, c, out, os);
       } else {
-        const RowsView a = p.a.tensor ? view(plane(mem, lms, npu, p.a, n, c), p.a, p, s.ga) : RowsView{nullptr, 0};
-        const RowsView b = p.b.tensor ? view(plane(mem, lms, npu, p.b, n, c), p.b, p, s.gb) : RowsView{nullptr, 0};
+        const RowsView a = p.a.tensor ? view(plane(mem, stride, npu, p.a, n, c), p.a, p, s.ga) : RowsView{nullptr, 0};
+        const RowsView b = p.b.tensor ? view(plane(mem, stride, npu, p.b, n, c), p.b, p, s.gb) : RowsView{nullptr, 0};
         run_plane(p, a, b, out[0], os[0], s);
       }
       if (!dense && !p.stage)
-        for (int d = 0; d < ndst; ++d) scatter(plane(mem, lms, npu, *dsts[d], n, c), *dsts[d], p, out[d]);
+        for (int d = 0; d < ndst; ++d) scatter(plane(mem, stride, npu, *dsts[d], n, c), *dsts[d], p, out[d]);
     }
   };
   // Threads only on the fast path (the reference path stays one plain loop).
@@ -909,7 +910,7 @@ void execute(Device& dev, const Plan& p) {
     for (size_t k = begin; k < end; ++k) {
       const int64_t n = static_cast<int64_t>(k) / p.C, c = static_cast<int64_t>(k) % p.C;
       for (int d = 0; d < ndst; ++d)
-        scatter(plane(mem, lms, npu, *dsts[d], n, c), *dsts[d], p, staged[d].data() + k * plane_bytes[d]);
+        scatter(plane(mem, stride, npu, *dsts[d], n, c), *dsts[d], p, staged[d].data() + k * plane_bytes[d]);
     }
   };
   if (threads)

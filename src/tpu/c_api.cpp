@@ -137,6 +137,23 @@ const char* tilesim_tpu_chip(void) {
 unsigned char* tilesim_tpu_local_mem(void) {
   return device().memory().data();
 }
+size_t tilesim_tpu_npu_stride(void) {
+  return device().npu_stride();
+}
+unsigned char* tilesim_tpu_local_ptr(local_addr_t addr) {
+  unsigned char* p = nullptr;
+  guarded([&] {
+    Device& d = device();
+    const uint64_t total = uint64_t{d.local_mem_size()} * static_cast<uint64_t>(d.npu_num());
+    if (addr >= total)
+      tilesim::raise(ErrorCode::Bounds, "tilesim_tpu_local_ptr",
+                     fmt::format("address 0x{:x} is outside local memory (NPU_NUM {} x LOCAL_MEM_SIZE {} = {} bytes)",
+                                 addr, d.npu_num(), d.local_mem_size(), total),
+                     "docs/tpu.md#host-layout");
+    p = d.memory().data() + d.host_offset(addr);
+  });
+  return p;
+}
 int tilesim_tpu_align_bytes(void) {
   return device().align_bytes();
 }

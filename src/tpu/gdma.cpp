@@ -120,10 +120,12 @@ Plan base_plan(const Planner& pl, const dim4* shape, int dtype) {
 }
 
 // Address of row (n, c, h) of a side.
-inline uint8_t* row(const Side& sd, uint8_t* mem, uint32_t lms, int npu_num, int64_t n, int64_t c, int64_t h, int e) {
+// `stride` is Device::npu_stride() (docs/tpu.md#host-layout).
+inline uint8_t* row(const Side& sd, uint8_t* mem, size_t stride, int npu_num, int64_t n, int64_t c, int64_t h,
+                    int e) {
   if (sd.local) {
     const ChannelPos pos = channel_pos(sd.q, c, npu_num);
-    return mem + pos.npu * lms + sd.r + (n * sd.s.n + pos.slot * sd.s.c + h * sd.s.h) * e;
+    return mem + size_t(pos.npu) * stride + sd.r + (n * sd.s.n + pos.slot * sd.s.c + h * sd.s.h) * e;
   }
   return sd.host + (n * sd.s.n + c * sd.s.c + h * sd.s.h) * e;
 }
@@ -146,7 +148,7 @@ uint8_t* local_memory(Device& dev, const Plan& p) {
 // sides: every read happens before any write).
 void run(Device& dev, const Plan& p, bool stage) {
   uint8_t* mem = local_memory(dev, p);
-  const uint32_t lms = dev.local_mem_size();
+  const size_t stride = dev.npu_stride();
   const int npu = dev.npu_num();
   const int e = p.e;
   std::vector<uint8_t> buf;
@@ -169,8 +171,8 @@ void run(Device& dev, const Plan& p, bool stage) {
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t c = 0; c < p.C; ++c)
       for (int64_t h = 0; h < rows; ++h) {
-        uint8_t* d = row(p.dst, mem, lms, npu, n, c, h, e);
-        const uint8_t* s = row(src, mem, lms, npu, n, c, h, e);
+        uint8_t* d = row(p.dst, mem, stride, npu, n, c, h, e);
+        const uint8_t* s = row(src, mem, stride, npu, n, c, h, e);
         if (dense_w) {
           std::memmove(d, s, static_cast<size_t>(run_bytes));
         } else {
@@ -203,7 +205,7 @@ void fill(Device& dev, const Plan& p, uint32_t bits) {
   for (int64_t n = 0; n < p.N; ++n)
     for (int64_t c = 0; c < p.C; ++c)
       for (int64_t h = 0; h < p.H; ++h) {
-        uint8_t* d = row(p.dst, mem, dev.local_mem_size(), dev.npu_num(), n, c, h, p.e);
+        uint8_t* d = row(p.dst, mem, dev.npu_stride(), dev.npu_num(), n, c, h, p.e);
         for (int64_t w = 0; w < p.W; ++w) std::memcpy(d + w * p.dst.s.w * p.e, code, p.e);
       }
 }

@@ -29,7 +29,7 @@ struct SelectPlan {
   int64_t N, C, H, W;
   int64_t q;  // start NPU of every operand
   int npu_num;
-  uint32_t lms;
+  size_t npu_stride;  // host bytes from NPU k to NPU k + 1 (docs/tpu.md#host-layout)
   const DTypeInfo* cmp;  // src0/src1 dtype (and dst0 for the extremum functions)
   const DTypeInfo* val;  // src2/src3/dst (dst1) dtype
   bool extremum;         // maximum_greater / minimum_less: two destinations

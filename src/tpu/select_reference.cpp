@@ -64,9 +64,9 @@ void select_reference(uint8_t* mem, const SelectPlan& p) {
       case SCALAR:
         return s.bits;
       case VECTOR:
-        return load_bits(mem + pos.npu * p.lms + s.r, e);
+        return load_bits(mem + size_t(pos.npu) * p.npu_stride + s.r, e);
       case TENSOR:
-        return load_bits(mem + pos.npu * p.lms + s.r + (n * st.n + pos.slot * st.c + hw) * e, e);
+        return load_bits(mem + size_t(pos.npu) * p.npu_stride + s.r + (n * st.n + pos.slot * st.c + hw) * e, e);
     }
     return 0;
   };
@@ -94,7 +94,7 @@ void select_reference(uint8_t* mem, const SelectPlan& p) {
       for (int64_t c = 0; c < p.C; ++c) {
         const ChannelPos pos = channel_pos(p.q, c, p.npu_num);
         for (int64_t hw = 0; hw < HW; ++hw, ++i)
-          std::memcpy(mem + pos.npu * p.lms + r + (n * st.n + pos.slot * st.c + hw) * e, &out[i],
+          std::memcpy(mem + size_t(pos.npu) * p.npu_stride + r + (n * st.n + pos.slot * st.c + hw) * e, &out[i],
                       static_cast<size_t>(e));
       }
   };

@@ -134,9 +134,8 @@ def test_device_address_level():
     q = 5 * d.local_mem_size
     d.s2l(q, x, "fp32")
     # channel 1 lives on NPU 6 at the same offset (spec 50 §1)
-    mem = d.memory()
-    np.testing.assert_array_equal(mem[6 * d.local_mem_size:6 * d.local_mem_size + 60].view(np.float32),
-                                  x[0, 1].reshape(-1))
+    mem = d.memory()  # (NPU_NUM, LOCAL_MEM_SIZE): row k is NPU k (docs/tpu.md#host-layout)
+    np.testing.assert_array_equal(mem[6, :60].view(np.float32), x[0, 1].reshape(-1))
     d.greater_select(q + 1024, tpu.tensor(q), tpu.scalar(0.0), tpu.tensor(q), tpu.scalar(0.0),
                      (1, 2, 3, 5), "fp32", "fp32")
     np.testing.assert_array_equal(d.l2s(q + 1024, (1, 2, 3, 5), "fp32"), np.maximum(x, 0))
@@ -158,12 +157,40 @@ def test_device_address_level():
     np.testing.assert_array_equal(before, d.memory())
 
 
+def test_device_memory_every_npu():
+    """memory() is an (NPU_NUM, LOCAL_MEM_SIZE) view whatever the host layout (NPUs npu_stride apart,
+    docs/tpu.md#host-layout): each NPU's row is what the kernel reads and writes at local address
+    k * LOCAL_MEM_SIZE + r, on every chip."""
+    for chip in tpu.chips():
+        d = tpu.Device(chip)
+        npu, lms = d.npu_num, d.local_mem_size
+        assert d.npu_stride > lms and d.npu_stride % 64 == 0
+        mem = d.memory()
+        assert mem.shape == (npu, lms) and mem.dtype == np.uint8
+        # host writes on every NPU, read by L2S: channel k of a [1, npu, 1, 1] tensor is on NPU k
+        first = np.arange(npu, dtype=np.int32) + 1000
+        last = -np.arange(npu, dtype=np.int32) - 1000
+        mem[:, :4] = first.view(np.uint8).reshape(npu, 4)
+        mem[:, lms - 4:] = last.view(np.uint8).reshape(npu, 4)
+        np.testing.assert_array_equal(d.l2s(0, (1, npu, 1, 1), "s32").reshape(-1), first)
+        np.testing.assert_array_equal(d.l2s(lms - 4, (1, npu, 1, 1), "s32").reshape(-1), last)
+        # S2L of every byte of every NPU lands in its row; a BDC copy moves it inside each row
+        per = lms // 4
+        x = np.arange(npu * per, dtype=np.int32).reshape(1, npu, per // 64, 64)
+        d.s2l(0, x, "s32")
+        np.testing.assert_array_equal(d.memory().view(np.int32), x.reshape(npu, per))
+        half = (1, npu, per // 128, 64)
+        d.cpy(lms // 2, 0, half, "s32")
+        got = d.memory().view(np.int32)
+        np.testing.assert_array_equal(got[:, per // 2:], got[:, :per // 2])
+
+
 def test_device_strided_s2l():
     d = tpu.Device("bm1688")
     x = np.arange(12, dtype=np.int16).reshape(1, 1, 3, 4)
     d.s2l(0, x, "s16", stride=(12, 12, 4, 1))
     np.testing.assert_array_equal(d.l2s(0, (1, 1, 3, 4), "s16", stride=(12, 12, 4, 1)), x)
-    np.testing.assert_array_equal(d.memory()[:24].view(np.int16), x.reshape(-1))
+    np.testing.assert_array_equal(d.memory()[0, :24].view(np.int16), x.reshape(-1))
     with pytest.raises(tilesim.Error) as ei:
         d.s2l(d.local_mem_size - 8, x, "s16")
     assert ei.value.code == "Bounds"

@@ -59,8 +59,9 @@ int pick_dim(Gen& G, int typical) {
   return edge[G.u(6)];
 }
 
-// Marks the bytes of an (n,c,h,w) tensor of `sz`-byte elements at addr, 64-byte aligned layout.
-void allow_tensor(robust::Allowed& a, const tp::ChipProfile& chip, uint32_t addr, const dim4& s,
+// Marks the bytes of an (n,c,h,w) tensor of `sz`-byte elements at addr, 64-byte aligned layout;
+// NPU k's bytes start k * stride into the host buffer (Device::npu_stride, docs/tpu.md#host-layout).
+void allow_tensor(robust::Allowed& a, const tp::ChipProfile& chip, size_t stride, uint32_t addr, const dim4& s,
                   int sz) {
   const uint64_t lms = chip.local_mem_size, npu = uint64_t(chip.npu_num);
   const uint64_t q = addr / lms, r = addr % lms;
@@ -72,7 +73,7 @@ void allow_tensor(robust::Allowed& a, const tp::ChipProfile& chip, uint32_t addr
     for (uint64_t c = 0; c < uint64_t(s.c); ++c) {
       const uint64_t lane = (q + c) % npu, slot = (q + c) / npu;
       const uint64_t off = r + (n * ns + slot * cs) * uint64_t(sz);
-      a.allow(lane * lms + off, hw * uint64_t(sz));
+      a.allow(lane * stride + off, hw * uint64_t(sz));
     }
 }
 
@@ -94,7 +95,7 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
     robust::Allowed allowed(mem.size());
     const uint32_t lms = chip.local_mem_size;
     const uint32_t align = uint32_t(chip.align_bytes);
-    const uint32_t total = uint32_t(mem.size());
+    const uint32_t total = lms * uint32_t(chip.npu_num);  // one past the last local address
     for (int k = 0; k < per_chip; ++k) {
       const bool ext = op == tp::SelectOp::MaximumGreater || op == tp::SelectOp::MinimumLess;
       const int da = pick_dtype(G);
@@ -171,10 +172,10 @@ void run(tp::SelectOp op, uint64_t seed, int n) {
       std::fill(allowed.may.begin(), allowed.may.end(), uint8_t{0});
       // select: dst in dst_dtype (dtype_b); extremum: dst0 in dtype_a, dst1 in dtype_b
       if (ext) {
-        allow_tensor(allowed, chip, d0, shape, bytes_of(da));
-        allow_tensor(allowed, chip, d1, shape, bytes_of(db));
+        allow_tensor(allowed, chip, dut.npu_stride(), d0, shape, bytes_of(da));
+        allow_tensor(allowed, chip, dut.npu_stride(), d1, shape, bytes_of(db));
       } else {
-        allow_tensor(allowed, chip, d0, shape, bytes_of(db));
+        allow_tensor(allowed, chip, dut.npu_stride(), d0, shape, bytes_of(db));
       }
       const long at = robust::first_forbidden_change(before, mem.data(), allowed);
       ASSERT_EQ(at, -1) << tp::instruction_name(op) << " " << chip.name << " case " << k

@@ -250,7 +250,8 @@ const DT kDts[] = {{DT_FP32, DType::fp32, 4, true},  {DT_FP16, DType::fp16, 2, t
                    {DT_INT8, DType::s8, 1, false},   {DT_UINT8, DType::u8, 1, false},   {DT_INT16, DType::s16, 2, false},
                    {DT_UINT16, DType::u16, 2, false}, {DT_INT32, DType::s32, 4, false}, {DT_UINT32, DType::u32, 4, false}};
 
-// An operand as the model sees it: spec 50 §1 addressing, written out independently of src/tpu.
+// An operand as the model sees it: spec 50 §1 addressing, written out independently of src/tpu;
+// `at` is its byte in memory(), NPU k at k * npu_stride() (docs/tpu.md#host-layout).
 struct Lay {
   local_addr_t addr;
   dim4 st;  // element strides
@@ -259,7 +260,7 @@ struct Lay {
 size_t at(const Device& d, const Lay& l, int n, int c, int h, int w) {
   const int q = static_cast<int>(l.addr / d.local_mem_size());
   const int npu = (q + c) % d.npu_num(), slot = (q + c) / d.npu_num();
-  return size_t(npu) * d.local_mem_size() + l.addr % d.local_mem_size() +
+  return size_t(npu) * d.npu_stride() + l.addr % d.local_mem_size() +
          size_t(int64_t(n) * l.st.n + int64_t(slot) * l.st.c + int64_t(h) * l.st.h + int64_t(w) * l.st.w) * l.e;
 }
 uint64_t load(const std::vector<uint8_t>& m, size_t off, int e) {
@@ -481,7 +482,7 @@ TEST(TpuBdcDifferential, IntAddSubOneDtypeNoShift) {
         for (size_t npu = 0; npu < 32; ++npu)  // the first 16 KiB of each NPU hold every operand
           for (size_t i = 0; i < 16384; i += size_t(e)) {
             const uint64_t v = rng() % 3 == 0 ? edges[rng() % 8] : rng();
-            std::memcpy(&fast.memory()[npu * fast.local_mem_size() + i], &v, size_t(e));
+            std::memcpy(&fast.npu_memory(int(npu))[i], &v, size_t(e));
           }
         std::memcpy(ref.memory().data(), fast.memory().data(), fast.memory().size());
         BdcCall k = call(fn, 0, 4096, 8192, dt);
@@ -528,9 +529,9 @@ TEST(TpuBdcDifferential, ComparesOnEdgeCodes) {
         for (size_t npu = 0; npu < 5; ++npu)
           for (size_t i = 0; i < 8192; i += size_t(e)) {
             const uint32_t v = rng() % 4 ? pool[rng() % pool.size()] : uint32_t(rng());
-            std::memcpy(&fast.memory()[npu * fast.local_mem_size() + i], &v, size_t(e));
+            std::memcpy(&fast.npu_memory(int(npu))[i], &v, size_t(e));
           }
-        std::memcpy(ref.memory().data(), fast.memory().data(), 5 * size_t(fast.local_mem_size()));
+        std::memcpy(ref.memory().data(), fast.memory().data(), 5 * fast.npu_stride());
         BdcCall k = call(fn, 0, 4096, 6144, dt);
         k.src0_dtype = st;
         k.shape = &shape;

@@ -35,11 +35,25 @@ int tilesim_tpu_c_smoke(void) {
     const float want[8] = {-1.f, -1.f, -0.5f, 0.f, 0.25f, 1.f, 1.f, -0.f};
     CHECK(memcmp(y, want, sizeof want) == 0);
   }
-  /* channel 1 lives on NPU 1 at offset 0 (spec 50 §1) */
+  /* channel 1 lives on NPU 1 at offset 0 (spec 50 §1); on the host NPU k starts k * the NPU
+   * stride into tilesim_tpu_local_mem(), which is more than LOCAL_MEM_SIZE (docs/tpu.md host layout) */
   {
     float f;
-    memcpy(&f, tilesim_tpu_local_mem() + LOCAL_MEM_SIZE + 4096, 4);
+    const size_t stride = tilesim_tpu_npu_stride();
+    CHECK(stride > (size_t)LOCAL_MEM_SIZE && stride % 64 == 0);
+    memcpy(&f, tilesim_tpu_local_ptr(LOCAL_MEM_SIZE + 4096), 4);
     CHECK(f == 0.25f);
+    CHECK(tilesim_tpu_local_ptr(LOCAL_MEM_SIZE + 4096) == tilesim_tpu_local_mem() + stride + 4096);
+    /* and a host write there is what the kernel reads at that local address */
+    f = 7.5f;
+    memcpy(tilesim_tpu_local_ptr((local_addr_t)(63 * LOCAL_MEM_SIZE + 128)), &f, 4);
+    {
+      dim4 one = {1, 1, 1, 1};
+      float g = 0.f;
+      tpu_gdma_cpy_L2S((system_addr_t)(uintptr_t)&g, (local_addr_t)(63 * LOCAL_MEM_SIZE + 128), &one, NULL, NULL,
+                       DT_FP32);
+      CHECK(g == 7.5f);
+    }
   }
   /* layout helpers */
   {
@@ -100,6 +114,10 @@ int tilesim_tpu_c_errors(void) {
   tpu_bdc_equal_select(64, &t, NULL, &t, &t, &shape, DT_FP32, DT_FP32);
   CHECK(strstr(tilesim_tpu_last_error(), "src1 is NULL") != NULL);
   CHECK(memcmp(before, tilesim_tpu_local_mem(), sizeof before) == 0);
+  /* a host pointer of a local address outside local memory: NULL and a Bounds error */
+  CHECK(tilesim_tpu_local_ptr((local_addr_t)(NPU_NUM * LOCAL_MEM_SIZE)) == NULL);
+  CHECK(tilesim_tpu_last_error_code() == 3);
+  CHECK(strstr(tilesim_tpu_last_error(), "tilesim_tpu_local_ptr: address 0x1000000 is outside local memory") != NULL);
   /* the next good call clears the error */
   tpu_bdc_equal_select(64, &t, &t, &t, &t, &shape, DT_FP32, DT_FP32);
   CHECK(tilesim_tpu_last_error_code() == 0 && tilesim_tpu_last_error()[0] == 0);

@@ -139,7 +139,7 @@ TEST_F(Fixture, VectorAtLastElement) {
   const variable_t v = vector(d.local_mem_size() - 4), sc = scalar_bits(0);
   for (int c = 0; c < 4; ++c) {
     const float x = float(c + 1);
-    std::memcpy(d.memory().data() + size_t(c + 1) * d.local_mem_size() - 4, &x, 4);
+    std::memcpy(d.npu_memory(c).data() + d.local_mem_size() - 4, &x, 4);
   }
   d.greater_select(16384, &v, &sc, &v, &sc, &s, DT_FP32, DT_FP32);
   const auto out = get<float>(d, 16384, s, DT_FP32);

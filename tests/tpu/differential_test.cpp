@@ -170,11 +170,11 @@ void run_chip(const char* chip, int cases_per_op) {
       if (cursor > LMS) continue;
       // Same random bytes in both devices (every NPU, the whole used range).
       for (int n = 0; n < NPU; ++n) {
-        uint8_t* base = fast.memory().data() + size_t(n) * LMS;
+        uint8_t* base = fast.npu_memory(n).data();
         for (int i = 0; i < 6; ++i)
           if (hi[i] > lo[i] && (i < 4 ? v[i].type != SCALAR : (i == 4 || ext)))
             g.fill(base + lo[i], size_t(hi[i] - lo[i]), dts[i]);
-        std::memcpy(ref.memory().data() + size_t(n) * LMS, base, size_t(cursor));
+        std::memcpy(ref.npu_memory(n).data(), base, size_t(cursor));
       }
       SCOPED_TRACE(::testing::Message()
                    << chip << " " << tilesim::tpu::instruction_name(op) << " dtypes " << pr.a << ","
@@ -184,12 +184,12 @@ void run_chip(const char* chip, int cases_per_op) {
       fast.select(op, d0, d1, &v[0], &v[1], &v[2], &v[3], &s, pr.a, pr.b);
       ref.select(op, d0, d1, &v[0], &v[1], &v[2], &v[3], &s, pr.a, pr.b);
       for (int n = 0; n < NPU; ++n) {
-        const size_t off = size_t(n) * LMS;
-        if (std::memcmp(fast.memory().data() + off, ref.memory().data() + off, size_t(cursor))) {
+        const std::span<const uint8_t> fm = std::as_const(fast).npu_memory(n), rm = std::as_const(ref).npu_memory(n);
+        if (std::memcmp(fm.data(), rm.data(), size_t(cursor))) {
           size_t b = 0;
-          while (fast.memory()[off + b] == ref.memory()[off + b]) ++b;
-          FAIL() << "NPU " << n << " byte 0x" << std::hex << b << ": fast 0x"
-                 << int(fast.memory()[off + b]) << " ref 0x" << int(ref.memory()[off + b]);
+          while (fm[b] == rm[b]) ++b;
+          FAIL() << "NPU " << n << " byte 0x" << std::hex << b << ": fast 0x" << int(fm[b]) << " ref 0x"
+                 << int(rm[b]);
         }
       }
       ++ran;

@@ -78,14 +78,13 @@ TEST(TpuGlobal, LazyZeroingReadsZeroThroughEveryPath) {
   global_addr_t g = tilesim::tpu::global_alloc(n);  // the 0xAB block behind it, not zeroed yet
   Device d;
   const size_t lms = d.local_mem_size();
-  uint8_t* mem = d.memory().data();
-  for (int k = 0; k < d.npu_num(); ++k) std::memset(mem + k * lms, 0x55, 256);
+  for (int k = 0; k < d.npu_num(); ++k) std::memset(d.npu_memory(k).data(), 0x55, 256);
   // S2L from the pending start: zeros arrive in local memory
   const dim4 s = shape4(1, d.npu_num(), 1, 16);
   d.gdma_S2L(0, g, &s, nullptr, nullptr, DT_INT32);
   for (int k = 0; k < d.npu_num(); ++k)
-    for (int i = 0; i < 64; ++i) ASSERT_EQ(mem[k * lms + i], 0) << k << " " << i;
-  for (int k = 0; k < d.npu_num(); ++k) std::memset(mem + k * lms, 0x11, 64);
+    for (int i = 0; i < 64; ++i) ASSERT_EQ(d.npu_memory(k)[i], 0) << k << " " << i;
+  for (int k = 0; k < d.npu_num(); ++k) std::memset(d.npu_memory(k).data(), 0x11, 64);
   // a rejected L2S (local source outside local memory) drops nothing
   const global_addr_t at1 = g + 4096;
   EXPECT_THROW(d.gdma_L2S(at1, uint32_t(d.npu_num()) * lms, &s, nullptr, nullptr, DT_INT32), tilesim::Error);
@@ -168,16 +167,21 @@ TEST(TpuLocal, LazyZeroingReadsZeroThroughEveryPath) {
   d.gdma_cpy_L2S(back.data(), 7 * g, &one, nullptr, nullptr, DT_INT32);
   for (size_t i = 0; i < size_t(npu) * g / 4; ++i) ASSERT_EQ(back[i], 0) << i;
   // 6. the host view: every byte not written above is zero
-  std::span<const uint8_t> m = std::as_const(d).memory();
   size_t nonzero = 0;
-  for (int k = 0; k < npu; ++k)
-    for (uint32_t i = 10 * g; i < lms; ++i) nonzero += m[size_t(k) * lms + i] != 0;
+  for (int k = 0; k < npu; ++k) {
+    const std::span<const uint8_t> m = std::as_const(d).npu_memory(k);
+    for (uint32_t i = 10 * g; i < lms; ++i) nonzero += m[i] != 0;
+  }
   EXPECT_EQ(nonzero, 0u);
-  // 7. after a view, zero_memory zeroes at once (the view is read directly)
+  // 7. after a view, zero_memory zeroes at once (the view is read directly): every NPU's bytes
+  // (the host layout's padding between NPUs is no local memory, docs/tpu.md#host-layout)
   std::span<uint8_t> w = d.memory();
   std::memset(w.data(), 0x5A, w.size());
   d.zero_memory();
-  EXPECT_EQ(size_t(std::count(w.begin(), w.end(), uint8_t(0))), w.size());
+  for (int k = 0; k < npu; ++k) {
+    const std::span<const uint8_t> m = w.subspan(size_t(k) * d.npu_stride(), lms);
+    EXPECT_EQ(size_t(std::count(m.begin(), m.end(), uint8_t(0))), size_t(lms)) << k;
+  }
 }
 
 TEST(TpuGlobal, SpanRejections) {
@@ -209,7 +213,7 @@ TEST(TpuGdma, GlobalRoundTripWithStrides) {
   d.gdma_S2L(dst, in.a, &s, nullptr, &src_st, DT_FP32);
   // element (n=1, c=2, h=1, w=3) sits on NPU 5, slot 0, at n stride ceil((3+3)/64)*16 = 16
   float f;
-  std::memcpy(&f, d.memory().data() + 5 * d.local_mem_size() + (16 + 1 * 4 + 3) * 4, 4);
+  std::memcpy(&f, d.npu_memory(5).data() + (16 + 1 * 4 + 3) * 4, 4);
   EXPECT_EQ(f, float(((1 * 4 + 3) * 3 + 2) * 2 + 1));
   d.gdma_L2S(out.a, dst, &s, nullptr, nullptr, DT_FP32);
   for (int n = 0; n < 2; ++n)
@@ -266,7 +270,7 @@ TEST(TpuGdma, S2SSetCAndSystemCpy) {
   EXPECT_EQ(a.p<int32_t>()[9], -1);
   d.gdma_set_C_local(2 * d.local_mem_size(), 0x12345678u, &s2, nullptr, DT_UINT16);
   uint16_t h[4];
-  std::memcpy(h, d.memory().data() + 2 * d.local_mem_size(), 8);
+  std::memcpy(h, d.npu_memory(2).data(), 8);
   EXPECT_EQ(h[0], 0x5678);
   EXPECT_EQ(h[3], 0x5678);
   d.gdma_system_cpy(b.a, a.a + 8 * 4, 5, DT_INT32);
