@@ -67,20 +67,6 @@ HWY_INLINE V F32Op(V a, V b) {
   }
 }
 
-#if HWY_TARGET == HWY_AVX3
-// max/min of 16 fp32 lanes in two instructions, no branch: vrangeps takes the larger/smaller
-// with -0 below +0 (spec 15's ±0 rule) but returns the number for a quiet NaN (IEEE maxNum), so
-// the lanes where a or b is NaN (not ordered) keep the canonical NaN of its merge source. The
-// mask test and branch per vector cost TMAX ~40% of a 64x64 tile (issue 16 §5).
-template <Op op>
-HWY_INLINE hn::Vec512<float> F32MaxMinAvx3(hn::Vec512<float> a, hn::Vec512<float> b) {
-  const __mmask16 ord = _mm512_cmp_ps_mask(a.raw, b.raw, _CMP_ORD_Q);
-  const __m512 qnan = _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000));
-  // imm8: bits 1:0 = 01 max / 00 min, bits 3:2 = 01 the sign of the chosen operand.
-  return hn::Vec512<float>{_mm512_mask_range_ps(qnan, ord, a.raw, b.raw, op == Op::max ? 5 : 4)};
-}
-#endif
-
 using nan_simd::HWY_NAMESPACE::AnyNaN;
 using nan_simd::HWY_NAMESPACE::Canonical;
 
@@ -110,13 +96,6 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
     float* o = RowW<float>(d, ds, r);
     auto step = [&](size_t i) HWY_ATTR {  // the op, NaN lanes not yet canonical for + - * /
       const auto vx = hn::LoadU(df, x + i);
-#if HWY_TARGET == HWY_AVX3
-      if constexpr (op == Op::max || op == Op::min) {
-        if constexpr (m == kTT) return F32MaxMinAvx3<op>(vx, hn::LoadU(df, y + i));
-        else if constexpr (m == kTS) return F32MaxMinAvx3<op>(vx, vs);
-        else return F32MaxMinAvx3<op>(vs, vx);
-      }
-#endif
       if constexpr (m == kTT) return F32Op<op>(vx, hn::LoadU(df, y + i));
       else if constexpr (m == kTS) return F32Op<op>(vx, vs);
       else return F32Op<op>(vs, vx);

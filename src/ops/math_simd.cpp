@@ -492,73 +492,9 @@ HWY_NOINLINE void F16ExpAvx3(const uint16_t* t, const uint16_t* src, uint16_t* d
   }
   for (; i < n; ++i) dst[i] = F16Table(t, src[i], sat);
 }
-
-// fp16 ln on fp32 lanes (AVX-512): x = m 2^k with m in [0.75, 1.5) (vgetmantps / vgetexpps);
-// r = 1/m rounded to a multiple of 1/16 (vrcp14ps, then vrndscaleps), r = j/16 with j in
-// [11, 21]; f = m r - 1 is exact in one FMA (m has at most 11 significant bits, j at most 5) and
-// |f| < 0.05; ln x = k ln2 - ln r + ln(1 + f), -ln r from one register of 16 fp32 values (lane
-// j mod 16: j = 11..21 are distinct there, j = 16 gives +0, so x near 1 keeps its relative
-// accuracy), ln(1 + f) by its series to f^5 (truncation < f^5/6 < 2^-24 relative). k ln2 is
-// split so that k ln2hi is exact. The input range is x positive finite (fp32 bits in [1,
-// 0x7F7FFFFF]); every result other than ln 1 = +0 is a normal fp16 value (|ln x| >= ln(1 +
-// 2^-11)). A lane is final when y's 13 bits below the fp16 significand are more than W = 16
-// fp32 ulps from the fp16 midpoint (as F16Exp); the others and the rest of the domain take the
-// table. Being a finite domain, the bits are proved by tests/ops (math_test.cpp Fp16LnKernel),
-// which runs every fp16 code through this path against the table. Why: the table's one scalar
-// lookup per element kept fp16 TLOG at 0.7 of NumPy (issue 16 Speed).
-alignas(64) inline constexpr float kLnJ16[16] = {
-    0.0f,           -0x1.f0a30cp-5f, -0x1.e27076p-4f, -0x1.5ff308p-3f, -0x1.c8ff7cp-3f, -0x1.1675cap-2f,
-    0.0f,           0.0f,            0.0f,            0.0f,            0.0f,            0x1.7fafa4p-2f,
-    0x1.269622p-2f, 0x1.a93ed4p-3f,  0x1.1178e8p-3f,  0x1.08598cp-4f};  // -ln(j/16) at j mod 16
-HWY_NOINLINE void F16LnAvx3(const uint16_t* t, const uint16_t* src, uint16_t* dst, size_t n,
-                            bool sat) {
-  const DF df;
-  const DU du;
-  const hn::Rebind<uint16_t, DF> d16;
-  const hn::Rebind<hwy::float16_t, DF> dh;
-  const size_t N = hn::Lanes(df);
-  const __m512 lnj = _mm512_load_ps(kLnJ16);
-  const VF ln2_hi = hn::Set(df, 0x1.62e4p-1f), ln2_lo = hn::Set(df, 0x1.7f7d1cp-20f),
-           sixteen = hn::Set(df, 16.0f), one = hn::Set(df, 1.0f), c2 = hn::Set(df, -0.5f),
-           c3 = hn::Set(df, 1.0f / 3), c4 = hn::Set(df, -0.25f), c5 = hn::Set(df, 0.2f);
-  constexpr uint32_t kW = 4;
-  const VU off = hn::Set(du, kW - 0x1000u), far_bits = hn::Set(du, 0x1FFFu & ~(2 * kW - 1)),
-           one_bits = hn::Set(du, 1u), max_bits = hn::Set(du, 0x7F7FFFFFu);
-  size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto c = hn::LoadU(d16, src + i);
-    const VF x = hn::PromoteTo(df, hn::BitCast(dh, c));
-    const __m512 m = _mm512_getmant_ps(x.raw, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
-    __m512 k = _mm512_getexp_ps(x.raw);  // floor(log2 x); m < 1 means x = m 2^(k + 1)
-    k = _mm512_mask_add_ps(k, _mm512_cmp_ps_mask(m, one.raw, _CMP_LT_OQ), k, one.raw);
-    const __m512 r = _mm512_roundscale_ps(_mm512_rcp14_ps(m), (4 << 4) | _MM_FROUND_TO_NEAREST_INT);
-    const VF f{_mm512_fmsub_ps(m, r, one.raw)};  // exact
-    const VF lnr{_mm512_permutexvar_ps(_mm512_cvtps_epi32(_mm512_mul_ps(r, sixteen.raw)), lnj)};
-    const VF kf{k};
-    VF p = hn::MulAdd(c5, f, c4);
-    p = hn::MulAdd(p, f, c3);
-    p = hn::MulAdd(p, f, c2);
-    p = hn::MulAdd(hn::Mul(f, f), p, f);             // ln(1 + f)
-    const VF hi = hn::MulAdd(kf, ln2_hi, lnr);        // k ln2hi exact
-    const VF y = hn::Add(hi, hn::MulAdd(kf, ln2_lo, p));
-    const VU yb = hn::BitCast(du, y), xb = hn::BitCast(du, x);
-    const auto in = hn::Lt(hn::Sub(xb, one_bits), max_bits);  // x positive finite
-    const auto far = hn::TestBit(hn::Add(yb, off), far_bits);
-    const auto ok = hn::RebindMask(df, hn::And(in, far));
-    hn::StoreU(hn::BitCast(d16, hn::DemoteTo(dh, y)), d16, dst + i);  // RNE
-    if (HWY_UNLIKELY(!hn::AllTrue(df, ok))) F16Redo(t, ok, c, dst + i, sat);
-  }
-  for (; i < n; ++i) dst[i] = F16Table(t, src[i], sat);
-}
 #endif
 
 bool F16Fast(MathFn f, const uint16_t* t, const uint16_t* src, uint16_t* dst, size_t n, bool sat) {
-#if TILESIM_AVX3
-  if (f == MathFn::ln) {
-    F16LnAvx3(t, src, dst, n, sat);
-    return true;
-  }
-#endif
 #if HWY_TARGET <= HWY_AVX2  // F16C
   if (f == MathFn::exp) {
 #if TILESIM_AVX3
