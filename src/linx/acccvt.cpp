@@ -46,7 +46,7 @@ Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long w
   const size_t es = formats::info(to).storage_bits / 8;
   const size_t M = acc.m, N = acc.n, Mp = (M + 15) / 16 * 16, Np = (N + 15) / 16 * 16;
   const size_t need = (lay == 0 ? Mp * Np : M * N) * es;
-  const enc::Word& io = *d.iots[0];
+  const enc::Word& io = *d.iot;
   const size_t size = enc::size_bytes(io[F::size]);
   if (size < need)
     c.fail("tile too small", "destination ->" + std::string(enc::dst_name(io[F::dst])) + "<" + enc::size_text(io[F::size]) +

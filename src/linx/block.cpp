@@ -18,6 +18,8 @@ void Ctx::fail(const std::string& kind, const std::string& detail, const std::st
 
 Desc describe(const Machine::State& s, const Ctx& c) {
   Desc d;
+  const enc::Word* prev_iot = nullptr;
+  bool last_before_final = false;
   const auto b = c.block;
   for (size_t i = 1; i < b.size(); ++i) {
     const enc::Word& w = b[i];
@@ -47,13 +49,14 @@ Desc describe(const Machine::State& s, const Ctx& c) {
           c.fail("malformed block", "B.IOR at word " + num(c.word + static_cast<long>(i)) + " has RegDst " +
                                         enc::reg_name(w[F::rd]) + "; it must be zero in this block",
                  "docs/linx.md#block-words");
+        if (!d.has_ior) d.regs = {w[F::rs0], w[F::rs1], w[F::rs2]};
         d.has_ior = true;
-        d.regs.push_back(w[F::rs0]);
-        d.regs.push_back(w[F::rs1]);
-        d.regs.push_back(w[F::rs2]);
         break;
       case Op::b_iot2: case Op::b_iot1: case Op::b_iot0:
-        d.iots.push_back(&w);
+        if (prev_iot && (*prev_iot)[F::last]) last_before_final = true;
+        if (!d.iot) d.iot = &w;
+        prev_iot = &w;
+        ++d.iot_count;
         break;
       default:
         c.fail("malformed block", text::raw_line(w) + " has no place in a " + c.instr + " block", "docs/linx.md#block-words");
@@ -65,23 +68,20 @@ Desc describe(const Machine::State& s, const Ctx& c) {
         c.fail("unsupported", text::raw_line(b[i]) + " decodes but has no v0.56 semantics tilesim implements",
                "docs/linx.md#block-words");
   }
-  for (size_t i = 0; i < d.iots.size(); ++i) {
-    const bool final = i + 1 == d.iots.size();
-    if ((*d.iots[i])[F::last] != (final ? 1u : 0u))
-      c.fail("malformed block", final ? "the final B.IOT lacks 'last'" : "'last' on a B.IOT before the final one",
-             "docs/linx.md#block-words");
-  }
+  // (An earlier B.IOT with 'last' is the first fault in word order, before a final one without.)
+  if (last_before_final) c.fail("malformed block", "'last' on a B.IOT before the final one", "docs/linx.md#block-words");
+  if (prev_iot && !(*prev_iot)[F::last]) c.fail("malformed block", "the final B.IOT lacks 'last'", "docs/linx.md#block-words");
   return d;
 }
 
 void need_iot(const Ctx& c, const Desc& d, unsigned sources, bool destination) {
   const char* forms[3] = {"B.IOT last, ->DST<Size>", "B.IOT SRC, last[, ->DST<Size>]", "B.IOT SRC0, SRC1, last, ->DST<Size>"};
-  if (d.iots.empty()) c.fail("malformed block", c.instr + " needs " + forms[sources] + "; the block has no B.IOT", "docs/linx.md#block-words");
-  if (d.iots.size() > 1)
-    c.fail("unsupported", c.instr + " with " + num(d.iots.size()) +
+  if (!d.iot_count) c.fail("malformed block", c.instr + " needs " + forms[sources] + "; the block has no B.IOT", "docs/linx.md#block-words");
+  if (d.iot_count > 1)
+    c.fail("unsupported", c.instr + " with " + num(d.iot_count) +
                               " B.IOT words (a second destination or more sources) is not supported",
            "docs/linx.md#block-words");
-  const enc::Word& w = *d.iots[0];
+  const enc::Word& w = *d.iot;
   const unsigned have = w.op == Op::b_iot2 ? 2 : w.op == Op::b_iot1 ? 1 : 0;
   if (have != sources)
     c.fail("malformed block", c.instr + " needs " + forms[sources] + "; its B.IOT has " + num(have) + " source(s)", "docs/linx.md#block-words");
@@ -129,11 +129,13 @@ size_t elem_bytes(const Ctx& c, unsigned dt, const char* role) {
   return bits / 8;
 }
 
-Geom geometry(const Ctx& c, const Desc& d, size_t size, size_t esize, const std::string& role) {
+std::string Role::text() const { return code < 0 ? what : std::string(what) + " " + enc::tile_text(static_cast<unsigned>(code)); }
+
+Geom geometry(const Ctx& c, const Desc& d, size_t size, size_t esize, const Role& role) {
   return geometry_bits(c, d, size, static_cast<unsigned>(esize * 8), role);
 }
 
-Geom geometry_bits(const Ctx& c, const Desc& d, size_t size, unsigned bits, const std::string& role) {
+Geom geometry_bits(const Ctx& c, const Desc& d, size_t size, unsigned bits, const Role& role) {
   Geom g{};
   g.vc = d.lb[0];
   g.vr = d.lb[1];
@@ -145,14 +147,14 @@ Geom geometry_bits(const Ctx& c, const Desc& d, size_t size, unsigned bits, cons
                                  "; a dimension of 0 faults",
            "docs/linx.md#block-words");
   if (bits < 8 && (g.col % 2 || g.vc % 2))
-    c.fail("tile geometry", role + ": a 4-bit tile needs Col and ValidCol even (whole bytes), got Col " + num(g.col) +
+    c.fail("tile geometry", role.text() + ": a 4-bit tile needs Col and ValidCol even (whole bytes), got Col " + num(g.col) +
                                 ", ValidCol " + num(g.vc),
            "docs/linx.md#tload-tstore-tmov");
   g.row = size * 8 / (g.col * bits);
   if (g.vc > g.col)
-    c.fail("tile geometry", role + ": ValidCol " + num(g.vc) + " > Col " + num(g.col), "docs/linx.md#block-words");
+    c.fail("tile geometry", role.text() + ": ValidCol " + num(g.vc) + " > Col " + num(g.col), "docs/linx.md#block-words");
   if (g.vr > g.row)
-    c.fail("tile geometry", role + ": ValidRow " + num(g.vr) + " > Row " + num(g.row) + " (Size " + num(size) +
+    c.fail("tile geometry", role.text() + ": ValidRow " + num(g.vr) + " > Row " + num(g.row) + " (Size " + num(size) +
                                 " / (Col " + num(g.col) + (bits < 8 ? " * 4 bits / 8" : " * " + num(g.esize) + " bytes") + "))",
            "docs/linx.md#block-words");
   return g;
@@ -185,13 +187,17 @@ int destination(const Machine::State& s, const Ctx& c, const Commit& commit, uns
            "docs/linx.md#machine");
   // Live bytes after this block's releases and pushes (the 17th-oldest of a full queue leaves).
   size_t live = 0;
-  for (size_t q = 0; q < 4; ++q)
-    for (size_t i = 0; i < s.queues[q].size(); ++i) {
-      bool rel = !s.queues[q][i].live;
+  for (size_t q = 0; q < 4; ++q) {
+    const auto& dq = s.queues[q];
+    const size_t leaves = q == dst && dq.size() == p.queue_depth ? dq.size() - 1 : dq.size();
+    size_t i = 0;
+    for (auto t = dq.begin(); t != dq.end(); ++t, ++i) {  // (iterators: deque indexing is slower)
+      if (!t->live || i == leaves) continue;
+      bool rel = false;
       for (const auto& [rq, rp] : commit.release) rel = rel || (rq == static_cast<int>(q) && rp == i);
-      if (q == dst && s.queues[q].size() == p.queue_depth && i + 1 == s.queues[q].size()) rel = true;
-      if (!rel) live += s.queues[q][i].size;
+      if (!rel) live += t->size;
     }
+  }
   for (const auto& pu : commit.push) live += pu.bytes->size();
   if (live + size > p.live_capacity)
     c.fail("capacity", "live tiles would hold " + num(live + size) + " bytes, more than the " + num(p.live_capacity) +
@@ -217,9 +223,8 @@ uint64_t pad_code(const Ctx& c, DType t, unsigned pad) {
   }
 }
 
-void mem_ok(const Machine::State& s, const Ctx& c, u128 addr, u128 n, const std::string& what) {
-  if (addr + n > s.mem.size())
-    c.fail("memory bounds", what + ": bytes [" + num(static_cast<uint64_t>(addr)) + ", +" + num(static_cast<uint64_t>(n)) +
+void mem_fault(const Machine::State& s, const Ctx& c, u128 addr, u128 n, const std::string& what) {
+  c.fail("memory bounds", what + ": bytes [" + num(static_cast<uint64_t>(addr)) + ", +" + num(static_cast<uint64_t>(n)) +
                                 ") lie outside the " + num(s.mem.size()) + "-byte memory",
            "docs/linx.md#block-words");
 }

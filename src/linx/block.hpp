@@ -33,8 +33,11 @@ struct Desc {
   std::array<bool, 3> lb_set{};
   Attr attr;
   bool has_ior = false;
-  std::vector<unsigned> regs;  // B.IOR RegSrc0, RegSrc1, ... (codes; 0 = absent)
-  std::vector<const enc::Word*> iots;
+  // The first B.IOR's RegSrc0..2 (codes; 0 = absent) and the first B.IOT with the count: no block
+  // here reads more, and fixed fields keep a small block's description off the heap.
+  std::array<unsigned, 3> regs{};
+  const enc::Word* iot = nullptr;
+  size_t iot_count = 0;
   unsigned reg_code(size_t i) const { return i < regs.size() ? regs[i] : 0; }
 };
 
@@ -47,15 +50,24 @@ void need_iot(const Ctx& c, const Desc& d, unsigned sources, bool destination);
 // The fields of B.DATR this block does not use must be 0 (`used` names them: "layout pad ...").
 void unused_zero(const Ctx& c, const Attr& a, const char* used);
 
+// The tile a geometry check is about ("destination", "src0 T#1"): its text is built only when a
+// check fails (every block checks its tiles; the strings cost more than a small TEPL's checks).
+struct Role {
+  const char* what;
+  int code = -1;  // the tile's queue code (enc::tile_text), -1: none
+  Role(const char* w, int c = -1) : what(w), code(c) {}  // NOLINT: implicit from a name
+  std::string text() const;
+};
+
 // Tile geometry (spec 31 §1): LB0 = ValidCol, LB1 = ValidRow, LB2 = Col; Row = Size / (Col * bytes).
 struct Geom {
   size_t vr, vc, row, col, esize;  // esize: element bytes, 0 for 4-bit types
   unsigned bits;                   // element bits (4 for S4x2 U4x2 E2M1x2 E1M2x2)
 };
-Geom geometry(const Ctx& c, const Desc& d, size_t size, size_t esize, const std::string& role);
+Geom geometry(const Ctx& c, const Desc& d, size_t size, size_t esize, const Role& role);
 // The same for an element of `bits` bits; 4-bit tiles need Col and ValidCol even (whole bytes per
 // row, docs/linx.md#tload-tstore-tmov).
-Geom geometry_bits(const Ctx& c, const Desc& d, size_t size, unsigned bits, const std::string& role);
+Geom geometry_bits(const Ctx& c, const Desc& d, size_t size, unsigned bits, const Role& role);
 
 // Element bytes of a TMA / TEPL DataType (whole-byte types only), else a fault.
 size_t elem_bytes(const Ctx& c, unsigned dt, const char* role);
@@ -78,8 +90,12 @@ int destination(const Machine::State& s, const Ctx& c, const Commit& commit, uns
 // The PadValue code of dtype t (spec 31 §1): Zero / Null 0, Max / Min the largest / most negative finite.
 uint64_t pad_code(const Ctx& c, DType t, unsigned pad);
 
-// [addr, addr + n) inside memory, else a fault naming the operand.
-void mem_ok(const Machine::State& s, const Ctx& c, u128 addr, u128 n, const std::string& what);
+// [addr, addr + n) inside memory, else a fault naming the operand (what(): its text, built only then).
+[[noreturn]] void mem_fault(const Machine::State& s, const Ctx& c, u128 addr, u128 n, const std::string& what);
+template <class What>
+void mem_ok(const Machine::State& s, const Ctx& c, u128 addr, u128 n, const What& what) {
+  if (addr + n > s.mem.size()) mem_fault(s, c, addr, n, what());
+}
 
 // Releases the sources without .reuse at commit (spec 30 §1).
 void release(Commit& out, std::initializer_list<const Source*> srcs);

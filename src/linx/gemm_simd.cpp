@@ -61,6 +61,44 @@ void Transpose32(const uint8_t* HWY_RESTRICT src, size_t ss, uint8_t* HWY_RESTRI
     for (size_t c = 0; c < cols; ++c) std::memcpy(dst + c * ds + r * 4, src + r * ss + c * 4, 4);
 }
 
+// The same for 16-bit elements (TMA's transposing layouts of fp16 / bf16 / s16 tiles): 8 x 8
+// blocks of 128-bit rows through 16-, 32- and 64-bit interleaves, the rest element by element.
+void Transpose16(const uint8_t* HWY_RESTRICT src, size_t ss, uint8_t* HWY_RESTRICT dst, size_t ds, size_t rows,
+                 size_t cols) {
+  size_t r0 = 0;
+#if TILESIM_LINX_SIMD
+  const hn::Full128<uint16_t> d;
+  const hn::Repartition<uint32_t, decltype(d)> d32;
+  const hn::Repartition<uint64_t, decltype(d)> d64;
+  using V = hn::Vec<decltype(d)>;
+  const auto lo32 = [&](V a, V b) { return hn::BitCast(d, hn::InterleaveLower(d32, hn::BitCast(d32, a), hn::BitCast(d32, b))); };
+  const auto hi32 = [&](V a, V b) { return hn::BitCast(d, hn::InterleaveUpper(d32, hn::BitCast(d32, a), hn::BitCast(d32, b))); };
+  const auto lo64 = [&](V a, V b) { return hn::BitCast(d, hn::InterleaveLower(d64, hn::BitCast(d64, a), hn::BitCast(d64, b))); };
+  const auto hi64 = [&](V a, V b) { return hn::BitCast(d, hn::InterleaveUpper(d64, hn::BitCast(d64, a), hn::BitCast(d64, b))); };
+  for (; r0 + 8 <= rows; r0 += 8)
+    for (size_t c0 = 0; c0 + 8 <= cols; c0 += 8) {
+      const uint8_t* s0 = src + r0 * ss + c0 * 2;
+      V r[8];
+      for (size_t i = 0; i < 8; ++i) r[i] = hn::LoadU(d, reinterpret_cast<const uint16_t*>(s0 + i * ss));
+      // t: row pairs interleaved (t0 = columns 0-3 of rows 0, 1); u: 4 rows per column pair; o: columns.
+      const V t0 = hn::InterleaveLower(d, r[0], r[1]), t1 = hn::InterleaveUpper(d, r[0], r[1]);
+      const V t2 = hn::InterleaveLower(d, r[2], r[3]), t3 = hn::InterleaveUpper(d, r[2], r[3]);
+      const V t4 = hn::InterleaveLower(d, r[4], r[5]), t5 = hn::InterleaveUpper(d, r[4], r[5]);
+      const V t6 = hn::InterleaveLower(d, r[6], r[7]), t7 = hn::InterleaveUpper(d, r[6], r[7]);
+      const V u0 = lo32(t0, t2), u1 = hi32(t0, t2), u2 = lo32(t1, t3), u3 = hi32(t1, t3);
+      const V u4 = lo32(t4, t6), u5 = hi32(t4, t6), u6 = lo32(t5, t7), u7 = hi32(t5, t7);
+      const V o[8] = {lo64(u0, u4), hi64(u0, u4), lo64(u1, u5), hi64(u1, u5),
+                      lo64(u2, u6), hi64(u2, u6), lo64(u3, u7), hi64(u3, u7)};
+      uint8_t* d0 = dst + c0 * ds + r0 * 2;
+      for (size_t i = 0; i < 8; ++i) hn::StoreU(o[i], d, reinterpret_cast<uint16_t*>(d0 + i * ds));
+    }
+  for (size_t r = 0; r < r0; ++r)  // the columns the blocks left
+    for (size_t c = cols / 8 * 8; c < cols; ++c) std::memcpy(dst + c * ds + r * 2, src + r * ss + c * 2, 2);
+#endif
+  for (size_t r = r0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) std::memcpy(dst + c * ds + r * 2, src + r * ss + c * 2, 2);
+}
+
 // Element (i, j) of C in its view (gemm_core.hpp CView).
 HWY_INLINE size_t ViewIndex(const CView& v, size_t i, size_t j) {
   return v.bw ? (j / v.bw) * v.bs + i * v.ldc + j % v.bw : i * v.ldc + j;
@@ -163,8 +201,18 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
 template <class D, class T>
 HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t ldb, size_t kc, T* c, size_t ldc,
                        size_t c1, bool zero, bool fin, const T* fbias) {
-  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+  if (mr == 4 || (mr == 8 && kMR != 8)) {  // a short last panel, packed or in place
+    switch (ak0 + mr) {
+      case 4: return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 12: return Micro<4, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 20: return Micro<4, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 36: return Micro<4, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 8: return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 16: return Micro<8, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 24: return Micro<8, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      default: return Micro<8, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    }
+  }
   switch (ak0) {
     case 0: return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
     case 8: return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
@@ -226,10 +274,18 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
   // A full-height A panel of an NZ view is read in place (its K0 divides kKC, so a K block starts
   // a line); only the others are packed.
   const size_t ak0 = (av.k0 == 8 || av.k0 == 16 || av.k0 == 32) ? av.k0 : 0;
-  const auto a_in_place = [&](size_t ip) { return ak0 && (ip + 1) * kMR <= M; };
+  // The kernel rows of panel ip: kMR, or 4 / 8 for a short last panel.
+  const auto panel_mr = [&](size_t ip) {
+    const size_t h = std::min(kMR, M - ip * kMR);
+    return h <= 4 && kMR > 4 ? size_t{4} : h <= 8 && kMR > 8 ? size_t{8} : kMR;
+  };
+  // Rows the view holds (an NZ tile's padded rows): a short last panel whose kernel rows fit is read
+  // in place too (rows past M only feed the staged rows an edge tile discards).
+  const size_t a_rows = av.S ? av.S / av.k0 : M;
+  const auto a_in_place = [&](size_t ip) { return ak0 && ip * kMR + panel_mr(ip) <= a_rows; };
   // Packing is split over the threads too (panels are independent): the B panels, then the A
   // panels that are not read in place.
-  const size_t a_pack = ak0 ? mp - std::min(mp, M / kMR) : mp;  // in place: only the short last panel
+  const size_t a_pack = !ak0 ? mp : a_in_place(mp - 1) ? 0 : 1;  // in place: all but maybe the short last
   // A small row-major B whose panels are all full is read in place too (row stride N instead of
   // NR; it stays in L1/L2): one PTO TMATMUL tile, no packing copy.
   const bool b_in_place = Brow && N % NR == 0 && K * N * sizeof(T) <= (size_t{64} << 10);
@@ -284,7 +340,7 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             const size_t ldb = b_in_place ? N : NR;
             T* const dst = C + ViewIndex(cv, i0, j0);
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
-            const size_t mr = h <= 4 && kMR > 4 ? 4 : h <= 8 && kMR > 8 ? 8 : kMR;
+            const size_t mr = panel_mr(ip);
             const bool fin = finish && k0 + kc == K;
             if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
               const size_t c1 = ViewIndex(cv, i0, j0 + L) - ViewIndex(cv, i0, j0);
@@ -399,8 +455,12 @@ HWY_EXPORT(ChainF32);
 HWY_EXPORT(ChainI32);
 HWY_EXPORT(EpilogueF32);
 HWY_EXPORT(Transpose32);
+HWY_EXPORT(Transpose16);
 void transpose32(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols) {
   HWY_DYNAMIC_DISPATCH(Transpose32)(static_cast<const uint8_t*>(src), ss, static_cast<uint8_t*>(dst), ds, rows, cols);
+}
+void transpose16(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols) {
+  HWY_DYNAMIC_DISPATCH(Transpose16)(static_cast<const uint8_t*>(src), ss, static_cast<uint8_t*>(dst), ds, rows, cols);
 }
 void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
                     bool zero_start, bool finish, const float* bias) {

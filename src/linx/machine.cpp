@@ -201,12 +201,24 @@ std::vector<uint8_t> Machine::tile_bytes(char queue, int n) const {
   const int q = queue_index(queue);
   if (q < 0 || n < 1 || static_cast<size_t>(n) > s_->queues[static_cast<size_t>(q)].size())
     raise(ErrorCode::Bounds, "linx tile_bytes", std::string("no tile ") + queue + "#" + std::to_string(n), "docs/linx.md#machine");
-  const TileBytes& b = *s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)].bytes;
-  return {b.begin(), b.end()};
+  const TileSlot& t = s_->queues[static_cast<size_t>(q)][static_cast<size_t>(n - 1)];
+  if (!t.live)  // its bytes were dropped at release (docs/linx.md#machine)
+    raise(ErrorCode::Constraint, "linx tile_bytes",
+          std::string("tile ") + queue + "#" + std::to_string(n) + " was released; a released tile holds no bytes",
+          "docs/linx.md#machine");
+  return {t.bytes->begin(), t.bytes->end()};
 }
 
 void apply(Machine::State& s, Commit&& c) {
-  for (const auto& [q, pos] : c.release) s.queues[static_cast<size_t>(q)][pos].live = false;
+  // A released tile's bytes are dropped at once (spec 30 §1: a released tile cannot be read): its
+  // buffer is free for the next destination while still in cache, rather than held until 16 more
+  // pushes evict it (4 MB of cold buffers per queue of 256 KB tiles). A TSTORE's write and a
+  // TMOV's copy hold their own references.
+  for (const auto& [q, pos] : c.release) {
+    TileSlot& t = s.queues[static_cast<size_t>(q)][pos];
+    t.live = false;
+    t.bytes.reset();
+  }
   for (auto& p : c.push) {
     auto& dq = s.queues[static_cast<size_t>(p.queue)];
     const size_t size = p.bytes->size();
@@ -215,7 +227,10 @@ void apply(Machine::State& s, Commit&& c) {
   }
   for (const auto& r : c.store) std::memcpy(s.mem.data(r.addr + r.len) + r.addr, c.store_data.data() + r.offset, r.len);
   if (c.write) c.write(s.mem.data(c.write_end));
-  if (c.acc_set) s.acc = std::move(c.acc);
+  if (c.acc_set) {
+    if (c.acc.data.empty() && !s.acc.data.empty()) s.acc_spare = std::move(s.acc.data);  // ACCCVT's release
+    s.acc = std::move(c.acc);
+  }
 }
 
 void Machine::run(std::string_view text) { run(assemble(text)); }
@@ -252,9 +267,14 @@ void trace_block(trace::Sink& sink, const AccView& a, std::span<const enc::Word>
 }  // namespace
 
 void Machine::run(std::span<const uint32_t> words) {
-  std::vector<enc::Word> ws;
-  ws.reserve(words.size());
-  for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));
+  if (!std::equal(words.begin(), words.end(), s_->run_words.begin(), s_->run_words.end())) {
+    std::vector<enc::Word> ws;
+    ws.reserve(words.size());
+    for (size_t i = 0; i < words.size(); ++i) ws.push_back(enc::decode_at(words[i], i));  // may raise: cache kept
+    s_->run_decoded = std::move(ws);
+    s_->run_words.assign(words.begin(), words.end());
+  }
+  const std::vector<enc::Word>& ws = s_->run_decoded;
   size_t i = 0;
   while (i < ws.size()) {
     if (!text::is_commit(ws[i].op))

@@ -171,7 +171,7 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
                        : es >= 4               ? pto::Elem::u32
                                                : pto::Elem::u16;
   const size_t ies = pto::elem_size(ie);
-  const enc::Word& io = *d.iots[0];
+  const enc::Word& io = *d.iot;
   const size_t size = enc::size_bytes(io[F::size]);
   const bool mode1 = topc >= 32, scalar = mode1 || shape == Shape::ExpandScalar;
   if (scalar && !d.has_ior)  // RegSrc0 `zero` is the scalar 0
@@ -187,11 +187,11 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
   // The LB values describe the destination (element-wise and expand shapes) or src0 (the rest).
   const bool lb_dst = shape == Shape::Elementwise || shape == Shape::RowExpand || shape == Shape::ColExpand ||
                       shape == Shape::ExpandScalar || shape == Shape::Gather;
-  const std::string s0name = nsrc ? "src0 " + enc::tile_text(src[0].code) : "";
-  const Geom g = lb_dst ? geometry(c, d, size, des, "destination") : geometry(c, d, src[0].slot->size, es, s0name);
+  const Geom g = lb_dst ? geometry(c, d, size, des, "destination")
+                        : geometry(c, d, src[0].slot->size, es, Role("src0", nsrc ? static_cast<int>(src[0].code) : -1));
   if (shape == Shape::Elementwise)
     for (int i = 0; i < nsrc; ++i) {
-      const Geom gs = geometry(c, d, src[i].slot->size, es, "src" + num(static_cast<uint64_t>(i)) + " " + enc::tile_text(src[i].code));
+      const Geom gs = geometry(c, d, src[i].slot->size, es, Role(i ? "src1" : "src0", static_cast<int>(src[i].code)));
       if (gs.row != g.row)
         c.fail("tile geometry", "src" + num(static_cast<uint64_t>(i)) + " has Row " + num(gs.row) +
                                     ", the destination Row " + num(g.row) + "; element-wise functions need them equal",
@@ -232,8 +232,8 @@ Commit exec_tepl(const Machine::State& s, std::span<const enc::Word> b, long wor
     call.scalar = bits >= 64 ? r : r & ((uint64_t{1} << bits) - 1);  // truncate_low_bits (engine_ops.json)
   }
   try {
-    const pto::Target& t = pto::find_target("a5");
-    pto::execute(call, t, pto::Ub{}, pto::Path::Fast);
+    static const pto::Target& a5 = pto::find_target("a5");  // looked up by name once
+    pto::execute(call, a5, pto::Ub{}, pto::Path::Fast);
   } catch (const Fault&) {
     throw;
   } catch (const Error& err) {

@@ -94,6 +94,9 @@ void move_lines_es(TilePtr<kLoad> tile, MemPtr<kLoad> mem, size_t stride, const 
     if (ES == 4) {  // 8 x 8 register transposes (the GEMM core's)
       if constexpr (kLoad) core::transpose32(rows, stride, t, 32, n, ln.lines);
       else core::transpose32(t, 32, rows, stride, ln.lines, n);
+    } else if (ES == 2) {  // the same for 16-bit elements (fp16 / bf16 B tiles: 2-byte copies were 12 % of a GEMM)
+      if constexpr (kLoad) core::transpose16(rows, stride, t, 32, n, ln.lines);
+      else core::transpose16(t, 32, rows, stride, ln.lines, n);
     } else {
       if (n == ln.k0)  // whole lines: K0 memory rows read side by side, the tile written in order
         for (size_t q = 0; q < ln.lines; ++q)
@@ -155,16 +158,17 @@ Mem memory(const Machine::State& s, const Ctx& c, const Desc& d, const Geom& g, 
   m.stride = d.reg_code(1) ? s.regs[d.reg_code(1)] : (dn ? g.vr : g.vc) * g.bits / 8;
   const u128 outer = dn ? g.vc : g.vr, inner = dn ? g.vr : g.vc;
   const u128 end = u128(m.base) + (outer - 1) * m.stride + inner * g.bits / 8;
-  mem_ok(s, c, m.base, end - m.base,
-         c.instr + " of " + num(g.vr) + "x" + num(g.vc) + " elements at base " + num(m.base) + " (" +
-             enc::reg_name(d.reg_code(0)) + "), stride " + num(m.stride));
+  mem_ok(s, c, m.base, end - m.base, [&] {
+    return c.instr + " of " + num(g.vr) + "x" + num(g.vc) + " elements at base " + num(m.base) + " (" +
+           enc::reg_name(d.reg_code(0)) + "), stride " + num(m.stride);
+  });
   return m;
 }
 
 Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
   need_iot(c, d, 0, true);
   unused_zero(c, d.attr, "layout pad");
-  const enc::Word& io = *d.iots[0];
+  const enc::Word& io = *d.iot;
   const unsigned dtc = c.block[0][F::dt];
   if (d.attr.datatype != 31 && d.attr.datatype != dtc)
     c.fail("malformed block", std::string("B.DATR DataType ") + type_code(d.attr.datatype).name +
@@ -227,7 +231,7 @@ Commit tload(const Machine::State& s, const Ctx& c, const Desc& d) {
 Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
   need_iot(c, d, 1, false);
   unused_zero(c, d.attr, "layout");
-  const enc::Word& io = *d.iots[0];
+  const enc::Word& io = *d.iot;
   const unsigned dtc = c.block[0][F::dt];
   if (d.attr.datatype != 31 && d.attr.datatype != dtc)
     c.fail("malformed block", std::string("B.DATR DataType ") + type_code(d.attr.datatype).name +
@@ -249,7 +253,7 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
     }
   }
   const Source src = fetch(s, c, io[F::s0], io[F::s0r], "source");
-  const Geom g = geometry_bits(c, d, src.slot->size, bits, "source " + enc::tile_text(src.code));
+  const Geom g = geometry_bits(c, d, src.slot->size, bits, Role("source", static_cast<int>(src.code)));
   const TileOrder ord = order(c, l, g, enc::layout_name(lay));
   const Mem m = memory(s, c, d, g, false);
   Commit out;
@@ -284,7 +288,7 @@ Commit tstore(const Machine::State& s, const Ctx& c, const Desc& d) {
 Commit tmov(const Machine::State& s, const Ctx& c, const Desc& d) {
   need_iot(c, d, 1, true);
   unused_zero(c, d.attr, "");
-  const enc::Word& io = *d.iots[0];
+  const enc::Word& io = *d.iot;
   const Source src = fetch(s, c, io[F::s0], io[F::s0r], "source");
   const size_t size = enc::size_bytes(io[F::size]);
   if (size != src.slot->size)

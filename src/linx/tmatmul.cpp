@@ -196,9 +196,11 @@ Commit exec_cube(Machine::State& s, std::span<const enc::Word> b, long word_inde
   out.acc.n = N;
   out.acc.type = tacc;
   // Every check has passed and nothing below can fail: the result takes over ACC's buffer (the
-  // chains of .ACC start from its values, in place; the others overwrite it) instead of copying it.
-  out.acc.data = std::move(s.acc.data);
+  // chains of .ACC start from its values, in place; the others overwrite every element), or the
+  // buffer of a released ACC, instead of copying or zero-filling one.
+  out.acc.data = std::move(s.acc.data.empty() ? s.acc_spare : s.acc.data);
   s.acc.data.clear();
+  s.acc_spare.clear();
   s.acc.valid = false;
   out.acc.data.resize(M * N);
   core::run_views(core::domain_of(ta), A, B, bias ? sbias->slot->bytes->data() : nullptr,

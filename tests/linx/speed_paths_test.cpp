@@ -1,0 +1,177 @@
+// The fast paths of the issue 20 speed work
+// (docs/linx.md#issue-20-speed-programs-of-words-tma-moves-tepl), each against an independent
+// computation or a fresh machine: a TMATMUL after an ACCCVT writes into the released ACC's buffer;
+// repeated TEPL blocks reuse what they cached.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <random>
+#include <string>
+
+#include "linx/gemm_core.hpp"
+#include "support.hpp"
+
+using namespace tilesim::linx;
+using namespace linx_test;
+
+namespace {
+std::string num(size_t v) {
+  return std::to_string(v);
+}
+}  // namespace
+
+// After ACCCVT releases ACC, the next TMATMUL / .BIAS takes ACC's old buffer (stale values, maybe
+// a different size): every element must still be the new chain's, for float and integer domains,
+// a smaller, a larger and an equal M x N, and NaN / Inf left behind in the old buffer.
+TEST(LinxSpeedPaths, TmatmulAfterAcccvtOverwritesTheReleasedBuffer) {
+  struct Step {
+    DType t;
+    size_t M, N, K;
+    bool bias;
+  };
+  const Step steps[] = {{DType::fp32, 40, 48, 24, false}, {DType::fp32, 16, 20, 8, true},
+                        {DType::fp16, 64, 64, 32, false}, {DType::s8, 33, 17, 40, false},
+                        {DType::fp32, 64, 64, 16, true},  {DType::bf16, 12, 70, 16, false}};
+  Machine m;
+  std::mt19937 rng(20);
+  for (int round = 0; round < 2; ++round)
+    for (const Step& s : steps) {
+      const auto A = random_codes(s.t, s.M * s.K, rng, /*special=*/true),
+                 B = random_codes(s.t, s.K * s.N, rng, true);
+      m.push_tile('T', A.data(), s.M, s.K, s.t, Layout::nz);
+      m.push_tile('U', B.data(), s.K, s.N, s.t, Layout::zn);
+      const DType acc = fm::is_float(s.t) ? DType::fp32 : DType::s32;
+      std::vector<uint32_t> bias(s.N);
+      for (auto& b : bias)
+        b = fm::is_float(s.t) ? static_cast<uint32_t>(fm::encode((rng() % 64) / 8.0 - 4, acc))
+                              : rng();
+      if (s.bias) m.push_tile('N', bias.data(), 1, s.N, acc, Layout::nd);
+      const std::string ty = std::string(fm::name(s.t)) == "fp32"   ? "FP32"
+                             : std::string(fm::name(s.t)) == "fp16" ? "FP16"
+                             : std::string(fm::name(s.t)) == "bf16" ? "BF16"
+                                                                    : "S8";
+      m.run(std::string(s.bias ? "TMATMUL.BIAS" : "TMATMUL") + " <M:" + num(s.M) +
+            ", N:" + num(s.N) + ", K:" + num(s.K) + ", " + ty + ">, T#1, U#1, " +
+            (s.bias ? "N#1, " : "") + "->ACC<64KB>");
+      const auto want =
+          expected(A, s.t, B, s.t, s.M, s.N, s.K, s.bias ? bias.data() : nullptr, nullptr);
+      ASSERT_TRUE(m.acc().valid);
+      EXPECT_EQ(m.acc().data, want)
+          << fm::name(s.t) << " " << s.M << "x" << s.N << "x" << s.K << " round " << round;
+      // ACCCVT (NZ2ND, the ACC type) releases ACC: the next step's TMATMUL gets its buffer.
+      m.run("BSTART.ACCCVT " + std::string(acc == DType::fp32 ? "FP32" : "S32") +
+            "\nB.DATR layout=27\nB.DIM zero, " + num(s.M) + ", ->LB0\nB.DIM zero, " + num(s.N) +
+            ", ->LB1\nB.IOT last, ->M<16KB>");
+      EXPECT_FALSE(m.acc().valid);
+      EXPECT_TRUE(m.acc().data.empty());
+    }
+}
+
+// Machine::run keeps the last program's decoded words: a different program of the same length, a
+// word changed in place, and a program that fails to decode must each run as on a fresh machine.
+TEST(LinxSpeedPaths, RunAgainUsesTheDecodeOfTheSameWordsOnly) {
+  std::mt19937 rng(21);
+  const auto a = random_codes(DType::fp32, 16 * 16, rng),
+             b = random_codes(DType::fp32, 16 * 16, rng);
+  const auto prog = [](const char* op) {
+    return assemble(std::string("BSTART.TEPL ") + op +
+                    ", FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOT U#1.reuse, "
+                    "M#1.reuse, last, ->T<1KB>");
+  };
+  const auto fresh = [&](const std::vector<uint32_t>& w) {
+    Machine f;
+    f.push_raw('U', a, 1024);
+    f.push_raw('M', b, 1024);
+    f.run(w);
+    return f.tile_bytes('T', 1);
+  };
+  Machine m;
+  m.push_raw('U', a, 1024);
+  m.push_raw('M', b, 1024);
+  std::vector<uint32_t> w = prog("TADD");
+  const std::vector<uint32_t> sub = prog("TSUB"), mul = prog("TMUL");
+  ASSERT_EQ(w.size(), sub.size());
+  m.run(w);
+  EXPECT_EQ(m.tile_bytes('T', 1), fresh(w));
+  m.run(sub);  // same length, other words
+  EXPECT_EQ(m.tile_bytes('T', 1), fresh(sub));
+  w[0] = mul[0];  // the same vector, one word changed in place
+  m.run(w);
+  EXPECT_EQ(m.tile_bytes('T', 1), fresh(mul));
+  std::vector<uint32_t> bad = sub;
+  bad.back() = 0xFFFFFFFFu;  // no row decodes it
+  EXPECT_THROW(m.run(bad), tilesim::Error);
+  m.run(sub);
+  EXPECT_EQ(m.tile_bytes('T', 1), fresh(sub));
+}
+
+// A released tile's bytes are dropped at release (docs/linx.md#machine): the host cannot read
+// them, a TSTORE of a tile it releases still stores it, a TMOV'd copy keeps its bytes, and the
+// next TLOAD (which may get the freed buffer) loads its own data.
+TEST(LinxSpeedPaths, ReleasedTilesHoldNoBytesAndTheirBuffersAreReusedSafely) {
+  Machine m;
+  std::vector<uint8_t> a(1024), b(1024);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<uint8_t>(i * 7 + 1), b[i] = static_cast<uint8_t>(i * 13 + 5);
+  m.write_mem(0x1000, a);
+  m.write_mem(0x2000, b);
+  m.set_reg("a0", 0x1000);
+  m.set_reg("a1", 0x2000);
+  m.set_reg("a2", 0x3000);
+  m.set_reg("a3", 0x4000);
+  const std::string dims = "B.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\n";
+  m.run("BSTART.TLOAD FP32\n" + dims +
+        "B.IOR a0\nB.IOT last, ->T<1KB>\n"               // T#1 = a
+        "BSTART.TMOV FP32\nB.IOT T#1, last, ->U<1KB>\n"  // U#1 = a, T#1 released
+        "BSTART.TSTORE FP32\n" +
+        dims +
+        "B.IOR a2\nB.IOT U#1, last\n"  // stores a, releases U#1
+        "BSTART.TLOAD FP32\n" +
+        dims +
+        "B.IOR a1\nB.IOT last, ->T<1KB>\n"  // T#1 = b (freed buffers)
+        "BSTART.TSTORE FP32\n" +
+        dims + "B.IOR a3\nB.IOT T#1.reuse, last\n");  // stores b, T#1 stays live
+  EXPECT_EQ(m.read_mem(0x3000, 1024), a);
+  EXPECT_EQ(m.read_mem(0x4000, 1024), b);
+  EXPECT_EQ(m.tile_bytes('T', 1), b);
+  for (const auto& [q, n] : {std::pair{'T', 2}, std::pair{'U', 1}}) {
+    try {
+      (void)m.tile_bytes(q, n);
+      ADD_FAILURE() << q << "#" << n << " was released but still read";
+    } catch (const tilesim::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("was released"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(m.live_bytes(), 1024u);
+}
+
+// The register transposes TMA's transposing layouts use (8 x 8 blocks plus element-wise edges),
+// against an element loop: every shape 1..27 x 1..27 around the block size, odd byte strides
+// (unaligned rows), 32- and 16-bit elements, every compiled SIMD target; bytes outside the
+// destination's region untouched.
+TEST(LinxSpeedPaths, RegisterTransposesMatchAnElementLoop) {
+  std::mt19937 rng(22);
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (const size_t es : {size_t{2}, size_t{4}})
+      for (size_t rows = 1; rows <= 27; rows += 1 + rows / 9)
+        for (size_t cols = 1; cols <= 27; cols += 1 + cols / 9) {
+          const size_t ss = rows % 3 == 0 ? cols * es : cols * es + 1 + rng() % 9;
+          const size_t ds = cols % 3 == 0 ? rows * es : rows * es + 1 + rng() % 9;
+          std::vector<uint8_t> src(rows * ss + 3), dst(cols * ds + 3);
+          for (auto& b : src) b = static_cast<uint8_t>(rng());
+          for (auto& b : dst) b = static_cast<uint8_t>(rng());
+          std::vector<uint8_t> want = dst;
+          for (size_t r = 0; r < rows; ++r)
+            for (size_t c = 0; c < cols; ++c)
+              std::memcpy(want.data() + 1 + c * ds + r * es, src.data() + 1 + r * ss + c * es, es);
+          if (es == 4)
+            tilesim::linx::core::transpose32(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
+          else
+            tilesim::linx::core::transpose16(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
+          ASSERT_EQ(dst, want) << es << "-byte " << rows << "x" << cols << " strides " << ss << ", "
+                               << ds << " target " << hwy::TargetName(target);
+        }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
