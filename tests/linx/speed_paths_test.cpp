@@ -175,3 +175,45 @@ TEST(LinxSpeedPaths, RegisterTransposesMatchAnElementLoop) {
   }
   hwy::SetSupportedTargetsForTest(0);
 }
+
+// The machine keeps a running count of live tile bytes (every block's capacity check reads it):
+// after any mix of host pushes, blocks that release, reuse, move, store and evict, and blocks
+// that fault, it equals the sum over the windows the host sees.
+TEST(LinxSpeedPaths, LiveByteCountFollowsEveryReleasePushAndEviction) {
+  std::mt19937 rng(23);
+  Machine m;
+  m.set_reg("a0", 0x1000);
+  const char queues[] = {'T', 'U', 'M', 'N'};
+  const size_t sizes[] = {256, 1024, 1024, 4096, 65536};
+  const auto tile = [&] {
+    return std::string(1, queues[rng() % 4]) + "#" + std::to_string(1 + rng() % 3);
+  };
+  const auto reuse = [&] { return rng() % 2 ? ".reuse" : ""; };
+  int faults = 0;
+  for (int step = 0; step < 400; ++step) {
+    const unsigned op = rng() % 4;
+    const std::string dst = std::string(1, queues[rng() % 4]);
+    try {
+      if (op == 0) {
+        m.push_raw(queues[rng() % 4], std::vector<uint8_t>(256, 1), sizes[rng() % 5]);
+      } else if (op == 1) {
+        m.run("BSTART.TEPL TADD, FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOT " +
+              tile() + reuse() + ", " + tile() + reuse() + ", last, ->" + dst + "<1KB>");
+      } else if (op == 2) {
+        m.run("BSTART.TMOV FP32\nB.IOT " + tile() + reuse() + ", last, ->" + dst + "<1KB>");
+      } else {
+        m.run("BSTART.TSTORE FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOR a0\nB.IOT " +
+              tile() + reuse() + ", last");
+      }
+    } catch (const tilesim::Error&) {
+      ++faults;
+    }
+    size_t sum = 0;
+    for (char q : queues)
+      for (const TileInfo& t : m.tiles(q))
+        if (t.live) sum += t.size;
+    ASSERT_EQ(m.live_bytes(), sum) << "step " << step << " op " << op;
+  }
+  EXPECT_GT(faults, 20);  // capacity, released and never-written sources among them
+  EXPECT_LT(faults, 380);
+}
