@@ -145,17 +145,17 @@ TEST(LinxSpeedPaths, ReleasedTilesHoldNoBytesAndTheirBuffersAreReusedSafely) {
   EXPECT_EQ(m.live_bytes(), 1024u);
 }
 
-// The register transposes TMA's transposing layouts use (8 x 8 blocks plus element-wise edges),
-// against an element loop: every shape 1..27 x 1..27 around the block size, odd byte strides
-// (unaligned rows), 32- and 16-bit elements, every compiled SIMD target; bytes outside the
-// destination's region untouched.
+// The register transposes TMA's transposing layouts use (8 x 8 or 16 x 16 blocks plus element-wise
+// edges), against an element loop: every shape 1..40 x 1..40 (steps growing past 9) around the
+// block size, odd byte strides (unaligned rows), 32-, 16- and 8-bit elements, every compiled SIMD
+// target; bytes outside the destination's region untouched.
 TEST(LinxSpeedPaths, RegisterTransposesMatchAnElementLoop) {
   std::mt19937 rng(22);
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    for (const size_t es : {size_t{2}, size_t{4}})
-      for (size_t rows = 1; rows <= 27; rows += 1 + rows / 9)
-        for (size_t cols = 1; cols <= 27; cols += 1 + cols / 9) {
+    for (const size_t es : {size_t{1}, size_t{2}, size_t{4}})
+      for (size_t rows = 1; rows <= 40; rows += 1 + rows / 9)
+        for (size_t cols = 1; cols <= 40; cols += 1 + cols / 9) {
           const size_t ss = rows % 3 == 0 ? cols * es : cols * es + 1 + rng() % 9;
           const size_t ds = cols % 3 == 0 ? rows * es : rows * es + 1 + rng() % 9;
           std::vector<uint8_t> src(rows * ss + 3), dst(cols * ds + 3);
@@ -167,8 +167,10 @@ TEST(LinxSpeedPaths, RegisterTransposesMatchAnElementLoop) {
               std::memcpy(want.data() + 1 + c * ds + r * es, src.data() + 1 + r * ss + c * es, es);
           if (es == 4)
             tilesim::linx::core::transpose32(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
-          else
+          else if (es == 2)
             tilesim::linx::core::transpose16(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
+          else
+            tilesim::linx::core::transpose8(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
           ASSERT_EQ(dst, want) << es << "-byte " << rows << "x" << cols << " strides " << ss << ", "
                                << ds << " target " << hwy::TargetName(target);
         }
