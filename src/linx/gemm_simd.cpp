@@ -239,8 +239,18 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
 template <class D, class T>
 HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t ldb, size_t kc, T* c, size_t ldc,
                        size_t c1, bool zero, bool fin, const T* fbias) {
-  if (mr == 4) return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-  if (mr == 8 && kMR != 8) return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+  if (mr == 4 || (mr == 8 && kMR != 8)) {  // a short last panel, packed or in place
+    switch (ak0 + mr) {
+      case 4: return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 12: return Micro<4, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 20: return Micro<4, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 36: return Micro<4, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 8: return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 16: return Micro<8, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 24: return Micro<8, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      default: return Micro<8, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    }
+  }
   switch (ak0) {
     case 0: return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
     case 8: return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
@@ -302,10 +312,18 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
   // A full-height A panel of an NZ view is read in place (its K0 divides kKC, so a K block starts
   // a line); only the others are packed.
   const size_t ak0 = (av.k0 == 8 || av.k0 == 16 || av.k0 == 32) ? av.k0 : 0;
-  const auto a_in_place = [&](size_t ip) { return ak0 && (ip + 1) * kMR <= M; };
+  // The kernel rows of panel ip: kMR, or 4 / 8 for a short last panel.
+  const auto panel_mr = [&](size_t ip) {
+    const size_t h = std::min(kMR, M - ip * kMR);
+    return h <= 4 && kMR > 4 ? size_t{4} : h <= 8 && kMR > 8 ? size_t{8} : kMR;
+  };
+  // Rows the view holds (an NZ tile's padded rows): a short last panel whose kernel rows fit is read
+  // in place too (rows past M only feed the staged rows an edge tile discards).
+  const size_t a_rows = av.S ? av.S / av.k0 : M;
+  const auto a_in_place = [&](size_t ip) { return ak0 && ip * kMR + panel_mr(ip) <= a_rows; };
   // Packing is split over the threads too (panels are independent): the B panels, then the A
   // panels that are not read in place.
-  const size_t a_pack = ak0 ? mp - std::min(mp, M / kMR) : mp;  // in place: only the short last panel
+  const size_t a_pack = !ak0 ? mp : a_in_place(mp - 1) ? 0 : 1;  // in place: all but maybe the short last
   // A small row-major B whose panels are all full is read in place too (row stride N instead of
   // NR; it stays in L1/L2): one PTO TMATMUL tile, no packing copy.
   const bool b_in_place = Brow && N % NR == 0 && K * N * sizeof(T) <= (size_t{64} << 10);
@@ -360,7 +378,7 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             const size_t ldb = b_in_place ? N : NR;
             T* const dst = C + ViewIndex(cv, i0, j0);
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
-            const size_t mr = h <= 4 && kMR > 4 ? 4 : h <= 8 && kMR > 8 ? 8 : kMR;
+            const size_t mr = panel_mr(ip);
             const bool fin = finish && k0 + kc == K;
             if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
               const size_t c1 = ViewIndex(cv, i0, j0 + L) - ViewIndex(cv, i0, j0);

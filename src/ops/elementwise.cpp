@@ -486,6 +486,16 @@ void fill(DType t, void* dst, uint64_t code, size_t n) noexcept {
   for (size_t i = 0; i < n; ++i) store_code(t, dst, i, code);
 }
 
+void fill_rows(DType t, void* dst, size_t ds, const void* codes, size_t cs, size_t rows,
+               size_t n) noexcept {
+  if (simd::fill_rows(unsigned(width(t)), dst, ds, codes, cs, rows, n)) return;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint64_t code = load_code(t, static_cast<const uint8_t*>(codes) + r * cs, 0);
+    uint8_t* row = static_cast<uint8_t*>(dst) + r * ds;
+    for (size_t i = 0; i < n; ++i) store_code(t, row, i, code);
+  }
+}
+
 void binary_rows(Op op, DType t, const Rows2& g, Path path, Switches sw) {
   if (path == Path::Fast && !sw.ftz_in && !sw.ftz_out) [[likely]]
     return binary_fast(op, t, g, false, 0, false, sw);

@@ -34,6 +34,11 @@ void saturate_codes(DType t, void* p, size_t n) noexcept;
 
 // dst[i] = code for n elements of t (a fill: store only).
 void fill(DType t, void* dst, uint64_t code, size_t n) noexcept;
+// A column broadcast: row r of `rows` rows (at dst + r * ds bytes) is n copies of code r (the
+// element of t at codes + r * cs bytes). Row r's code is read before row r is written, so the
+// codes may be column 0 of dst itself (ds == cs); any other overlap needs a copy first.
+void fill_rows(DType t, void* dst, size_t ds, const void* codes, size_t cs, size_t rows,
+               size_t n) noexcept;
 
 // Rows of n elements: row r of an operand at p + r * stride bytes.
 struct Rows2 {
@@ -100,6 +105,8 @@ bool saturate(DType t, void* p, size_t n);
 // fp32 -> fp16/bf16 codes in RNE, NaN canonical, or (sat) with Switches::saturate's rule.
 bool narrow_f32(DType t, const float* in, uint16_t* out, size_t n, bool sat);
 bool fill(unsigned bytes, void* dst, uint64_t code, size_t n);
+bool fill_rows(unsigned bytes, void* dst, size_t ds, const void* codes, size_t cs, size_t rows,
+               size_t n);
 }  // namespace simd
 
 }  // namespace tilesim::ops

@@ -102,6 +102,29 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
     };
     constexpr bool kCanon = op != Op::max && op != Op::min;  // max/min: canonical already
     size_t i = 0;
+#if HWY_TARGET == HWY_AVX3
+    if constexpr (kCanon) {  // AVX3: 512-bit vectors of 16 lanes
+      // One unordered compare per pair, ORed into the row's "a NaN result" mask (kor: a 1-cycle
+      // chain; a test and branch per pair cost the small tiles ~20%, issue 16 §5). A row that
+      // had one is made canonical afterwards in dst: Canonical changes only NaN lanes, so fixing
+      // the stored results gives the same bits, in place too (a source that overlaps dst other
+      // than element for element is a copy, pto Source).
+      __mmask16 bad = 0;
+      for (; i + 2 * N <= n; i += 2 * N) {
+        const auto r0 = step(i), r1 = step(i + N);
+        bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r1.raw, _CMP_UNORD_Q));
+        hn::StoreU(r0, df, o + i);
+        hn::StoreU(r1, df, o + i + N);
+      }
+      for (; i + N <= n; i += N) {
+        const auto r0 = step(i);
+        bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r0.raw, _CMP_UNORD_Q));
+        hn::StoreU(r0, df, o + i);
+      }
+      if (HWY_UNLIKELY(bad != 0))
+        for (size_t j = 0; j < i; j += N) hn::StoreU(Canonical(hn::LoadU(df, o + j)), df, o + j);
+    }
+#endif
     for (; i + 2 * N <= n; i += 2 * N) {  // two vectors a step: both pipes busy
       auto r0 = step(i), r1 = step(i + N);
       if (kCanon && HWY_UNLIKELY(AnyNaN(r0, r1))) {
@@ -445,9 +468,10 @@ HWY_NOINLINE void HalfMaxMin(const void* a, size_t as, const void* b, size_t bs,
 }
 
 // n elements of `bytes` bytes, each the code's low bytes: whole vectors of the repeated code,
-// then the tail.
+// then the tail (scalar: Highway 1.0.3's BlendedStore of 8/16-bit lanes on AVX2 loads and stores
+// the whole vector, past the end of the row).
 template <class T>
-HWY_NOINLINE void FillCodes(T* p, T v, size_t n) {
+HWY_INLINE void FillRun(T* p, T v, size_t n) {
   const hn::ScalableTag<T> dt;
   const size_t N = hn::Lanes(dt);
   const auto vv = hn::Set(dt, v);
@@ -460,6 +484,22 @@ HWY_NOINLINE void FillCodes(T* p, T v, size_t n) {
   }
   for (; i + N <= n; i += N) hn::StoreU(vv, dt, p + i);
   for (; i < n; ++i) p[i] = v;
+}
+
+template <class T>
+HWY_NOINLINE void FillCodes(T* p, T v, size_t n) {
+  FillRun(p, v, n);
+}
+
+// Row r (p + r * ds bytes) gets n copies of the code at codes + r * cs bytes, read just before.
+template <class T>
+HWY_NOINLINE void FillRowCodes(void* p, size_t ds, const void* codes, size_t cs, size_t rows,
+                               size_t n) {
+  for (size_t r = 0; r < rows; ++r) {
+    T v;
+    std::memcpy(&v, static_cast<const uint8_t*>(codes) + r * cs, sizeof(T));
+    FillRun(RowW<T>(p, ds, r), v, n);
+  }
 }
 
 // ---- integers ----
@@ -866,6 +906,17 @@ bool FillImpl(unsigned bytes, void* p, uint64_t code, size_t n) {
   }
 }
 
+bool FillRowsImpl(unsigned bytes, void* p, size_t ds, const void* codes, size_t cs, size_t rows,
+                  size_t n) {
+  switch (bytes) {
+    case 1: FillRowCodes<uint8_t>(p, ds, codes, cs, rows, n); return true;
+    case 2: FillRowCodes<uint16_t>(p, ds, codes, cs, rows, n); return true;
+    case 4: FillRowCodes<uint32_t>(p, ds, codes, cs, rows, n); return true;
+    case 8: FillRowCodes<uint64_t>(p, ds, codes, cs, rows, n); return true;
+    default: return false;
+  }
+}
+
 }  // namespace tilesim::ops::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -877,6 +928,7 @@ HWY_EXPORT(CompareImpl);
 HWY_EXPORT(SelectImpl);
 HWY_EXPORT(SaturateImpl);
 HWY_EXPORT(FillImpl);
+HWY_EXPORT(FillRowsImpl);
 HWY_EXPORT(NarrowImpl);
 
 bool binary(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool scalar_first,
@@ -891,6 +943,10 @@ bool saturate(DType t, void* p, size_t n) {
 }
 bool fill(unsigned bytes, void* p, uint64_t code, size_t n) {
   return HWY_DYNAMIC_DISPATCH(FillImpl)(bytes, p, code, n);
+}
+bool fill_rows(unsigned bytes, void* p, size_t ds, const void* codes, size_t cs, size_t rows,
+               size_t n) {
+  return HWY_DYNAMIC_DISPATCH(FillRowsImpl)(bytes, p, ds, codes, cs, rows, n);
 }
 bool narrow_f32(DType t, const float* in, uint16_t* out, size_t n, bool sat) {
   return HWY_DYNAMIC_DISPATCH(NarrowImpl)(t, in, out, n, sat);

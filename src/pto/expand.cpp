@@ -28,16 +28,6 @@ void basic(const Ctx& c, const TileDesc& t, const char* who) {
   dtype_allowed(c, t, who);
 }
 
-template <class U>
-void fill_row(uint8_t* d, const uint8_t* v, int n) {
-  U x;
-  std::memcpy(&x, v, sizeof(U));
-  U buf[64];
-  std::fill_n(buf, 64, x);
-  for (int j = 0; j < n; j += 64)
-    std::memcpy(d + size_t(j) * sizeof(U), buf, size_t(std::min(64, n - j)) * sizeof(U));
-}
-
 void row_expand_copy(const Ctx& c, const Call& call) {
   const TileDesc &dst = *call.dst, &src = *call.src0;
   basic(c, dst, "dst");
@@ -55,20 +45,15 @@ void row_expand_copy(const Ctx& c, const Call& call) {
   if (c.target.kind == TargetKind::a5 && src.static_valid && src.valid_col != 1)
     c.fail(ErrorCode::Constraint,
            fmt::format("src's static ValidCol must be 1 on a5, got {}", src.valid_col));
-  const size_t sz = esize(dst);
-  std::vector<uint8_t> col(size_t(R) * sz);  // read every source element first (aliasing)
-  for (int r = 0; r < R; ++r) std::memcpy(col.data() + r * sz, at(src, r, 0), sz);
-  // One typed fill per row (a per-element memcpy cost ~1.5 ns an element).
-  for (int r = 0; r < R; ++r) {
-    uint8_t* d = at(dst, r, 0);
-    const uint8_t* v = col.data() + r * sz;
-    switch (sz) {
-      case 1: std::memset(d, *v, size_t(C)); break;
-      case 2: fill_row<uint16_t>(d, v, C); break;
-      case 4: fill_row<uint32_t>(d, v, C); break;
-      default: fill_row<uint64_t>(d, v, C); break;
-    }
-  }
+  // Row r is the broadcast of src's element (r, 0): one core fill per share of rows. Source
+  // reads src through a copy only if it overlaps dst other than as the same tile (then element
+  // (r, 0) is read before row r is written).
+  const Source s(src, dst, R, 1);
+  const formats::DType dt = core_dtype(dst.dtype);
+  const size_t ds = size_t(dst.cols) * esize(dst);
+  for_rows(R, C, 18, [&](size_t r0, size_t r1) {
+    ops::fill_rows(dt, at(dst, int(r0), 0), ds, s.row(int(r0)), s.stride(), r1 - r0, size_t(C));
+  });
 }
 
 void col_expand_copy(const Ctx& c, const Call& call) {
@@ -84,9 +69,11 @@ void col_expand_copy(const Ctx& c, const Call& call) {
     c.fail(ErrorCode::Constraint,
            fmt::format("src must have validCol == dst validCol {} and validRow >= 1, got {}x{}", C,
                        src.valid_row, src.valid_col));
+  // Row 0 of src, read through a copy if it overlaps dst other than as dst's own row 0 (which
+  // the first copy leaves as it is).
+  const Source s(src, dst, 1, C);
   const size_t n = size_t(C) * esize(dst);
-  std::vector<uint8_t> row(src.data, src.data + n);
-  for (int r = 0; r < R; ++r) std::memcpy(at(dst, r, 0), row.data(), n);
+  for (int r = 0; r < R; ++r) std::memmove(at(dst, r, 0), s.row(0), n);
 }
 
 ops::Op op_of(Instr i) {
@@ -101,14 +88,43 @@ ops::Op op_of(Instr i) {
   }
 }
 
-void col_expand_op(const Ctx& c, const Call& call, Path path) {
-  const TileDesc &dst = *call.dst, &s0 = *call.src0, &s1 = *call.src1;
+// The expanded row (x's row 0): read in place when x shares no byte with dst, else from a copy
+// (a row of dst itself would change under the walk). Inline storage covers rows up to 4 KiB.
+class ExpandedRow {
+ public:
+  ExpandedRow(const TileDesc& x, const TileDesc& dst, size_t n) : p_(x.data) {
+    if (overlaps(x, dst)) [[unlikely]] {
+      uint8_t* buf = n <= sizeof(small_) ? small_ : (big_.resize(n), big_.data());
+      std::memcpy(buf, x.data, n);
+      p_ = buf;
+    }
+  }
+  const uint8_t* data() const noexcept { return p_; }
+
+ private:
+  const uint8_t* p_;
+  alignas(64) uint8_t small_[4096];
+  std::vector<uint8_t> big_;
+};
+
+void col_expand_op_checks(const Ctx& c, const TileDesc& dst, const TileDesc& s0,
+                          const TileDesc& s1) {
   basic(c, dst, "dst");
   basic(c, s0, "src0");
   basic(c, s1, "src1");
   for (auto [t, who] : {std::pair{&dst, "dst"}, {&s0, "src0"}, {&s1, "src1"}}) row_major(c, *t, who);
   same_dtype(c, dst, "dst", s0, "src0");
   same_dtype(c, dst, "dst", s1, "src1");
+}
+
+void col_expand_op(const Ctx& c, const Call& call, Path path) {
+  const TileDesc &dst = *call.dst, &s0 = *call.src0, &s1 = *call.src1;
+  // The usual call (three ND Vec tiles of one allowed dtype) in one branchless test; the rules
+  // one by one only to name the first that fails (as the element-wise walker, issue 16 §5).
+  if (!(plain_nd_vec(c, dst) & plain_nd_vec(c, s0) & plain_nd_vec(c, s1) &
+        (s0.dtype == dst.dtype) & (s1.dtype == dst.dtype) &
+        ((allowed(c) >> unsigned(dst.dtype)) & 1u))) [[unlikely]]
+    col_expand_op_checks(c, dst, s0, s1);
   const int R = dst.valid_row, C = dst.valid_col;
   if (R == 0 || C == 0) return;
   // The full operand: src0 if its valid shape is dst's, else src1 (spec 21 §2).
@@ -121,11 +137,10 @@ void col_expand_op(const Ctx& c, const Call& call, Path path) {
                        R, C, s0.valid_row, s0.valid_col, s1.valid_row, s1.valid_col));
   const TileDesc& full = full0 ? s0 : s1;
   const TileDesc& x = full0 ? s1 : s0;
-  const char* xname = full0 ? "src1" : "src0";
   if (x.valid_col != C || x.valid_row < 1)
     c.fail(ErrorCode::Constraint,
            fmt::format("{} (expanded operand) must have validCol == {} and validRow >= 1, got {}x{}",
-                       xname, C, x.valid_row, x.valid_col));
+                       full0 ? "src1" : "src0", C, x.valid_row, x.valid_col));
   const ops::Op op = op_of(c.info.id);
   const formats::DType dt = core_dtype(dst.dtype);
   if (op == ops::Op::div && !elem_is_float(dst.dtype)) {
@@ -139,8 +154,7 @@ void col_expand_op(const Ctx& c, const Call& call, Path path) {
       no_zero_divisor(c, s1, "src1 (full operand)");
     }
   }
-  const size_t n = size_t(C) * esize(dst);
-  const std::vector<uint8_t> s(at(x, 0, 0), at(x, 0, 0) + n);  // snapshot: dst may alias it
+  const ExpandedRow s(x, dst, size_t(C) * esize(dst));
   const Source f(full, dst, R, C);
   const bool expdif = c.info.id == Instr::TCOLEXPANDEXPDIF;
   // One core call per share of rows: the expanded row is an operand of stride 0.

@@ -74,6 +74,12 @@ struct View2D {
   }
   // v[k] = sum of digit_i * stride_i for k written in the radices `radix` (last digit fastest).
   static void count(std::vector<int64_t>& v, const int64_t* radix, const int64_t* stride, int nd) {
+    bool one_dim = true;  // every digit but the last has radix 1 (a 2-D view): k * stride
+    for (int d = 0; d + 1 < nd; ++d) one_dim = one_dim && radix[d] == 1;
+    if (one_dim) {
+      for (size_t k = 0; k < v.size(); ++k) v[k] = int64_t(k) * stride[nd - 1];
+      return;
+    }
     int64_t digit[4] = {0, 0, 0, 0};
     int64_t off = 0;
     for (size_t k = 0; k < v.size(); ++k) {
@@ -215,6 +221,19 @@ void tload(const Ctx& c, const Call& call) {
   if (v.rows_contiguous() &&
       rows_box_rows(t, 0, 0, R, C, true, [&](int r) { return g.data + gp.row[size_t(r)] * int64_t(es); }))
     return;  // ND rows into NZ / ZZ box rows
+  // DN columns into ZN box columns: a ZN R x C tile is the NZ C x R tile of its transpose (same
+  // storage index; docs/pto-kernels.md#tile-layouts) and a DN view's columns are contiguous rows
+  // of the transposed view, so the same box-row mover applies (the K operand of attention).
+  const bool zn = t.row_major && t.slayout == kSLayoutColMajor && (t.fractal == 512 || t.fractal == 1024);
+  if (g.layout == GmLayout::DN && g.stride[3] == 1 && zn) {
+    TileDesc tt = t;
+    tt.row_major = false;
+    tt.slayout = kSLayoutRowMajor;
+    tt.rows = t.cols, tt.cols = t.rows, tt.valid_row = C, tt.valid_col = R;
+    if (layout::inner_rows(tt) == layout::inner_cols(t) && layout::inner_cols(tt) == layout::inner_rows(t) &&
+        rows_box_rows(tt, 0, 0, C, R, true, [&](int c) { return g.data + gp.col[size_t(c)] * int64_t(es); }))
+      return;
+  }
   layout::copy_region(t.data, layout::Parts(t, 0, R, 0, C), g.data, gp, R, C, es);
 }
 

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "ops/cast.hpp"
@@ -47,6 +46,12 @@ Conversion acc_conversion(const Ctx& c, Elem from, Elem to, uint8_t relu, bool h
                           uint64_t quant);
 uint64_t convert(const Conversion& cv, uint64_t code);
 
+// For r < R, k < full: n bytes from srow[r] + k * sstep to drow[r] + k * dstep (no overlap): the
+// box-row runs of rows_box_rows, one vector move per run where n is 32 or 64 (box_simd.cpp; the
+// baseline build moves 16 bytes at a time, which left TLOAD / TSTORE store-bound).
+void box_runs(uint8_t* const* drow, const uint8_t* const* srow, size_t R, size_t full, size_t dstep, size_t sstep,
+              size_t n);
+
 // Rows of a row-major array (row r at row(r), contiguous along the row) to (to_tile) or from the
 // R x C region at (r0, c0) of tile t, when t's boxes are row-major inside (NZ, ZZ) and c0 starts a
 // box: runs of a box row (IC elements) copied as such, t's offsets taken once per run and row
@@ -62,31 +67,25 @@ bool rows_box_rows(const TileDesc& t, int r0, int c0, int R, int C, bool to_tile
   const size_t step = (layout::index(t, 0, IC) - layout::index(t, 0, 0)) * es;
   const size_t full = size_t(C) / size_t(IC), tail = size_t(C % IC) * es;
   uint8_t* const base = t.data + layout::index(t, 0, c0) * es;
-  // Fixed-size moves for the cube boxes' runs (32 bytes: fp16 NZ box rows, 64: fp32 16 x 16 boxes):
-  // GCC expands a variable-size copy here as `rep movs`, ~30 cycles each.
-  const auto rows = [&]<size_t N>(std::integral_constant<size_t, N>) {
-    const size_t n = N ? N : run;
-    for (int r = 0; r < R; ++r) {
-      uint8_t* const trow = base + layout::index(t, r0 + r, 0) * es;
-      uint8_t* const prow = row(r);
-      for (size_t k = 0; k < full; ++k) {
-        uint8_t* d = to_tile ? trow + k * step : prow + k * n;
-        const uint8_t* sp = to_tile ? prow + k * n : trow + k * step;
-        std::memcpy(d, sp, n);
-      }
-      if (tail) {
-        uint8_t* d = to_tile ? trow + full * step : prow + full * n;
-        const uint8_t* sp = to_tile ? prow + full * n : trow + full * step;
-        std::memcpy(d, sp, tail);
-      }
-    }
-  };
-  if (run == 32)
-    rows(std::integral_constant<size_t, 32>{});
-  else if (run == 64)
-    rows(std::integral_constant<size_t, 64>{});
-  else
-    rows(std::integral_constant<size_t, 0>{});
+  thread_local std::vector<uint8_t*> trows, prows;
+  trows.resize(size_t(R));
+  prows.resize(size_t(R));
+  // Row r0 + r of t at box row br, row ir inside it: counted, not divided per row (an idiv per row
+  // was a third of a 64-row TLOAD).
+  const int IR = layout::inner_rows(t);
+  const size_t box_row = (layout::index(t, IR, 0) - layout::index(t, 0, 0)) * es, in_row = run;
+  int br = r0 / IR, ir = r0 % IR;
+  for (int r = 0; r < R; ++r) {
+    trows[size_t(r)] = base + size_t(br) * box_row + size_t(ir) * in_row;
+    prows[size_t(r)] = row(r);
+    if (++ir == IR) ir = 0, ++br;
+  }
+  uint8_t* const* const drow = to_tile ? trows.data() : prows.data();
+  uint8_t* const* const srow = to_tile ? prows.data() : trows.data();
+  const size_t dstep = to_tile ? step : run, sstep = to_tile ? run : step;
+  box_runs(drow, srow, size_t(R), full, dstep, sstep, run);
+  if (tail)
+    for (size_t r = 0; r < size_t(R); ++r) std::memcpy(drow[r] + full * dstep, srow[r] + full * sstep, tail);
   return true;
 }
 

@@ -329,7 +329,7 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
     for (DType t : {DType::fp32, DType::fp16, DType::bf16})
       for (Op op : kOps)
         for (size_t pos = 0; pos < kN; ++pos)
-          for (int kind = 0; kind < 3; ++kind) {
+          for (int kind = 0; kind < 5; ++kind) {
             std::vector<uint8_t> a(kN * 4), b(kN * 4);
             for (size_t i = 0; i < kN; ++i) {
               const float x = float(int(g() % 2001) - 1000) / 8.0f + 0.5f;
@@ -351,6 +351,11 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
               store_code(t, b.data(), pos, code(op == Op::add ? -inf : op == Op::mul ? inf : op == Op::div ? 0.0f : inf));
             }
             if (kind == 2) store_code(t, b.data(), pos, code(-0.0f));  // ±0 ties of max/min
+            // A quiet NaN with a payload in either operand (vrangeps, the AVX-512 max/min,
+            // returns the number for these; a signaling NaN is kind 0).
+            const uint64_t qnan = t == DType::fp32 ? 0xFFC01234u : t == DType::fp16 ? 0xFE01u : 0xFFC1u;
+            if (kind == 3) store_code(t, a.data(), pos, qnan);
+            if (kind == 4) store_code(t, b.data(), pos, qnan);
             const size_t w = formats::info(t).storage_bits / 8;
             std::vector<uint8_t> fast(kN * w, 1), ref(kN * w, 2);
             if (info(op).arity == 1) {
@@ -368,6 +373,61 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
             ASSERT_EQ(fast, ref) << info(op).name << " " << formats::name(t) << " pos " << pos
                                  << " kind " << kind;
           }
+  });
+}
+
+// The fp32 kernels test NaN once per row on AVX-512 and make the stored row canonical after it:
+// the same bits when dst is a source (in place), NaN at every position of several rows.
+TEST(OpsDifferential, SparseNaNInPlaceRows) {
+  const size_t kN = 2 * 16 + 16 + 5, kRows = 3;  // a pair, a single vector and a tail per row
+  const size_t ds = kN * 4;
+  every_target([&] {
+    for (Op op : {Op::add, Op::sub, Op::mul, Op::div})
+      for (size_t pos = 0; pos < kRows * kN; ++pos) {
+        std::vector<float> a(kRows * kN), b(kRows * kN);
+        for (size_t i = 0; i < a.size(); ++i) a[i] = float(i % 7) + 0.5f, b[i] = float(i % 5) + 0.25f;
+        a[pos] = INFINITY;
+        b[pos] = op == Op::add ? -INFINITY : op == Op::mul ? 0.0f : INFINITY;
+        std::vector<float> ref(a.size()), fast = a;
+        Rows2 g;
+        g.a = a.data(), g.as = ds, g.b = b.data(), g.bs = ds, g.d = ref.data(), g.ds = ds;
+        g.rows = kRows, g.n = kN;
+        binary_rows(op, DType::fp32, g, Path::Reference);
+        g.a = fast.data(), g.d = fast.data();  // in place
+        binary_rows(op, DType::fp32, g, Path::Fast);
+        ASSERT_EQ(0, std::memcmp(fast.data(), ref.data(), ds * kRows))
+            << info(op).name << " pos " << pos;
+        uint32_t bits;
+        std::memcpy(&bits, &fast[pos], 4);
+        EXPECT_EQ(bits, 0x7FC00000u) << info(op).name << " pos " << pos;
+      }
+  });
+}
+
+// fill_rows (TROWEXPAND's column broadcast) for every code width, row lengths around the
+// vector sizes, a padded dst stride left untouched, and codes read from dst's own column 0.
+TEST(OpsFill, RowsEveryWidthAndLength) {
+  every_target([&] {
+    for (DType t : {DType::s8, DType::fp16, DType::fp32, DType::s64})
+      for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{16}, size_t{17}, size_t{63},
+                       size_t{64}, size_t{65}, size_t{200}}) {
+        const size_t w = formats::info(t).storage_bits / 8, rows = 5, ds = (n + 3) * w;
+        std::vector<uint8_t> codes(rows * 2 * w), dst(rows * ds, 0xEE);
+        for (size_t i = 0; i < codes.size(); ++i) codes[i] = uint8_t(0x11 * (i + 1));
+        fill_rows(t, dst.data(), ds, codes.data(), 2 * w, rows, n);
+        for (size_t r = 0; r < rows; ++r)
+          for (size_t j = 0; j < n + 3; ++j)
+            ASSERT_EQ(0, std::memcmp(dst.data() + r * ds + j * w,
+                                     j < n ? codes.data() + r * 2 * w : std::vector<uint8_t>(w, 0xEE).data(), w))
+                << formats::name(t) << " n " << n << " row " << r << " col " << j;
+        if (n == 0) continue;
+        // In place: row r's code is dst's own element (r, 0).
+        for (size_t r = 0; r < rows; ++r) dst[r * ds] = uint8_t(r + 1);
+        fill_rows(t, dst.data(), ds, dst.data(), ds, rows, n);
+        for (size_t r = 0; r < rows; ++r)
+          for (size_t j = 0; j < n; ++j)
+            ASSERT_EQ(dst[r * ds + j * w], uint8_t(r + 1)) << formats::name(t) << " in place";
+      }
   });
 }
 

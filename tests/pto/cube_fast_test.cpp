@@ -189,4 +189,89 @@ TEST(PtoCubeMovers, Box16DecodeTransposedOnEveryTarget) {
   EXPECT_GE(targets, 1u);
 }
 
+// rows_box_rows' run mover (box_runs: one vector move per 32- or 64-byte box row) on every compiled
+// SIMD target, both directions, NZ and ZZ, fp16 and fp32 (and s8's 32-byte runs), a partial last
+// run: every element where layout::index puts it.
+TEST(PtoCubeMovers, BoxRowRunsOnEveryTarget) {
+  namespace L = tilesim::pto::layout;
+  std::mt19937 g(8);
+  size_t checked = 0;
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (Elem e : {Elem::s8, Elem::f16, Elem::f32})
+      for (bool nz : {true, false})
+        for (bool to_boxed : {true, false}) {
+          HostTile rows(e, 32, 96, true), boxed(e, 32, 96, !nz);
+          boxed.d.slayout = tilesim::pto::kSLayoutRowMajor;
+          if (!nz) boxed.d.fractal = 1024;
+          HostTile& src = to_boxed ? rows : boxed;
+          HostTile& dst = to_boxed ? boxed : rows;
+          fill_random(g, e, src.bytes.data(), src.bytes.size() / src.sz());
+          const int C = 96 - int(g() % 2) * 5;  // a partial last run every other time
+          tilesim::pto::instr::move_region(dst.d, src.d, 0, 0, 32, C, {e, e});
+          for (int r = 0; r < 32; ++r)
+            for (int c = 0; c < C; ++c)
+              ASSERT_EQ(0, std::memcmp(L::at(dst.d, r, c), L::at(src.d, r, c), src.sz()))
+                  << hwy::TargetName(target) << " " << int(e) << (nz ? " NZ" : " ZZ") << " " << r << "," << c;
+          ++checked;
+        }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_GE(checked, 12u);
+}
+
+// TLOAD of a DN view into a ZN Mat tile moves 32-byte box columns (the transposed NZ case of the
+// box-row mover, src/pto/memory.cpp): every element of the valid region where layout::index puts
+// it and the pad everywhere else, fp16 / fp32 / s8, valid regions smaller than the tile, a column
+// stride wider than the rows, 1 and 2 threads.
+TEST(PtoCubeMovers, TloadDnIntoZnPlacesEveryElement) {
+  namespace L = tilesim::pto::layout;
+  std::mt19937 g(9);
+  size_t checked = 0;
+  const Target& t = find_target("a2a3");
+  for (Elem e : {Elem::f16, Elem::f32, Elem::s8})
+    for (int rep = 0; rep < 6; ++rep) {
+      const int es = int(elem_size(e));
+      const int IR = 32 / es;  // ZN box: 32 bytes down a column, 16 columns
+      const int R = IR * (1 + int(g() % 3)), C = 16 * (1 + int(g() % 4));
+      const int VR = rep < 2 ? R : 1 + int(g() % R), VC = rep < 2 ? C : 1 + int(g() % C);
+      const int ld = VR + int(g() % 3) * 8;  // GM column stride (elements)
+      HostTile tile(e, R, C, true);
+      tile.d.loc = tilesim::pto::kLocMat;
+      tile.d.slayout = tilesim::pto::kSLayoutColMajor;
+      tile.d.valid_row = VR;
+      tile.d.valid_col = VC;
+      std::vector<uint8_t> gm(size_t(ld) * VC * es);
+      fill_random(g, e, gm.data(), gm.size() / es);
+      tilesim::pto::GmDesc gd;
+      gd.dtype = e;
+      gd.layout = tilesim::pto::GmLayout::DN;
+      gd.shape[3] = VR;
+      gd.shape[4] = VC;
+      gd.stride[3] = 1;
+      gd.stride[4] = ld;
+      gd.data = gm.data();
+      gd.extent = gm.size();
+      Call call{.instr = Instr::TLOAD};
+      call.dst = &tile.d;
+      call.gm = &gd;
+      for (size_t threads : {size_t{1}, size_t{2}}) {
+        tilesim::set_num_threads(threads);
+        std::fill(tile.bytes.begin(), tile.bytes.end(), uint8_t(0xA5));
+        execute(call, t, Ub{}, Path::Fast);
+        for (int r = 0; r < R; ++r)
+          for (int c = 0; c < C; ++c) {
+            const uint8_t* got = L::at(tile.d, r, c);
+            if (r < VR && c < VC)
+              ASSERT_EQ(0, std::memcmp(got, gm.data() + (size_t(c) * ld + r) * es, es)) << int(e) << " " << r << "," << c;
+            else
+              for (int b = 0; b < es; ++b) ASSERT_EQ(got[b], 0) << "pad " << int(e) << " " << r << "," << c;
+          }
+        ++checked;
+      }
+    }
+  tilesim::set_num_threads(0);
+  EXPECT_EQ(checked, 3u * 6 * 2);
+}
+
 }  // namespace

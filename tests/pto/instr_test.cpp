@@ -164,6 +164,24 @@ TEST(PtoInstr, A2a3Int16CompareScalarIsAnFp16CompareOfTheBits) {
   }
 }
 
+// TROWEXPAND / TCOLEXPAND* read their sources before writing: dst as its own source (a2a3 lets
+// TROWEXPAND's src have more than one valid column), each row's value kept.
+TEST(PtoInstr, ExpandInPlace) {
+  TargetGuard g("a2a3");
+  VecTile<float, 4, 24> d(3, 20);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 20; ++c) d.at(r, c) = float(100 * r + c);
+  pto::TROWEXPAND(d, d);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 20; ++c) ASSERT_EQ(d.at(r, c), float(100 * r)) << r << "," << c;
+  VecTile<float, 4, 24> e(3, 20);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 20; ++c) e.at(r, c) = float(10 * r + c);
+  pto::TCOLEXPANDSUB(e, e, e);  // the expanded operand is e's own row 0, read before row 0 changes
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 20; ++c) ASSERT_EQ(e.at(r, c), float(10 * r)) << r << "," << c;
+}
+
 TEST(PtoInstr, ExpandFamily) {
   VecTile<float, 4, 8> d(3, 8), full(3, 8), row(1, 8);
   pto::Tile<pto::TileType::Vec, float, 8, 1, pto::BLayout::ColMajor, pto::DYNAMIC, pto::DYNAMIC>
