@@ -128,6 +128,43 @@ struct BigAllocator {
   template <class U>
   bool operator==(const BigAllocator<U>&) const noexcept { return true; }
 };
+// A set of in-NPU granules, the unit of the launch's lazy zeroing (Device::zero_memory): granule k
+// is in-NPU bytes [k, k + 1) * LOCAL_MEM_SIZE / kCount, on every NPU. 256 of them (1 KiB on
+// bm1684x) so that a kernel's tiles of a few KiB per NPU cover theirs whole and need no zeros
+// (with 64, a 2 KiB fp16 tile zeroed 4 KiB per NPU before every write).
+struct Granules {
+  static constexpr int kCount = 256;
+  uint64_t w[kCount / 64] = {};
+  static constexpr Granules all() noexcept {
+    Granules g;
+    for (uint64_t& x : g.w) x = ~uint64_t{0};
+    return g;
+  }
+  bool any() const noexcept {
+    uint64_t o = 0;
+    for (uint64_t x : w) o |= x;
+    return o != 0;
+  }
+  bool test(int k) const noexcept { return (w[k / 64] >> (k % 64) & 1) != 0; }
+  Granules operator&(const Granules& o) const noexcept {
+    Granules r;
+    for (int i = 0; i < kCount / 64; ++i) r.w[i] = w[i] & o.w[i];
+    return r;
+  }
+  Granules operator~() const noexcept {
+    Granules r;
+    for (int i = 0; i < kCount / 64; ++i) r.w[i] = ~w[i];
+    return r;
+  }
+  Granules& operator|=(const Granules& o) noexcept {
+    for (int i = 0; i < kCount / 64; ++i) w[i] |= o.w[i];
+    return *this;
+  }
+  Granules& operator&=(const Granules& o) noexcept {
+    for (int i = 0; i < kCount / 64; ++i) w[i] &= o.w[i];
+    return *this;
+  }
+};
 }  // namespace detail
 
 class Device {
@@ -155,13 +192,13 @@ class Device {
   // counts as writing all of it (see zero_memory). Every view (memory, npu_memory) hands out host
   // memory, after which zero_memory zeroes at once (a view must see the zeros).
   std::span<uint8_t> memory() noexcept {
-    settle(~uint64_t{0});
+    settle(detail::Granules::all());
     viewed_ = true;
-    written_ = ~uint64_t{0};
+    written_ = detail::Granules::all();
     return mem_;
   }
   std::span<const uint8_t> memory() const noexcept {
-    settle(~uint64_t{0});
+    settle(detail::Granules::all());
     viewed_ = true;
     return mem_;
   }
@@ -176,7 +213,7 @@ class Device {
   void data_read(uint32_t lo, uint32_t hi) noexcept;
   uint8_t* data_written(uint32_t lo, uint32_t hi, bool whole = false) noexcept;
   // Every byte reads as zero afterwards: what tilesim_tpu_launch gives each core. Only the
-  // in-NPU granules (LOCAL_MEM_SIZE / 64 bytes) written since the last zeroing can be non-zero,
+  // in-NPU granules (LOCAL_MEM_SIZE / 256 bytes) written since the last zeroing can be non-zero,
   // and they are zeroed lazily: a granule is zeroed when an operation first reads it, or a host
   // view is taken, and never when an operation writes all of it first.
   void zero_memory() noexcept;
@@ -261,12 +298,12 @@ class Device {
  private:
   const ChipProfile* chip_;
   // Zeroes the pending granules of `mask` on every NPU.
-  void settle(uint64_t mask) const noexcept;
+  void settle(const detail::Granules& mask) const noexcept;
 
   size_t stride_;  // npu_stride()
   mutable std::vector<uint8_t, detail::BigAllocator<uint8_t>> mem_;  // mutable: settle
-  uint64_t written_ = 0;           // bit k: in-NPU granule k may be non-zero on some NPU
-  mutable uint64_t pending_ = 0;   // bit k: granule k reads as zero but is not zeroed yet
+  detail::Granules written_;          // granule k may be non-zero on some NPU
+  mutable detail::Granules pending_;  // granule k reads as zero but is not zeroed yet
   mutable bool viewed_ = false;    // a host view of the memory was handed out
   bool reference_ = false;
 };

@@ -45,46 +45,57 @@ std::span<const uint8_t> Device::npu_memory(int k) const {
 }
 
 namespace {
+using detail::Granules;
 // Granules of in-NPU bytes [lo, hi): those it meets, or (`inside`) those it covers whole.
-uint64_t granule_mask(uint32_t lms, uint32_t lo, uint32_t hi, bool inside) {
-  const uint32_t g = lms / 64;  // every chip's LOCAL_MEM_SIZE is a multiple of 64
-  if (hi <= lo) return 0;
+Granules granule_mask(uint32_t lms, uint32_t lo, uint32_t hi, bool inside) {
+  constexpr uint32_t kN = Granules::kCount;
+  const uint32_t g = lms / kN;  // every chip's LOCAL_MEM_SIZE is a multiple of 256
+  Granules m;
+  if (hi <= lo) return m;
   const uint32_t first = inside ? (lo + g - 1) / g : lo / g;
-  const uint32_t end = std::min<uint32_t>(inside ? hi / g : (hi - 1) / g + 1, 64);  // one past the last
-  if (end <= first) return 0;
-  const uint64_t upto = end == 64 ? ~uint64_t{0} : (uint64_t{1} << end) - 1;
-  return upto & ~((uint64_t{1} << first) - 1);
+  const uint32_t end = std::min<uint32_t>(inside ? hi / g : (hi - 1) / g + 1, kN);  // one past the last
+  for (uint32_t k = first; k < end;) {
+    if (k % 64 == 0 && end - k >= 64) {  // a whole word
+      m.w[k / 64] = ~uint64_t{0};
+      k += 64;
+      continue;
+    }
+    m.w[k / 64] |= uint64_t{1} << (k % 64);
+    ++k;
+  }
+  return m;
 }
 }  // namespace
 
-void Device::settle(uint64_t mask) const noexcept {
-  const uint64_t z = pending_ & mask;
-  if (!z) return;
-  const size_t g = local_mem_size() / 64;
-  for (int k = 0; k < npu_num(); ++k)
-    for (int b = 0; b < 64;) {
-      if (!(z >> b & 1)) {
-        ++b;
-        continue;
-      }
-      int e = b;  // a run of granules: one memset
-      while (e < 64 && (z >> e & 1)) ++e;
-      std::memset(mem_.data() + size_t(k) * stride_ + size_t(b) * g, 0, size_t(e - b) * g);
-      b = e;
+void Device::settle(const Granules& mask) const noexcept {
+  const Granules z = pending_ & mask;
+  if (!z.any()) return;
+  constexpr int kN = Granules::kCount;
+  const size_t g = local_mem_size() / kN;
+  for (int b = 0; b < kN;) {
+    if (!z.test(b)) {
+      ++b;
+      continue;
     }
+    int e = b;  // a run of granules: one memset per NPU
+    while (e < kN && z.test(e)) ++e;
+    for (int k = 0; k < npu_num(); ++k)
+      std::memset(mem_.data() + size_t(k) * stride_ + size_t(b) * g, 0, size_t(e - b) * g);
+    b = e;
+  }
   pending_ &= ~z;
 }
 
 void Device::data_read(uint32_t lo, uint32_t hi) noexcept {
-  if (pending_) settle(granule_mask(local_mem_size(), lo, hi, false));
+  if (pending_.any()) settle(granule_mask(local_mem_size(), lo, hi, false));
 }
 
 uint8_t* Device::data_written(uint32_t lo, uint32_t hi, bool whole) noexcept {
-  const uint64_t touched = granule_mask(local_mem_size(), lo, hi, false);
-  if (pending_ & touched) {
+  const Granules touched = granule_mask(local_mem_size(), lo, hi, false);
+  if ((pending_ & touched).any()) {
     // Granules the write covers whole on every NPU need no zeros; the others (partly written,
     // or written with gaps) are zeroed first.
-    const uint64_t covered = whole ? granule_mask(local_mem_size(), lo, hi, true) : 0;
+    const Granules covered = whole ? granule_mask(local_mem_size(), lo, hi, true) : Granules{};
     settle(touched & ~covered);
     pending_ &= ~covered;
   }
@@ -94,8 +105,8 @@ uint8_t* Device::data_written(uint32_t lo, uint32_t hi, bool whole) noexcept {
 
 void Device::zero_memory() noexcept {
   pending_ |= written_;
-  written_ = 0;
-  if (viewed_) settle(~uint64_t{0});  // a host view may be read directly
+  written_ = Granules{};
+  if (viewed_) settle(Granules::all());  // a host view may be read directly
 }
 
 int Device::eu_num(data_type_t dtype) const {

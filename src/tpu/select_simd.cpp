@@ -82,19 +82,20 @@ HWY_BEFORE_NAMESPACE();
 namespace tilesim::tpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-template <class D, class V = hn::Vec<D>>
+// kKind (CmpKind) and kEq are template parameters: as run-time flags the compiler evaluated both
+// == and > and picked one through a general register in every iteration (kmov, cmov, kmov), which
+// cost more than the compare itself on 16-bit lanes.
+template <uint8_t kKind, bool kEq, class D, class V = hn::Vec<D>>
 HWY_INLINE hn::Mask<D> Compare(D d, V x, V y, const PlaneArgs& a) {
   using T = hn::TFromD<D>;
-  if constexpr (sizeof(T) == 4) {
+  constexpr uint8_t kFloat = static_cast<uint8_t>(CmpKind::Float);
+  if constexpr (sizeof(T) == 4 && kKind == kFloat) {
     // fp32 is the only 32-bit select float (tf32 is rejected): the FPU's ordered compares are
     // exactly IEEE (NaN false, +0 == -0; DAZ is off, so subnormals compare by value).
-    if (a.kind == static_cast<uint8_t>(CmpKind::Float)) {
-      const hn::Rebind<float, D> df;
-      const auto fx = hn::BitCast(df, x), fy = hn::BitCast(df, y);
-      return hn::RebindMask(d, a.eq ? hn::Eq(fx, fy) : hn::Gt(fx, fy));
-    }
-  }
-  if (a.kind == static_cast<uint8_t>(CmpKind::Float)) {
+    const hn::Rebind<float, D> df;
+    const auto fx = hn::BitCast(df, x), fy = hn::BitCast(df, y);
+    return hn::RebindMask(d, kEq ? hn::Eq(fx, fy) : hn::Gt(fx, fy));
+  } else if constexpr (kKind == kFloat) {
     const V mag = hn::Set(d, static_cast<T>(a.mag));
     const V thr = hn::Set(d, static_cast<T>(a.nan_above));
     const V z = hn::Zero(d);
@@ -102,19 +103,21 @@ HWY_INLINE hn::Mask<D> Compare(D d, V x, V y, const PlaneArgs& a) {
     const auto nan = hn::Or(hn::Gt(mx, thr), hn::Gt(my, thr));
     const V kx = hn::IfThenElse(hn::Lt(x, z), hn::Sub(z, mx), mx);
     const V ky = hn::IfThenElse(hn::Lt(y, z), hn::Sub(z, my), my);
-    return hn::AndNot(nan, a.eq ? hn::Eq(kx, ky) : hn::Gt(kx, ky));
+    return hn::AndNot(nan, kEq ? hn::Eq(kx, ky) : hn::Gt(kx, ky));
+  } else {
+    if constexpr (kKind == static_cast<uint8_t>(CmpKind::Unsigned)) {
+      // Flipping the sign bit maps unsigned order onto signed order.
+      const V flip = hn::Set(d, hwy::LimitsMin<T>());
+      x = hn::Xor(x, flip);
+      y = hn::Xor(y, flip);
+    }
+    return kEq ? hn::Eq(x, y) : hn::Gt(x, y);
   }
-  if (a.kind == static_cast<uint8_t>(CmpKind::Unsigned)) {
-    // Flipping the sign bit maps unsigned order onto signed order.
-    const V flip = hn::Set(d, hwy::LimitsMin<T>());
-    x = hn::Xor(x, flip);
-    y = hn::Xor(y, flip);
-  }
-  return a.eq ? hn::Eq(x, y) : hn::Gt(x, y);
 }
 
-// TC: signed lane type of the compared codes, TV: of the selected values (sizeof TC <= TV).
-template <class TC, class TV>
+// TC: signed lane type of the compared codes, TV: of the selected values (sizeof TC <= TV);
+// kKind / kEq: a.kind and a.eq (Compare).
+template <class TC, class TV, uint8_t kKind, bool kEq>
 void Plane(const PlaneArgs& args) {
   // A local copy: the stores below could alias `args` as far as the compiler knows, which made it
   // reload kind, eq and n in every iteration; a copy keeps them in registers and lets the loop be
@@ -145,7 +148,7 @@ void Plane(const PlaneArgs& args) {
     const auto y = yp ? hn::LoadU(dc, yp + i) : ys;
     const auto t = tp ? hn::LoadU(dv, tp + i) : ts;
     const auto f = fp ? hn::LoadU(dv, fp + i) : fs;
-    const auto mc = Compare(dc, x, y, a);
+    const auto mc = Compare<kKind, kEq>(dc, x, y, a);
     if constexpr (sizeof(TC) == sizeof(TV)) {
       if (ep)
         hn::StoreU(a.ext_swapped ? hn::IfThenElse(mc, y, x) : hn::IfThenElse(mc, x, y), dc, ep + i);
@@ -173,20 +176,29 @@ void Plane(const PlaneArgs& args) {
   }
 }
 
+template <class TC, class TV>
+void PlaneOf(const PlaneArgs& a) {
+  constexpr uint8_t kF = static_cast<uint8_t>(CmpKind::Float), kU = static_cast<uint8_t>(CmpKind::Unsigned),
+                    kS = static_cast<uint8_t>(CmpKind::Signed);
+  if (a.kind == kF) return a.eq ? Plane<TC, TV, kF, true>(a) : Plane<TC, TV, kF, false>(a);
+  if (a.kind == kU) return a.eq ? Plane<TC, TV, kU, true>(a) : Plane<TC, TV, kU, false>(a);
+  return a.eq ? Plane<TC, TV, kS, true>(a) : Plane<TC, TV, kS, false>(a);
+}
+
 void RunPlane(const PlaneArgs& a, int cmp_bytes, int val_bytes) {
   switch (cmp_bytes * 8 + val_bytes) {
     case 1 * 8 + 1:
-      return Plane<int8_t, int8_t>(a);
+      return PlaneOf<int8_t, int8_t>(a);
     case 1 * 8 + 2:
-      return Plane<int8_t, int16_t>(a);
+      return PlaneOf<int8_t, int16_t>(a);
     case 1 * 8 + 4:
-      return Plane<int8_t, int32_t>(a);
+      return PlaneOf<int8_t, int32_t>(a);
     case 2 * 8 + 2:
-      return Plane<int16_t, int16_t>(a);
+      return PlaneOf<int16_t, int16_t>(a);
     case 2 * 8 + 4:
-      return Plane<int16_t, int32_t>(a);
+      return PlaneOf<int16_t, int32_t>(a);
     case 4 * 8 + 4:
-      return Plane<int32_t, int32_t>(a);
+      return PlaneOf<int32_t, int32_t>(a);
     default:
       return;  // excluded by the walker's width rules
   }

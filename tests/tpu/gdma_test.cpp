@@ -118,9 +118,9 @@ TEST(TpuGlobal, LazyZeroingReadsZeroThroughEveryPath) {
 // covers whole granules on every NPU (not zeroed first) or only part of one, in place too; a host
 // view taken before zero_memory sees the zeros at once.
 TEST(TpuLocal, LazyZeroingReadsZeroThroughEveryPath) {
-  Device d;  // bm1684x: 64 NPUs, 256 KiB each, granules of 4 KiB
+  Device d;  // bm1684x: 64 NPUs, 256 KiB each, granules of 1 KiB (detail::Granules)
   const int npu = d.npu_num();
-  const uint32_t lms = d.local_mem_size(), g = lms / 64;
+  const uint32_t lms = d.local_mem_size(), g = lms / tilesim::tpu::detail::Granules::kCount;
   std::vector<int32_t> junk(size_t(npu) * lms / 4), back(size_t(npu) * lms / 4);
   std::iota(junk.begin(), junk.end(), 7);
   const dim4 all = shape4(1, npu, 1, int(lms / 8));  // half of every NPU, twice
@@ -181,6 +181,31 @@ TEST(TpuLocal, LazyZeroingReadsZeroThroughEveryPath) {
   for (int k = 0; k < npu; ++k) {
     const std::span<const uint8_t> m = w.subspan(size_t(k) * d.npu_stride(), lms);
     EXPECT_EQ(size_t(std::count(m.begin(), m.end(), uint8_t(0))), size_t(lms)) << k;
+  }
+}
+
+// A kernel's fp16 tile of 2 KiB per NPU covers two whole granules (docs/tpu.md#fast-path): its S2L
+// skips their zeros, while the rest of what used to be one 4 KiB granule stays pending and reads
+// as zero, on every chip.
+TEST(TpuLocal, LazyZeroingAtTheGranuleOfATile) {
+  for (const char* chip : {"bm1684x", "bm1688"}) {
+    Device d(chip);
+    const int npu = d.npu_num();
+    const uint32_t lms = d.local_mem_size(), g = lms / tilesim::tpu::detail::Granules::kCount;
+    std::vector<uint16_t> junk(size_t(npu) * lms / 2, 0xBEEF), tile(size_t(npu) * g), back(size_t(npu) * 2 * g);
+    const dim4 all = shape4(1, npu, int(lms / 2 / 64), 64);
+    d.gdma_cpy_S2L(0, junk.data(), &all, nullptr, nullptr, DT_FP16);
+    d.zero_memory();
+    std::iota(tile.begin(), tile.end(), uint16_t(1));
+    const dim4 two = shape4(1, npu, 1, int(g));  // 2 * g bytes of fp16 per NPU: two whole granules
+    d.gdma_cpy_S2L(0, tile.data(), &two, nullptr, nullptr, DT_FP16);
+    const dim4 four = shape4(1, npu, 1, int(2 * g));  // and the next two, still pending
+    d.gdma_cpy_L2S(back.data(), 0, &four, nullptr, nullptr, DT_FP16);
+    size_t wrong = 0;
+    for (int k = 0; k < npu; ++k)
+      for (uint32_t i = 0; i < 2 * g; ++i)
+        wrong += back[size_t(k) * 2 * g + i] != (i < g ? tile[size_t(k) * g + i] : 0);
+    EXPECT_EQ(wrong, 0u) << chip;
   }
 }
 
