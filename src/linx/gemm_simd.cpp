@@ -368,6 +368,9 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
         const size_t kc = std::min(kKC, K - k0);
         for (size_t jp = jp0; jp < jp1; ++jp) {
           const size_t j0 = jp * NR, w = std::min(NR, N - j0);
+          // C's index is separable (row part i * ldc): the column parts once per panel, not a
+          // division by the box width per tile.
+          const size_t cj0 = ViewIndex(cv, 0, j0), c1 = w == NR ? ViewIndex(cv, 0, j0 + L) - cj0 : L;
           for (size_t ip = ip0; ip < ip1; ++ip) {
             const size_t i0 = ip * kMR, h = std::min(kMR, M - i0);
             const bool zero = zero_start && k0 == 0;
@@ -376,12 +379,11 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             const T* const ap = in_place ? Av + (k0 / ak0) * av.S + i0 * ak0 : ApP + ip * K * kMR + k0 * kMR;
             const T* const bp = b_in_place ? Brow + k0 * N + j0 : BpP + jp * K * NR + k0 * NR;
             const size_t ldb = b_in_place ? N : NR;
-            T* const dst = C + ViewIndex(cv, i0, j0);
+            T* const dst = C + i0 * cv.ldc + cj0;
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
             const size_t mr = panel_mr(ip);
             const bool fin = finish && k0 + kc == K;
             if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
-              const size_t c1 = ViewIndex(cv, i0, j0 + L) - ViewIndex(cv, i0, j0);
               MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, bias ? bias + j0 : nullptr);
               continue;
             }
