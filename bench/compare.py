@@ -161,7 +161,7 @@ def main():
                 if peer == "torch" and torch is not None:
                     torch.set_num_threads(threads)
                 if hasattr(fn, "measure"):  # timed in its own process (bench/openblas_peer.py)
-                    secs, note = fn.measure(args.quick)
+                    secs, note = fn.measure(args.quick, cpu)
                     t[peer + "_ns"] = secs * 1e9
                     t[peer + "_note"] = note
                 else:

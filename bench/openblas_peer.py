@@ -5,7 +5,8 @@ half the speed here). OpenBLAS reads them when it loads, so the peer runs in a c
 both unset and reports the kernel it chose (openblas_get_corename). compare.py calls measure(quick)
 on such a peer instead of timing a callable in its own process.
 
-Child mode: python3 openblas_peer.py M N K THREADS quick|full -> prints "<seconds per call> <core>".
+Child mode: python3 openblas_peer.py M N K THREADS quick|full [cpu] -> prints "<seconds per call>
+<core>"; with `cpu` the child times with time.thread_time (compare.py --cpu, one thread).
 """
 import ctypes
 import ctypes.util
@@ -22,15 +23,15 @@ class Sgemm:
     def __init__(self, m, n, k, threads):
         self.args = [str(m), str(n), str(k), str(threads)]
 
-    def measure(self, quick):
+    def measure(self, quick, cpu=False):
         env = {k: v for k, v in os.environ.items() if k not in _ENV_FORCING_A_KERNEL}
         out = subprocess.run([sys.executable, os.path.abspath(__file__), *self.args,
-                              "quick" if quick else "full"], env=env, capture_output=True, text=True,
-                             check=True).stdout.split()
+                              "quick" if quick else "full"] + (["cpu"] if cpu else []), env=env,
+                             capture_output=True, text=True, check=True).stdout.split()
         return float(out[0]), "openblas kernel " + (out[1] if len(out) > 1 else "?")
 
 
-def _child(m, n, k, threads, quick):
+def _child(m, n, k, threads, quick, cpu=False):
     import numpy as np
     lib = None
     for name in ("libopenblas.so", "libopenblas.so.0", ctypes.util.find_library("openblas")):
@@ -58,10 +59,11 @@ def _child(m, n, k, threads, quick):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from compare import time_call  # the same sampling as every other peer
 
-    seconds = time_call(call, quick)
+    import time
+    seconds = time_call(call, quick, time.thread_time if cpu else time.perf_counter)
     print(seconds, lib.openblas_get_corename().decode())
 
 
 if __name__ == "__main__":
     m, n, k, threads = (int(x) for x in sys.argv[1:5])
-    _child(m, n, k, threads, sys.argv[5] == "quick")
+    _child(m, n, k, threads, sys.argv[5] == "quick", len(sys.argv) > 6 and sys.argv[6] == "cpu")

@@ -73,6 +73,7 @@ void chain_i32_views_c(PanelView a, PanelView b, CView c, size_t M, size_t N, si
 // alignment (the core's panel packing and TMA's transposing layouts).
 void transpose32(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols);
 void transpose16(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols);  // 16-bit elements
+void transpose8(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols);   // 8-bit elements
 // C = C + bias[j] (when bias) then NaN -> 0x7FC00000, SIMD; identical to the scalar epilogue.
 void epilogue_f32_fast(float* C, const float* bias, size_t M, size_t N);
 

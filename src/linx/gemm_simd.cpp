@@ -99,6 +99,44 @@ void Transpose16(const uint8_t* HWY_RESTRICT src, size_t ss, uint8_t* HWY_RESTRI
     for (size_t c = 0; c < cols; ++c) std::memcpy(dst + c * ds + r * 2, src + r * ss + c * 2, 2);
 }
 
+// The same for 8-bit elements (s8 / u8 / fp8 tiles): 16 x 16 blocks through 8-, 16-, 32- and
+// 64-bit interleaves (round by round: row pairs, quads, octets, then all 16 rows per column).
+void Transpose8(const uint8_t* HWY_RESTRICT src, size_t ss, uint8_t* HWY_RESTRICT dst, size_t ds, size_t rows,
+                size_t cols) {
+  size_t r0 = 0;
+#if TILESIM_LINX_SIMD
+  const hn::Full128<uint8_t> d;
+  const hn::Repartition<uint16_t, decltype(d)> d16;
+  const hn::Repartition<uint32_t, decltype(d)> d32;
+  const hn::Repartition<uint64_t, decltype(d)> d64;
+  using V = hn::Vec<decltype(d)>;
+  const auto lo = [&](auto dw, V a, V b) { return hn::BitCast(d, hn::InterleaveLower(dw, hn::BitCast(dw, a), hn::BitCast(dw, b))); };
+  const auto hi = [&](auto dw, V a, V b) { return hn::BitCast(d, hn::InterleaveUpper(dw, hn::BitCast(dw, a), hn::BitCast(dw, b))); };
+  for (; r0 + 16 <= rows; r0 += 16)
+    for (size_t c0 = 0; c0 + 16 <= cols; c0 += 16) {
+      V r[16];
+      for (size_t i = 0; i < 16; ++i) r[i] = hn::LoadU(d, src + (r0 + i) * ss + c0);
+      V a[8][2], b[4][4], e[2][8];  // a[pair][cols 0-7 | 8-15], b[quad][4 columns], e[octet][2 columns]
+      for (size_t p = 0; p < 8; ++p) a[p][0] = lo(d, r[2 * p], r[2 * p + 1]), a[p][1] = hi(d, r[2 * p], r[2 * p + 1]);
+      for (size_t q = 0; q < 4; ++q)
+        for (size_t h = 0; h < 2; ++h)
+          b[q][2 * h] = lo(d16, a[2 * q][h], a[2 * q + 1][h]), b[q][2 * h + 1] = hi(d16, a[2 * q][h], a[2 * q + 1][h]);
+      for (size_t o = 0; o < 2; ++o)
+        for (size_t g = 0; g < 4; ++g)
+          e[o][2 * g] = lo(d32, b[2 * o][g], b[2 * o + 1][g]), e[o][2 * g + 1] = hi(d32, b[2 * o][g], b[2 * o + 1][g]);
+      uint8_t* d0 = dst + c0 * ds + r0;
+      for (size_t h = 0; h < 8; ++h) {
+        hn::StoreU(lo(d64, e[0][h], e[1][h]), d, d0 + (2 * h) * ds);
+        hn::StoreU(hi(d64, e[0][h], e[1][h]), d, d0 + (2 * h + 1) * ds);
+      }
+    }
+  for (size_t r = 0; r < r0; ++r)  // the columns the blocks left
+    for (size_t c = cols / 16 * 16; c < cols; ++c) dst[c * ds + r] = src[r * ss + c];
+#endif
+  for (size_t r = r0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) dst[c * ds + r] = src[r * ss + c];
+}
+
 // Element (i, j) of C in its view (gemm_core.hpp CView).
 HWY_INLINE size_t ViewIndex(const CView& v, size_t i, size_t j) {
   return v.bw ? (j / v.bw) * v.bs + i * v.ldc + j % v.bw : i * v.ldc + j;
@@ -330,6 +368,9 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
         const size_t kc = std::min(kKC, K - k0);
         for (size_t jp = jp0; jp < jp1; ++jp) {
           const size_t j0 = jp * NR, w = std::min(NR, N - j0);
+          // C's index is separable (row part i * ldc): the column parts once per panel, not a
+          // division by the box width per tile.
+          const size_t cj0 = ViewIndex(cv, 0, j0), c1 = w == NR ? ViewIndex(cv, 0, j0 + L) - cj0 : L;
           for (size_t ip = ip0; ip < ip1; ++ip) {
             const size_t i0 = ip * kMR, h = std::min(kMR, M - i0);
             const bool zero = zero_start && k0 == 0;
@@ -338,12 +379,11 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             const T* const ap = in_place ? Av + (k0 / ak0) * av.S + i0 * ak0 : ApP + ip * K * kMR + k0 * kMR;
             const T* const bp = b_in_place ? Brow + k0 * N + j0 : BpP + jp * K * NR + k0 * NR;
             const size_t ldb = b_in_place ? N : NR;
-            T* const dst = C + ViewIndex(cv, i0, j0);
+            T* const dst = C + i0 * cv.ldc + cj0;
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
             const size_t mr = panel_mr(ip);
             const bool fin = finish && k0 + kc == K;
             if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
-              const size_t c1 = ViewIndex(cv, i0, j0 + L) - ViewIndex(cv, i0, j0);
               MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, bias ? bias + j0 : nullptr);
               continue;
             }
@@ -456,11 +496,15 @@ HWY_EXPORT(ChainI32);
 HWY_EXPORT(EpilogueF32);
 HWY_EXPORT(Transpose32);
 HWY_EXPORT(Transpose16);
+HWY_EXPORT(Transpose8);
 void transpose32(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols) {
   HWY_DYNAMIC_DISPATCH(Transpose32)(static_cast<const uint8_t*>(src), ss, static_cast<uint8_t*>(dst), ds, rows, cols);
 }
 void transpose16(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols) {
   HWY_DYNAMIC_DISPATCH(Transpose16)(static_cast<const uint8_t*>(src), ss, static_cast<uint8_t*>(dst), ds, rows, cols);
+}
+void transpose8(const void* src, size_t ss, void* dst, size_t ds, size_t rows, size_t cols) {
+  HWY_DYNAMIC_DISPATCH(Transpose8)(static_cast<const uint8_t*>(src), ss, static_cast<uint8_t*>(dst), ds, rows, cols);
 }
 void chain_f32_fast(const float* A, const float* B, BStride bs, float* C, size_t M, size_t N, size_t K,
                     bool zero_start, bool finish, const float* bias) {

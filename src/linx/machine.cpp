@@ -20,13 +20,6 @@ constexpr LinxProfile kProfiles[] = {
 std::string size_text(size_t b) {
   return b >= 1024 && b % 1024 == 0 ? std::to_string(b / 1024) + " KB" : std::to_string(b) + " B";
 }
-size_t live_of(const Machine::State& s) {
-  size_t n = 0;
-  for (const auto& q : s.queues)
-    for (const auto& t : q)
-      if (t.live) n += t.size;
-  return n;
-}
 }  // namespace
 
 const LinxProfile& linx_profile(std::string_view name) {
@@ -139,7 +132,7 @@ void Machine::set_reg(std::string_view name, uint64_t value) {
 }
 uint64_t Machine::reg(unsigned i) const { return i < 24 ? s_->regs[i] : 0; }
 
-size_t Machine::live_bytes() const { return live_of(*s_); }
+size_t Machine::live_bytes() const { return s_->live_bytes; }
 
 void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_t size) {
   const int q = queue_index(queue);
@@ -166,7 +159,7 @@ void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_
           "docs/linx.md#machine");
   auto& dq = s.queues[static_cast<size_t>(q)];
   // The 17th-oldest leaves the window (released) as this one enters (spec 30 §1).
-  size_t live = live_of(s);
+  size_t live = s.live_bytes;
   if (dq.size() == p.queue_depth && dq.back().live) live -= dq.back().size;
   if (live + size > p.live_capacity)
     fault(std::string("push ") + queue_name(q), "capacity", -1, "",
@@ -177,6 +170,7 @@ void push_raw(Machine::State& s, char queue, std::span<const uint8_t> raw, size_
   std::copy(raw.begin(), raw.end(), bytes->begin());
   if (dq.size() == p.queue_depth) dq.pop_back();
   dq.push_front(TileSlot{std::move(bytes), size, true});
+  s.live_bytes = live + size;
 }
 
 void Machine::push_raw(char queue, std::span<const uint8_t> raw, size_t size) { linx::push_raw(*s_, queue, raw, size); }
@@ -216,14 +210,19 @@ void apply(Machine::State& s, Commit&& c) {
   // TMOV's copy hold their own references.
   for (const auto& [q, pos] : c.release) {
     TileSlot& t = s.queues[static_cast<size_t>(q)][pos];
+    if (t.live) s.live_bytes -= t.size;
     t.live = false;
     t.bytes.reset();
   }
   for (auto& p : c.push) {
     auto& dq = s.queues[static_cast<size_t>(p.queue)];
     const size_t size = p.bytes->size();
-    if (dq.size() == s.profile->queue_depth) dq.pop_back();  // the 17th-oldest leaves the window
+    if (dq.size() == s.profile->queue_depth) {  // the 17th-oldest leaves the window
+      if (dq.back().live) s.live_bytes -= dq.back().size;
+      dq.pop_back();
+    }
     dq.push_front(TileSlot{std::move(p.bytes), size, true});
+    s.live_bytes += size;
   }
   for (const auto& r : c.store) std::memcpy(s.mem.data(r.addr + r.len) + r.addr, c.store_data.data() + r.offset, r.len);
   if (c.write) c.write(s.mem.data(c.write_end));

@@ -92,6 +92,7 @@ struct Machine::State {
   const LinxProfile* profile = nullptr;
   std::array<uint64_t, 24> regs{};
   std::array<std::deque<TileSlot>, 4> queues;  // front = newest (Q#1)
+  size_t live_bytes = 0;  // the live tiles' sizes, kept by push_raw and apply (every block's capacity check reads it)
   AccView acc;
   // The buffer of the ACC an ACCCVT released: the next TMATMUL / .BIAS writes its result there
   // instead of allocating and zero-filling a fresh one (its chain writes every element).

@@ -97,6 +97,9 @@ void move_lines_es(TilePtr<kLoad> tile, MemPtr<kLoad> mem, size_t stride, const 
     } else if (ES == 2) {  // the same for 16-bit elements (fp16 / bf16 B tiles: 2-byte copies were 12 % of a GEMM)
       if constexpr (kLoad) core::transpose16(rows, stride, t, 32, n, ln.lines);
       else core::transpose16(t, 32, rows, stride, ln.lines, n);
+    } else if (ES == 1) {  // and 8-bit ones (s8 / fp8)
+      if constexpr (kLoad) core::transpose8(rows, stride, t, 32, n, ln.lines);
+      else core::transpose8(t, 32, rows, stride, ln.lines, n);
     } else {
       if (n == ln.k0)  // whole lines: K0 memory rows read side by side, the tile written in order
         for (size_t q = 0; q < ln.lines; ++q)

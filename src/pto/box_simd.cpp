@@ -115,7 +115,7 @@ void Box16ToF32T(const uint8_t* HWY_RESTRICT sb, bool bf16, float* HWY_RESTRICT 
 }
 
 void BoxRuns(uint8_t* const* HWY_RESTRICT drow, const uint8_t* const* HWY_RESTRICT srow, size_t R, size_t full,
-             size_t dstep, size_t sstep, size_t n) {
+             size_t dstep, size_t sstep, size_t n, bool far_source) {
 #if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
   const hn::Full256<uint8_t> d;
   if (n == 32 || n == 64) {
@@ -126,7 +126,7 @@ void BoxRuns(uint8_t* const* HWY_RESTRICT drow, const uint8_t* const* HWY_RESTRI
       // large matrix), so neither the hardware's stride detection (the loads step by a run, then
       // jump a row) nor the out-of-order window (~10 rows) keeps enough misses in flight. A
       // cache hint only: it changes no byte.
-      if (r + 16 < R)
+      if (far_source && r + 16 < R)
         for (size_t o = 0; o < full * n; o += 64) __builtin_prefetch(srow[r + 16] + o);
       for (size_t k = 0; k < full; ++k, dp += dstep, sp += sstep) {
         hn::StoreU(hn::LoadU(d, sp), d, dp);
@@ -136,6 +136,7 @@ void BoxRuns(uint8_t* const* HWY_RESTRICT drow, const uint8_t* const* HWY_RESTRI
     return;
   }
 #endif
+  (void)far_source;  // (the plain loop requests nothing ahead)
   for (size_t r = 0; r < R; ++r)
     for (size_t k = 0; k < full; ++k) std::memcpy(drow[r] + k * dstep, srow[r] + k * sstep, n);
 }
@@ -149,8 +150,8 @@ HWY_EXPORT(TransposeBox16);
 HWY_EXPORT(Box16ToF32T);
 HWY_EXPORT(BoxRuns);
 void box_runs(uint8_t* const* drow, const uint8_t* const* srow, size_t R, size_t full, size_t dstep, size_t sstep,
-              size_t n) {
-  HWY_DYNAMIC_DISPATCH(BoxRuns)(drow, srow, R, full, dstep, sstep, n);
+              size_t n, bool far_source) {
+  HWY_DYNAMIC_DISPATCH(BoxRuns)(drow, srow, R, full, dstep, sstep, n, far_source);
 }
 void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb) { HWY_DYNAMIC_DISPATCH(TransposeBox16)(db, sb); }
 void box16x16_to_f32_transposed(const uint8_t* sb, bool bf16, float* out, size_t ldo) {

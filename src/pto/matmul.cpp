@@ -80,7 +80,7 @@ std::optional<core::PanelView> fractal_view(const TileDesc& t, bool left, int sl
 const float* right_rows(const TileDesc& t, int K, int N) {
   const bool zn = t.row_major && t.slayout == kSLayoutColMajor;
   if ((t.dtype != Elem::f16 && t.dtype != Elem::bf16) || !zn || layout::inner_rows(t) != 16 ||
-      layout::inner_cols(t) != 16)
+      layout::inner_cols(t) != 16 || t.rows % 16 != 0 || t.cols % 16 != 0)  // whole boxes only
     return nullptr;
   thread_local std::vector<float> rows;
   float edge[256];
@@ -107,7 +107,8 @@ const float* right_rows(const TileDesc& t, int K, int N) {
 std::optional<core::CView> acc_view(const TileDesc& t) {
   if (layout::rows_contiguous(t)) return core::CView{t.data, size_t(t.cols), 0, 0};
   const bool nz = !t.row_major && t.slayout == kSLayoutRowMajor;
-  if (!nz || layout::inner_cols(t) != 16) return std::nullopt;
+  if (!nz || layout::inner_rows(t) != 16 || layout::inner_cols(t) != 16 || t.rows % 16 != 0 || t.cols % 16 != 0)
+    return std::nullopt;  // (a tile of partial boxes takes the staged path)
   return core::CView{t.data, 16, 16, size_t(t.rows) * 16};
 }
 

@@ -48,9 +48,10 @@ uint64_t convert(const Conversion& cv, uint64_t code);
 
 // For r < R, k < full: n bytes from srow[r] + k * sstep to drow[r] + k * dstep (no overlap): the
 // box-row runs of rows_box_rows, one vector move per run where n is 32 or 64 (box_simd.cpp; the
-// baseline build moves 16 bytes at a time, which left TLOAD / TSTORE store-bound).
+// baseline build moves 16 bytes at a time, which left TLOAD / TSTORE store-bound). `far_source`:
+// the source rows are far apart in memory (GM rows into a tile), so they are requested ahead.
 void box_runs(uint8_t* const* drow, const uint8_t* const* srow, size_t R, size_t full, size_t dstep, size_t sstep,
-              size_t n);
+              size_t n, bool far_source);
 
 // Rows of a row-major array (row r at row(r), contiguous along the row) to (to_tile) or from the
 // R x C region at (r0, c0) of tile t, when t's boxes are row-major inside (NZ, ZZ) and c0 starts a
@@ -83,7 +84,7 @@ bool rows_box_rows(const TileDesc& t, int r0, int c0, int R, int C, bool to_tile
   uint8_t* const* const drow = to_tile ? trows.data() : prows.data();
   uint8_t* const* const srow = to_tile ? prows.data() : trows.data();
   const size_t dstep = to_tile ? step : run, sstep = to_tile ? run : step;
-  box_runs(drow, srow, size_t(R), full, dstep, sstep, run);
+  box_runs(drow, srow, size_t(R), full, dstep, sstep, run, to_tile);
   if (tail)
     for (size_t r = 0; r < size_t(R); ++r) std::memcpy(drow[r] + full * dstep, srow[r] + full * sstep, tail);
   return true;

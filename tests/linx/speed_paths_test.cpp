@@ -145,17 +145,17 @@ TEST(LinxSpeedPaths, ReleasedTilesHoldNoBytesAndTheirBuffersAreReusedSafely) {
   EXPECT_EQ(m.live_bytes(), 1024u);
 }
 
-// The register transposes TMA's transposing layouts use (8 x 8 blocks plus element-wise edges),
-// against an element loop: every shape 1..27 x 1..27 around the block size, odd byte strides
-// (unaligned rows), 32- and 16-bit elements, every compiled SIMD target; bytes outside the
-// destination's region untouched.
+// The register transposes TMA's transposing layouts use (8 x 8 or 16 x 16 blocks plus element-wise
+// edges), against an element loop: every shape 1..40 x 1..40 (steps growing past 9) around the
+// block size, odd byte strides (unaligned rows), 32-, 16- and 8-bit elements, every compiled SIMD
+// target; bytes outside the destination's region untouched.
 TEST(LinxSpeedPaths, RegisterTransposesMatchAnElementLoop) {
   std::mt19937 rng(22);
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    for (const size_t es : {size_t{2}, size_t{4}})
-      for (size_t rows = 1; rows <= 27; rows += 1 + rows / 9)
-        for (size_t cols = 1; cols <= 27; cols += 1 + cols / 9) {
+    for (const size_t es : {size_t{1}, size_t{2}, size_t{4}})
+      for (size_t rows = 1; rows <= 40; rows += 1 + rows / 9)
+        for (size_t cols = 1; cols <= 40; cols += 1 + cols / 9) {
           const size_t ss = rows % 3 == 0 ? cols * es : cols * es + 1 + rng() % 9;
           const size_t ds = cols % 3 == 0 ? rows * es : rows * es + 1 + rng() % 9;
           std::vector<uint8_t> src(rows * ss + 3), dst(cols * ds + 3);
@@ -167,11 +167,55 @@ TEST(LinxSpeedPaths, RegisterTransposesMatchAnElementLoop) {
               std::memcpy(want.data() + 1 + c * ds + r * es, src.data() + 1 + r * ss + c * es, es);
           if (es == 4)
             tilesim::linx::core::transpose32(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
-          else
+          else if (es == 2)
             tilesim::linx::core::transpose16(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
+          else
+            tilesim::linx::core::transpose8(src.data() + 1, ss, dst.data() + 1, ds, rows, cols);
           ASSERT_EQ(dst, want) << es << "-byte " << rows << "x" << cols << " strides " << ss << ", "
                                << ds << " target " << hwy::TargetName(target);
         }
   }
   hwy::SetSupportedTargetsForTest(0);
+}
+
+// The machine keeps a running count of live tile bytes (every block's capacity check reads it):
+// after any mix of host pushes, blocks that release, reuse, move, store and evict, and blocks
+// that fault, it equals the sum over the windows the host sees.
+TEST(LinxSpeedPaths, LiveByteCountFollowsEveryReleasePushAndEviction) {
+  std::mt19937 rng(23);
+  Machine m;
+  m.set_reg("a0", 0x1000);
+  const char queues[] = {'T', 'U', 'M', 'N'};
+  const size_t sizes[] = {256, 1024, 1024, 4096, 65536};
+  const auto tile = [&] {
+    return std::string(1, queues[rng() % 4]) + "#" + std::to_string(1 + rng() % 3);
+  };
+  const auto reuse = [&] { return rng() % 2 ? ".reuse" : ""; };
+  int faults = 0;
+  for (int step = 0; step < 400; ++step) {
+    const unsigned op = rng() % 4;
+    const std::string dst = std::string(1, queues[rng() % 4]);
+    try {
+      if (op == 0) {
+        m.push_raw(queues[rng() % 4], std::vector<uint8_t>(256, 1), sizes[rng() % 5]);
+      } else if (op == 1) {
+        m.run("BSTART.TEPL TADD, FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOT " +
+              tile() + reuse() + ", " + tile() + reuse() + ", last, ->" + dst + "<1KB>");
+      } else if (op == 2) {
+        m.run("BSTART.TMOV FP32\nB.IOT " + tile() + reuse() + ", last, ->" + dst + "<1KB>");
+      } else {
+        m.run("BSTART.TSTORE FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 4, ->LB1\nB.IOR a0\nB.IOT " +
+              tile() + reuse() + ", last");
+      }
+    } catch (const tilesim::Error&) {
+      ++faults;
+    }
+    size_t sum = 0;
+    for (char q : queues)
+      for (const TileInfo& t : m.tiles(q))
+        if (t.live) sum += t.size;
+    ASSERT_EQ(m.live_bytes(), sum) << "step " << step << " op " << op;
+  }
+  EXPECT_GT(faults, 20);  // capacity, released and never-written sources among them
+  EXPECT_LT(faults, 380);
 }

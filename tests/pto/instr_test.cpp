@@ -164,6 +164,47 @@ TEST(PtoInstr, A2a3Int16CompareScalarIsAnFp16CompareOfTheBits) {
   }
 }
 
+// TEXPANDS fills dst's valid region line by line (rows, or columns of a ColMajor a2a3 tile) and a
+// Mat tile whole; nothing outside the valid region changes.
+TEST(PtoInstr, ExpandScalarFillsTheValidRegionOnly) {
+  {
+    VecTile<float, 5, 24> d(3, 19);
+    for (int r = 0; r < 5; ++r)
+      for (int c = 0; c < 24; ++c) d.at(r, c) = -1.0f;
+    pto::TEXPANDS(d, 2.5f);
+    for (int r = 0; r < 5; ++r)
+      for (int c = 0; c < 24; ++c)
+        ASSERT_EQ(d.at(r, c), r < 3 && c < 19 ? 2.5f : -1.0f) << r << "," << c;
+  }
+  {
+    VecTile<int8_t, 3, 64> d(2, 33);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 64; ++c) d.at(r, c) = 9;
+    pto::TEXPANDS(d, int8_t(-3));
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 64; ++c) ASSERT_EQ(d.at(r, c), r < 2 && c < 33 ? -3 : 9) << r << "," << c;
+  }
+  {
+    TargetGuard g("a2a3");  // a2a3 takes a ColMajor Vec dst
+    pto::Tile<pto::TileType::Vec, half, 16, 8, pto::BLayout::ColMajor, pto::DYNAMIC, pto::DYNAMIC> d(
+        11, 5);
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 8; ++c) d.at(r, c) = half(1.0f);
+    pto::TEXPANDS(d, half(-0.5f));
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 8; ++c)
+        ASSERT_EQ(float(d.at(r, c)), r < 11 && c < 5 ? -0.5f : 1.0f) << r << "," << c;
+  }
+  {
+    pto::Tile<pto::TileType::Mat, float, 32, 16, pto::BLayout::ColMajor, 20, 9,
+              pto::SLayout::RowMajor, 512>
+        m;  // a Mat dst is filled whole, whatever its valid shape
+    pto::TEXPANDS(m, 7.0f);
+    for (int r = 0; r < 32; ++r)
+      for (int c = 0; c < 16; ++c) ASSERT_EQ(m.at(r, c), 7.0f) << r << "," << c;
+  }
+}
+
 // TROWEXPAND / TCOLEXPAND* read their sources before writing: dst as its own source (a2a3 lets
 // TROWEXPAND's src have more than one valid column), each row's value kept.
 TEST(PtoInstr, ExpandInPlace) {
