@@ -196,6 +196,26 @@ D_PTO_EXTRA = [
 ]
 for _n, _s, _ex in D_PTO_EXTRA:
     doc("tilesim.pto." + _n, _s, pto_dtypes(_n), *_ex)
+GATHER_REF = "docs/pto-instructions.md#gather-and-scatter"
+doc("tilesim.pto.tgather", "TGATHER: with indices, dst(i, j) = src's element at row-major index"
+    " indices(i, j); with mask_pattern ('P0101' ... 'P1111'), axis 'row' packs the selected columns"
+    " of every row into a continuous dst, 'col' keeps the selected rows. An index outside src is an"
+    " error. dst=None: indices' valid shape (index form), else the selected shape; tmp=None on a2a3:"
+    " a scratch tmp. " + GATHER_REF,
+    "a2a3: fp16 bf16 fp32 s16 s32 u16 u32; a5: fp16 bf16 fp32 s8 s16 s32 u8 u16 u32 s64 u64; indices"
+    " s16 u16 s32 u32 (a2a3: s32 u32) (" + GATHER_REF + ")",
+    "src = tilesim.pto.Tile(np.arange(32, dtype=np.float32).reshape(2, 16))",
+    "idx = tilesim.pto.Tile(np.arange(15, -1, -1, dtype=np.int32).reshape(2, 8))",
+    "tilesim.pto.tgather(src, idx).data[0, :4]",
+    "tilesim.pto.tgather(src, mask_pattern='P0101').data[:, :4]")
+doc("tilesim.pto.tscatter", "TSCATTER: dst is zeroed, then with indexes dst's element at row-major"
+    " index indexes(i, j) = src(i, j) (a later element wins); with mask_pattern, src spread over dst"
+    " with zeros between ('row' widens columns, 'col' rows; 'P1111' is TMOV). An index outside dst"
+    " is an error. dst=None: src's shape (index form), else the expanded shape. " + GATHER_REF,
+    "a2a3: fp16 bf16 fp32 s8 s16 s32 u8 u16 u32; a5: also s64 u64; indexes s16 u16 s32 u32 ("
+    + GATHER_REF + ")",
+    "src = tilesim.pto.Tile(np.arange(1, 9, dtype=np.int32).reshape(1, 8))",
+    "tilesim.pto.tscatter(src, mask_pattern='P1010').data[0, :6]")
 for _op, _w in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"), ("max", "max"),
                 ("min", "min"), ("expdif", "exp(src0 - src1)")):
     _row = "v = tilesim.pto.Tile(np.arange(1, 9, dtype=np.float32).reshape(8, 1), layout='col_major')"

@@ -1645,6 +1645,33 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                          '\n'
                          '>>> tilesim.pto.texpands(1.5, (2, 16), np.float16).data[0, :4]\n'
                          'array([1.5, 1.5, 1.5, 1.5], dtype=float16)',
+ 'tilesim.pto.tgather': "tgather(src, indices=None, *, mask_pattern=None, axis='row', tmp=None, dst=None, "
+                        "target='a2a3')\n"
+                        '\n'
+                        "TGATHER: with indices, dst(i, j) = src's element at row-major index indices(i, j); "
+                        'with\n'
+                        "mask_pattern ('P0101' ... 'P1111'), axis 'row' packs the selected columns of every "
+                        'row into a\n'
+                        "continuous dst, 'col' keeps the selected rows. An index outside src is an error. "
+                        'dst=None:\n'
+                        "indices' valid shape (index form), else the selected shape; tmp=None on a2a3: a "
+                        'scratch tmp.\n'
+                        'docs/pto-instructions.md#gather-and-scatter\n'
+                        '\n'
+                        'dtypes: a2a3: fp16 bf16 fp32 s16 s32 u16 u32; a5: fp16 bf16 fp32 s8 s16 s32 u8 u16 '
+                        'u32 s64 u64;\n'
+                        'indices s16 u16 s32 u32 (a2a3: s32 u32) '
+                        '(docs/pto-instructions.md#gather-and-scatter)\n'
+                        '\n'
+                        'Example:\n'
+                        '\n'
+                        '>>> src = tilesim.pto.Tile(np.arange(32, dtype=np.float32).reshape(2, 16))\n'
+                        '>>> idx = tilesim.pto.Tile(np.arange(15, -1, -1, dtype=np.int32).reshape(2, 8))\n'
+                        '>>> tilesim.pto.tgather(src, idx).data[0, :4]\n'
+                        'array([15., 14., 13., 12.], dtype=float32)\n'
+                        ">>> tilesim.pto.tgather(src, mask_pattern='P0101').data[:, :4]\n"
+                        'array([[ 0.,  2.,  4.,  6.],\n'
+                        '       [16., 18., 20., 22.]], dtype=float32)',
  'tilesim.pto.tlog': "tlog(src, *, dst=None, target='a2a3')\n"
                      '\n'
                      'TLOG: dst = ln(src) element by element. dst=None: a new row-major tile shaped like '
@@ -1673,42 +1700,6 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                        '>>> a = tilesim.pto.Tile(np.arange(32, dtype=np.float16).reshape(2, 16))\n'
                        '>>> tilesim.pto.tlrelu(a, 0.5).data[0, :6]\n'
                        'array([0., 1., 2., 3., 4., 5.], dtype=float16)',
- 'tilesim.pto.tgather': "tgather(src, indices=None, *, mask_pattern=None, axis='row', tmp=None, dst=None, target='a2a3')\n"
-                        '\n'
-                        "TGATHER: with indices, dst(i, j) = src's element at row-major index indices(i, j);\n"
-                        "with mask_pattern ('P0101' ... 'P1111'), axis 'row' packs the selected columns of\n"
-                        "every row into a continuous dst, 'col' keeps the selected rows. An index outside src\n"
-                        "is an error. dst=None: indices' valid shape (index form), else the selected shape;\n"
-                        "tmp=None on a2a3: a scratch tmp. docs/pto-instructions.md#gather-and-scatter\n"
-                        '\n'
-                        'dtypes: a2a3: fp16 bf16 fp32 s16 s32 u16 u32; a5: fp16 bf16 fp32 s8 s16 s32 u8 u16 u32\n'
-                        's64 u64; indices s16 u16 s32 u32 (a2a3: s32 u32) (docs/pto-instructions.md#gather-and-scatter)\n'
-                        '\n'
-                        'Example:\n'
-                        '\n'
-                        '>>> src = tilesim.pto.Tile(np.arange(32, dtype=np.float32).reshape(2, 16))\n'
-                        '>>> idx = tilesim.pto.Tile(np.arange(15, -1, -1, dtype=np.int32).reshape(2, 8))\n'
-                        '>>> tilesim.pto.tgather(src, idx).data[0, :4]\n'
-                        'array([15., 14., 13., 12.], dtype=float32)\n'
-                        "\n>>> tilesim.pto.tgather(src, mask_pattern='P0101').data[:, :4]\n"
-                        'array([[ 0.,  2.,  4.,  6.],\n'
-                        '       [16., 18., 20., 22.]], dtype=float32)',
- 'tilesim.pto.tscatter': "tscatter(src, indexes=None, *, mask_pattern=None, axis='row', dst=None, target='a2a3')\n"
-                         '\n'
-                         "TSCATTER: dst is zeroed, then with indexes dst's element at row-major index\n"
-                         "indexes(i, j) = src(i, j) (a later element wins); with mask_pattern, src spread\n"
-                         "over dst with zeros between ('row' widens columns, 'col' rows; 'P1111' is TMOV).\n"
-                         "An index outside dst is an error. dst=None: src's shape (index form), else the\n"
-                         "expanded shape. docs/pto-instructions.md#gather-and-scatter\n"
-                         '\n'
-                         'dtypes: a2a3: fp16 bf16 fp32 s8 s16 s32 u8 u16 u32; a5: also s64 u64; indexes s16 u16\n'
-                         's32 u32 (docs/pto-instructions.md#gather-and-scatter)\n'
-                         '\n'
-                         'Example:\n'
-                         '\n'
-                         '>>> src = tilesim.pto.Tile(np.arange(1, 9, dtype=np.int32).reshape(1, 8))\n'
-                         '>>> tilesim.pto.tscatter(src, mask_pattern=\'P1010\').data[0, :6]\n'
-                         'array([0, 1, 0, 2, 0, 3], dtype=int32)',
  'tilesim.pto.tmatmul': "tmatmul(a, b, *, acc=None, bias=None, dtype_acc=None, target='a2a3')\n"
                         '\n'
                         "TMATMUL: a (M, K) @ b (K, N) on the cube GEMM core with the hardware's accumulation "
@@ -2184,6 +2175,27 @@ DOCS = {'tilesim.CompareReport': 'CompareReport(d, rtol, atol, bits, dtype, shap
                        '>>> b = tilesim.pto.Tile(np.full((2, 16), 2, np.float16))\n'
                        '>>> tilesim.pto.trsqrt(b).data[0, :6]\n'
                        'array([0.707, 0.707, 0.707, 0.707, 0.707, 0.707], dtype=float16)',
+ 'tilesim.pto.tscatter': "tscatter(src, indexes=None, *, mask_pattern=None, axis='row', dst=None, "
+                         "target='a2a3')\n"
+                         '\n'
+                         "TSCATTER: dst is zeroed, then with indexes dst's element at row-major index "
+                         'indexes(i, j) =\n'
+                         'src(i, j) (a later element wins); with mask_pattern, src spread over dst with '
+                         'zeros between\n'
+                         "('row' widens columns, 'col' rows; 'P1111' is TMOV). An index outside dst is an "
+                         'error. dst=None:\n'
+                         "src's shape (index form), else the expanded shape. "
+                         'docs/pto-instructions.md#gather-and-scatter\n'
+                         '\n'
+                         'dtypes: a2a3: fp16 bf16 fp32 s8 s16 s32 u8 u16 u32; a5: also s64 u64; indexes s16 '
+                         'u16 s32 u32\n'
+                         '(docs/pto-instructions.md#gather-and-scatter)\n'
+                         '\n'
+                         'Example:\n'
+                         '\n'
+                         '>>> src = tilesim.pto.Tile(np.arange(1, 9, dtype=np.int32).reshape(1, 8))\n'
+                         ">>> tilesim.pto.tscatter(src, mask_pattern='P1010').data[0, :6]\n"
+                         'array([0, 1, 0, 2, 0, 3], dtype=int32)',
  'tilesim.pto.tsel': "tsel(mask, src0, src1, *, tmp=None, dst=None, target='a2a3')\n"
                      '\n'
                      'TSEL: dst = mask bit ? src0 : src1 with mask a TCMP result.\n'
