@@ -45,14 +45,25 @@ void row_expand_copy(const Ctx& c, const Call& call) {
   if (c.target.kind == TargetKind::a5 && src.static_valid && src.valid_col != 1)
     c.fail(ErrorCode::Constraint,
            fmt::format("src's static ValidCol must be 1 on a5, got {}", src.valid_col));
-  // Row r is the broadcast of src's element (r, 0): one core fill per share of rows. Source
-  // reads src through a copy only if it overlaps dst other than as the same tile (then element
-  // (r, 0) is read before row r is written).
-  const Source s(src, dst, R, 1);
+  // Row r is the broadcast of src's element (r, 0): one core fill per share of rows. Column 0 of
+  // src steps by a row (RowMajor) or by one element (ColMajor). It is read in place when src is
+  // apart from dst, or dst itself (element (r, 0) is read before row r is written); any other
+  // overlap reads a copy of it first.
+  const size_t sz = esize(src);
+  const uint8_t* codes = src.data;
+  size_t cs = src.row_major ? size_t(src.cols) * sz : sz;
+  const bool self = src.data == dst.data && src.row_major && src.cols == dst.cols;
+  std::vector<uint8_t> copy;
+  if (!self && overlaps(src, dst)) [[unlikely]] {
+    copy.resize(size_t(R) * sz);
+    for (int r = 0; r < R; ++r) std::memcpy(copy.data() + size_t(r) * sz, at(src, r, 0), sz);
+    codes = copy.data();
+    cs = sz;
+  }
   const formats::DType dt = core_dtype(dst.dtype);
   const size_t ds = size_t(dst.cols) * esize(dst);
   for_rows(R, C, 18, [&](size_t r0, size_t r1) {
-    ops::fill_rows(dt, at(dst, int(r0), 0), ds, s.row(int(r0)), s.stride(), r1 - r0, size_t(C));
+    ops::fill_rows(dt, at(dst, int(r0), 0), ds, codes + r0 * cs, cs, r1 - r0, size_t(C));
   });
 }
 

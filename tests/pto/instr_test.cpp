@@ -215,6 +215,15 @@ TEST(PtoInstr, ExpandInPlace) {
   pto::TROWEXPAND(d, d);
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 20; ++c) ASSERT_EQ(d.at(r, c), float(100 * r)) << r << "," << c;
+  // A ColMajor src of several columns: column 0 is its first R elements, not every Cols-th one.
+  pto::Tile<pto::TileType::Vec, float, 16, 8, pto::BLayout::ColMajor, pto::DYNAMIC, pto::DYNAMIC>
+      col(16, 1);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 8; ++c) col.at(r, c) = float(10 * r + c);
+  VecTile<float, 16, 16> wide(16, 16);
+  pto::TROWEXPAND(wide, col);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) ASSERT_EQ(wide.at(r, c), float(10 * r)) << r << "," << c;
   VecTile<float, 4, 24> e(3, 20);
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 20; ++c) e.at(r, c) = float(10 * r + c);
