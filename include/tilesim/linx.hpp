@@ -150,7 +150,8 @@ class Machine {
   const AccView& acc() const;
   // Per queue ('T','U','M','N'), newest first, the 16-entry window.
   std::vector<TileInfo> tiles(char queue) const;
-  // Bytes of tile Q#n (n relative; Error if absent).
+  // Bytes of tile Q#n (n relative; Error if absent, or if released: its bytes are freed then,
+  // docs/linx.md decision 15).
   std::vector<uint8_t> tile_bytes(char queue, int n) const;
   size_t live_bytes() const;
 

@@ -194,7 +194,10 @@ void matmul(const Ctx& c, const Call& call, Path path) {
     const auto av = fractal_view(A, true, 0);
     // (With brow the core reads B from it; the view is then not used.)
     const auto bvw = brow ? std::optional(core::PanelView{brow, 1, 0}) : fractal_view(B, false, 1);
-    if (av && bvw && cv) {  // every operand in place: the chain accumulates in the Acc tile itself
+    // cIn is read in place only when it is C itself or apart from it: a different tile that
+    // overlaps C (TASSIGN can place one so) takes the staged path below, which reads cIn first.
+    const bool in_apart = !in || in == &C || !overlaps(*in, C);
+    if (av && bvw && cv && in_apart) {  // every operand in place: the chain accumulates in the Acc tile itself
       // _ACC from another tile: its values first (A and B live in L0A / L0B, never in C's buffer).
       if (in && in != &C) move_region(C, *in, 0, 0, M, N, {in->dtype, in->dtype});
       std::vector<uint32_t> bv;
@@ -203,7 +206,9 @@ void matmul(const Ctx& c, const Call& call, Path path) {
                            size_t(K), rules);
       return;
     }
-    if (av && bvw) {  // the operands in place; C row-major in a per-thread buffer
+    // The staged chain reads B through its fractal view (brow is the in-place chain's form of B).
+    const auto bst = brow ? fractal_view(B, false, 1) : bvw;
+    if (av && bst) {  // the operands in place; C row-major in a per-thread buffer
       thread_local std::vector<uint32_t> cbuf;
       cbuf.resize(size_t(M) * size_t(N));
       TileDesc rows;  // cbuf as a dense row-major tile: the movers' box-row copies stage C
@@ -215,7 +220,7 @@ void matmul(const Ctx& c, const Call& call, Path path) {
       if (in) move_region(rows, *in, 0, 0, M, N, {in->dtype, in->dtype});
       std::vector<uint32_t> bv;
       if (bias) bv = gather(*bias);
-      core::run_views(d, *av, *bvw, bias ? bv.data() : nullptr, in ? cbuf.data() : nullptr, cbuf.data(), size_t(M),
+      core::run_views(d, *av, *bst, bias ? bv.data() : nullptr, in ? cbuf.data() : nullptr, cbuf.data(), size_t(M),
                       size_t(N), size_t(K), rules);
       move_region(C, rows, 0, 0, M, N, {C.dtype, C.dtype});
       return;

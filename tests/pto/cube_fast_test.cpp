@@ -63,6 +63,43 @@ struct AccShape {
   int fractal;  // NZ box bytes: 1024 = 16 x 16 (TileAcc, in place), 512 = 16 x 8 for fp32 (staged)
 };
 
+// TMATMUL_ACC from a cIn tile that overlaps cOut without being it (two Acc tiles placed 4 rows
+// apart in one buffer, as TASSIGN can): every cIn value is read before C is written, on the fast
+// path as on the reference path (review finding: the in-place chain copied cIn over C row by row).
+TEST(PtoMatmulInPlace, AccFromAnOverlappingTileReadsItFirst) {
+  std::mt19937 g(5);
+  const Target& t = find_target("a2a3");
+  HostTile a(Elem::f16, 16, 16, false), b(Elem::f16, 16, 16, true);  // NZ Left, ZN Right
+  a.d.loc = tilesim::pto::kLocLeft;
+  a.d.slayout = tilesim::pto::kSLayoutRowMajor;
+  b.d.loc = tilesim::pto::kLocRight;
+  b.d.slayout = tilesim::pto::kSLayoutColMajor;
+  fill_sparse(g, a.d.dtype, a.bytes.data(), a.bytes.size() / a.sz());
+  fill_sparse(g, b.d.dtype, b.bytes.data(), b.bytes.size() / b.sz());
+  for (int shift : {40, 4, -4}) {
+    HostTile buf(Elem::f32, 80, 16, true);
+    fill_sparse(g, buf.d.dtype, buf.bytes.data(), buf.bytes.size() / buf.sz());
+    HostTile out[2] = {buf, buf};
+    for (int k = 0; k < 2; ++k) {
+      TileDesc cin = out[k].d, cout = out[k].d;
+      cin.rows = cout.rows = 32;
+      cin.valid_row = cout.valid_row = 16;
+      cin.loc = cout.loc = tilesim::pto::kLocAcc;
+      const int sh = shift > 0 ? shift : -shift;
+      cin.data = out[k].d.data + (shift > 0 ? 0 : sh * 16 * 4);
+      cout.data = out[k].d.data + (shift > 0 ? sh * 16 * 4 : 0);
+      cin.capacity = cout.capacity = 32 * 16 * 4;
+      Call call{.instr = Instr::TMATMUL_ACC, .dst = &cout, .src0 = &a.d, .src1 = &b.d};
+      call.acc_in = &cin;
+      execute(call, t, Ub{}, k == 0 ? Path::Fast : Path::Reference);
+    }
+    for (int i = 0; i < 80 * 16; ++i)
+      ASSERT_EQ(out[0].get<uint32_t>(i / 16, i % 16), out[1].get<uint32_t>(i / 16, i % 16))
+          << "cOut " << shift << " rows from cIn, buffer element (" << i / 16 << ", " << i % 16
+          << ")";
+  }
+}
+
 TEST(PtoMatmulInPlace, FastEqualsReferenceInEveryAccElement) {
   std::mt19937 g(77);
   struct Pair {
