@@ -486,11 +486,6 @@ HWY_INLINE void FillRun(T* p, T v, size_t n) {
   for (; i < n; ++i) p[i] = v;
 }
 
-template <class T>
-HWY_NOINLINE void FillCodes(T* p, T v, size_t n) {
-  FillRun(p, v, n);
-}
-
 // Row r (p + r * ds bytes) gets n copies of the code at codes + r * cs bytes, read just before.
 template <class T>
 HWY_NOINLINE void FillRowCodes(void* p, size_t ds, const void* codes, size_t cs, size_t rows,
@@ -896,16 +891,6 @@ bool NarrowImpl(DType t, const float* in, uint16_t* out, size_t n, bool sat) {
 #endif
 }
 
-bool FillImpl(unsigned bytes, void* p, uint64_t code, size_t n) {
-  switch (bytes) {
-    case 1: FillCodes(static_cast<uint8_t*>(p), uint8_t(code), n); return true;
-    case 2: FillCodes(static_cast<uint16_t*>(p), uint16_t(code), n); return true;
-    case 4: FillCodes(static_cast<uint32_t*>(p), uint32_t(code), n); return true;
-    case 8: FillCodes(static_cast<uint64_t*>(p), code, n); return true;
-    default: return false;
-  }
-}
-
 bool FillRowsImpl(unsigned bytes, void* p, size_t ds, const void* codes, size_t cs, size_t rows,
                   size_t n) {
   switch (bytes) {
@@ -927,7 +912,6 @@ HWY_EXPORT(UnaryImpl);
 HWY_EXPORT(CompareImpl);
 HWY_EXPORT(SelectImpl);
 HWY_EXPORT(SaturateImpl);
-HWY_EXPORT(FillImpl);
 HWY_EXPORT(FillRowsImpl);
 HWY_EXPORT(NarrowImpl);
 
@@ -941,8 +925,8 @@ bool unary(Op op, DType t, const Rows2& g, bool sat) {
 bool saturate(DType t, void* p, size_t n) {
   return HWY_DYNAMIC_DISPATCH(SaturateImpl)(t, p, n);
 }
-bool fill(unsigned bytes, void* p, uint64_t code, size_t n) {
-  return HWY_DYNAMIC_DISPATCH(FillImpl)(bytes, p, code, n);
+bool fill(unsigned bytes, void* p, uint64_t code, size_t n) {  // one row of fill_rows
+  return HWY_DYNAMIC_DISPATCH(FillRowsImpl)(bytes, p, 0, &code, 0, 1, n);
 }
 bool fill_rows(unsigned bytes, void* p, size_t ds, const void* codes, size_t cs, size_t rows,
                size_t n) {

@@ -433,12 +433,10 @@ void expand_scalar(const Ctx& c, const Call& call) {
   // One SIMD fill per line of the region (a whole Mat tile is one line): a store_code per element
   // was ~4% of the attention example. Lines are rows (RowMajor) or columns (ColMajor, a2a3), each
   // `line` elements at `stride` bytes from the last (at() places element (r, c)).
-  const bool whole = mat;
-  const size_t lines = whole ? 1 : size_t(dst.row_major ? R : C);
-  const size_t line = whole ? size_t(R) * size_t(C) : size_t(dst.row_major ? C : R);
+  const size_t lines = mat ? 1 : size_t(dst.row_major ? R : C);
+  const size_t line = mat ? size_t(R) * size_t(C) : size_t(dst.row_major ? C : R);
   const size_t stride = size_t(dst.row_major ? dst.cols : dst.rows) * esize(dst);
-  const uint64_t code = s;  // the code's low esize bytes, read little-endian by fill_rows
-  ops::fill_rows(dt, dst.data, stride, &code, 0, lines, line);
+  ops::fill_rows(dt, dst.data, stride, &s, 0, lines, line);  // s's low bytes, little-endian
 }
 
 }  // namespace
