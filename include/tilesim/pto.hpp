@@ -203,7 +203,7 @@ struct Tile : detail::TileBase {
         vr_(o.vr_),
         vc_(o.vc_) {}
   ~Tile() {
-    if (owned_) ::operator delete[](owned_, std::align_val_t{64});
+    if (owned_) tilesim::pto::tile_storage_free(owned_, sizeof(T) * size_t(Numel));
   }
 
   int GetValidRow() const { return vr_; }
@@ -282,9 +282,7 @@ struct Tile : detail::TileBase {
   // Owned storage is 64-byte aligned, as the UB's tiles are 32-byte aligned: the row kernels'
   // loads and stores then stay within cache lines (trowexpand_simd.cpp).
   static T* allocate_owned() {
-    void* p = ::operator new[](sizeof(T) * size_t(Numel), std::align_val_t{64});
-    std::memset(p, 0, sizeof(T) * size_t(Numel));
-    return static_cast<T*>(p);
+    return static_cast<T*>(tilesim::pto::tile_storage_alloc(sizeof(T) * size_t(Numel)));
   }
   T* owned_ = nullptr;
   T* ptr_ = nullptr;

@@ -99,6 +99,30 @@ TEST(PtoCxx, DynamicValidRegionOnly) {
   EXPECT_THROW(dst.SetValidCol(17), tilesim::Error);
 }
 
+// An auto-mode tile starts zero-filled even when its storage is a block an earlier tile of the
+// same size gave back (the per-thread cache of src/pto/tile_storage.cpp); tiles alive together
+// never share storage.
+TEST(PtoCxx, TileStorageReusedZeroFilled) {
+  using T = Tile<TileType::Vec, float, 8, 16>;
+  const float* first = nullptr;
+  {
+    T a;
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 16; ++j) a.at(i, j) = -1.5f;
+    first = &a.at(0, 0);
+  }
+  T b, c;
+  EXPECT_EQ(&b.at(0, 0), first);  // the freed block, reused
+  EXPECT_NE(&c.at(0, 0), &b.at(0, 0));
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j) {
+      EXPECT_EQ(b.at(i, j), 0.0f) << i << "," << j;
+      EXPECT_EQ(c.at(i, j), 0.0f) << i << "," << j;
+    }
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(&b.at(0, 0)) % 64, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(&c.at(0, 0)) % 64, 0u);
+}
+
 // Half: computed in fp32, rounded once; 65504 + 8 rounds back to 65504; 65504 + 16 = 65520 is the
 // midpoint to 2^16 and ties to even (0x7BFF is odd) -> overflow to +Inf (IEEE 754 §4.3.1).
 TEST(PtoCxx, HalfRoundingAndOverflow) {
