@@ -474,8 +474,9 @@ TEST(OpsMath, ExactPathAcrossThreads) {
 
 // fp16 exp's fp32-lane kernel (math_simd F16Exp; the table for lanes near an fp16 midpoint or out
 // of its range) and ln's table path (plain and saturated tables): every fp16 code, on every SIMD
-// target, against the definition, out of place and in place, with and without the saturation
-// rule, at every start within a vector and odd lengths; nothing written past the end.
+// target, against the definition, out of place and in place, after lines of +Inf, with and without
+// the saturation rule, at every start within a vector and odd lengths; nothing written past the
+// end.
 namespace {
 void check_f16_kernel(MathFn f, const std::vector<uint16_t>& want) {
   std::vector<uint16_t> codes(65536);
@@ -499,6 +500,22 @@ void check_f16_kernel(MathFn f, const std::vector<uint16_t>& want) {
       std::vector<uint16_t> in_place = codes;  // src == dst
       math_array(f, DType::fp16, in_place.data(), in_place.data(), 65536, sat);
       EXPECT_TRUE(in_place == w);
+      // Every code again with a line of +Inf before each 32 of them: a line with an input outside
+      // the fast range sends itself and the lines after it to the kernel's wide test (fp16 exp on
+      // AVX-512, F16ExpWide), so codes of every range, in-range ones included, take that test too.
+      std::vector<uint16_t> mixed, mixed_want;
+      for (uint32_t c0 = 0; c0 < 65536; c0 += 32) {
+        for (int j = 0; j < 32; ++j) mixed.push_back(0x7C00), mixed_want.push_back(w[0x7C00]);
+        for (uint32_t c = c0; c < c0 + 32; ++c) mixed.push_back(uint16_t(c)), mixed_want.push_back(w[c]);
+      }
+      std::vector<uint16_t> mixed_got(mixed.size());
+      math_array(f, DType::fp16, mixed.data(), mixed_got.data(), mixed.size(), sat);
+      size_t mixed_bad = 0;
+      for (size_t i = 0; i < mixed.size(); ++i)
+        if (mixed_got[i] != mixed_want[i] && mixed_bad++ < 5)
+          ADD_FAILURE() << "after +Inf: fp16 " << math_fn_name(f) << "(0x" << std::hex << mixed[i]
+                        << ") = 0x" << mixed_got[i] << ", want 0x" << mixed_want[i] << " sat " << sat;
+      EXPECT_EQ(mixed_bad, 0u);
     }
     for (size_t off = 0; off < 33; ++off)
       for (size_t n : {size_t(0), size_t(1), size_t(15), size_t(16), size_t(17), size_t(31),

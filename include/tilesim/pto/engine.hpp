@@ -141,10 +141,10 @@ Ub global_buffer(const Target& t, uint8_t loc);
 const char* buffer_name(uint8_t loc) noexcept;
 
 // Storage of an auto-mode pto::Tile: `bytes` zero-filled bytes, 64-byte aligned; given back with
-// tile_storage_free (same size). Freed storage is kept per thread for the next tile of the same
-// size: a kernel declares its tiles on every call, and returning them to the allocator made it trim
-// the heap and fault the pages in again on the next call (a third of a 128 x 64 flash-attention
-// call, src/pto/tile_storage.cpp).
+// tile_storage_free (same size). Freed storage is kept per thread (at most 64 blocks, 16 MiB; the
+// oldest go first) for the next tile of the same size: a kernel declares its tiles on every call,
+// and returning them to the allocator made it trim the heap and fault the pages in again on the
+// next call (80 % of a 128 x 64 flash-attention call, src/pto/tile_storage.cpp).
 void* tile_storage_alloc(size_t bytes);
 void tile_storage_free(void* p, size_t bytes) noexcept;
 
