@@ -134,6 +134,10 @@ void int_to_f32(const uint8_t* src, uint8_t* dst, size_t n) {
 bool int_cast_fast(DType from, DType to, const void* src, void* dst, size_t n, const CastMode& m) {
   const auto* s = static_cast<const uint8_t*>(src);
   auto* d = static_cast<uint8_t*>(dst);
+  // s32 -> fp32 rounds (to nearest even only, as float(x)); the narrower sources are exact.
+  if ((to != DType::fp32 || m.rounding == Rounding::rne || bits_of(from) <= 16) &&
+      cast_simd::int_cast(from, to, src, dst, n, m.int_saturate))
+    return true;
   if (to == DType::fp32) {
     if (from == DType::s64 || m.rounding != Rounding::rne) return false;
     return with_int_type(from, [&](auto sv) { int_to_f32<decltype(sv)>(s, d, n); });

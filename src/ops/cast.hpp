@@ -33,4 +33,11 @@ void cast(DType from, DType to, const void* src, void* dst, size_t n, const Cast
 uint64_t to_integral_one(DType t, uint64_t code, formats::Rounding r);
 void to_integral(DType t, const void* src, void* dst, size_t n, formats::Rounding r);
 
+// The SIMD kernels of integer-source casts (cast_simd.cpp): integer -> fp32 (RNE), the widenings
+// to s32 and s32's saturating narrowings. True when the pair has one and it ran; the arrays must
+// not overlap.
+namespace cast_simd {
+bool int_cast(DType from, DType to, const void* src, void* dst, size_t n, bool saturate);
+}  // namespace cast_simd
+
 }  // namespace tilesim::ops

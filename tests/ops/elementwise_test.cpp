@@ -648,6 +648,47 @@ TEST(OpsCast, KnownAnswers) {
   }
 }
 
+// The integer-source SIMD kernels (cast_simd.cpp: int -> fp32, widenings to s32, s32's saturating
+// narrowings) on every target: lengths around the vector widths, byte offsets that misalign both
+// arrays, edge codes (MIN, MAX, -1, 2^24 + 1 and 2^31 - 1, which round to fp32) in random order.
+TEST(OpsCast, IntegerKernelsEveryTarget) {
+  const DType ints[] = {DType::s8, DType::u8, DType::s16, DType::u16, DType::s32};
+  const DType tos[] = {DType::fp32, DType::s32, DType::s8, DType::u8, DType::s16, DType::u16};
+  every_target([&] {
+    std::mt19937_64 g(5);
+    for (DType from : ints)
+      for (DType to : tos)
+        for (int sat = 0; sat < 2; ++sat)
+          for (size_t n : {size_t(0), size_t(1), size_t(15), size_t(16), size_t(17), size_t(63), size_t(64),
+                           size_t(65), size_t(257)})
+            for (size_t off : {size_t(0), size_t(1), size_t(3)}) {
+              std::vector<uint8_t> codes;
+              fill(g, from, codes, n, false);
+              if (from == DType::s32 && n > 2) {
+                store_code(from, codes.data(), 0, (uint64_t{1} << 24) + 1);  // rounds to 2^24 in fp32
+                store_code(from, codes.data(), n - 1, 0x7FFFFFFF);           // rounds to 2^31
+              }
+              const size_t wi = formats::info(from).storage_bits / 8, wo = formats::info(to).storage_bits / 8;
+              std::vector<uint8_t> src(off + n * wi), a(off + n * wo + 8, 0xA5), b(off + n * wo + 8, 0xA5);
+              std::memcpy(src.data() + off, codes.data(), n * wi);
+              CastMode m;
+              m.int_saturate = sat == 1;
+              cast(from, to, src.data() + off, a.data() + off, n, m, Path::Fast);
+              cast(from, to, src.data() + off, b.data() + off, n, m, Path::Reference);
+              ASSERT_EQ(a, b) << formats::name(from) << "->" << formats::name(to) << " n " << n << " off " << off
+                              << " sat " << sat;
+            }
+  });
+  // Known answers through the kernels (a whole vector of each).
+  std::vector<int32_t> s32(64, 0x7FFFFFFF);
+  std::vector<float> f(64);
+  cast(DType::s32, DType::fp32, s32.data(), f.data(), 64, CastMode{}, Path::Fast);
+  EXPECT_EQ(f[63], 0x1p31f);  // 2^31 - 1 rounds to nearest even: 2^31
+  std::vector<int8_t> s8(64);
+  cast(DType::s32, DType::s8, s32.data(), s8.data(), 64, CastMode{}, Path::Fast);
+  EXPECT_EQ(s8[0], 127);  // saturated
+}
+
 TEST(OpsCast, FastEqualsReference) {
   std::mt19937_64 g(2);
   const R modes[] = {R::rne, R::rna, R::rtz, R::rdn, R::rup, R::rhu, R::rhd, R::rto};
