@@ -22,42 +22,27 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 // The arrays need only byte alignment: vectors load and store unaligned, the tail goes through
 // memcpy.
-template <class S>
-void IntToF32(const uint8_t* HWY_RESTRICT src, uint8_t* HWY_RESTRICT dst, size_t n) {
-  const hn::ScalableTag<float> df;
-  const hn::RebindToSigned<decltype(df)> di;
-  const hn::Rebind<S, decltype(df)> ds;
-  const size_t N = hn::Lanes(df);
+// S -> T, T fp32 (s8, u8, s16, u16 exact; s32 rounded to nearest even: vcvtdq2ps in the default
+// environment, as float(x)) or s32 (the 8- and 16-bit types, exact).
+template <class S, class T>
+void Widen(const uint8_t* HWY_RESTRICT src, uint8_t* HWY_RESTRICT dst, size_t n) {
+  const hn::ScalableTag<T> dt;
+  const hn::RebindToSigned<decltype(dt)> di;
+  const hn::Rebind<S, decltype(dt)> ds;
+  const size_t N = hn::Lanes(dt);
   size_t i = 0;
   for (; i + N <= n; i += N) {
     const auto v = hn::LoadU(ds, reinterpret_cast<const S*>(src + i * sizeof(S)));
     hn::Vec<decltype(di)> w;
     if constexpr (sizeof(S) == 4) w = v;
     else w = hn::PromoteTo(di, v);
-    hn::StoreU(hn::ConvertTo(df, w), df, reinterpret_cast<float*>(dst + i * 4));
+    if constexpr (std::is_same_v<T, float>) hn::StoreU(hn::ConvertTo(dt, w), dt, reinterpret_cast<T*>(dst + i * 4));
+    else hn::StoreU(w, dt, reinterpret_cast<T*>(dst + i * 4));
   }
   for (; i < n; ++i) {
     S x;
     std::memcpy(&x, src + i * sizeof(S), sizeof(S));
-    const float y = float(x);
-    std::memcpy(dst + i * 4, &y, 4);
-  }
-}
-
-// s8 / u8 / s16 / u16 -> s32: exact.
-template <class S>
-void WidenToS32(const uint8_t* HWY_RESTRICT src, uint8_t* HWY_RESTRICT dst, size_t n) {
-  const hn::ScalableTag<int32_t> di;
-  const hn::Rebind<S, decltype(di)> ds;
-  const size_t N = hn::Lanes(di);
-  size_t i = 0;
-  for (; i + N <= n; i += N)
-    hn::StoreU(hn::PromoteTo(di, hn::LoadU(ds, reinterpret_cast<const S*>(src + i * sizeof(S)))), di,
-               reinterpret_cast<int32_t*>(dst + i * 4));
-  for (; i < n; ++i) {
-    S x;
-    std::memcpy(&x, src + i * sizeof(S), sizeof(S));
-    const int32_t y = x;
+    const T y = T(x);
     std::memcpy(dst + i * 4, &y, 4);
   }
 }
@@ -85,20 +70,20 @@ void NarrowS32(const uint8_t* HWY_RESTRICT src, uint8_t* HWY_RESTRICT dst, size_
 bool IntCast(DType from, DType to, const uint8_t* src, uint8_t* dst, size_t n, bool saturate) {
   if (to == DType::fp32) {
     switch (from) {
-      case DType::s8: IntToF32<int8_t>(src, dst, n); return true;
-      case DType::u8: IntToF32<uint8_t>(src, dst, n); return true;
-      case DType::s16: IntToF32<int16_t>(src, dst, n); return true;
-      case DType::u16: IntToF32<uint16_t>(src, dst, n); return true;
-      case DType::s32: IntToF32<int32_t>(src, dst, n); return true;
+      case DType::s8: Widen<int8_t, float>(src, dst, n); return true;
+      case DType::u8: Widen<uint8_t, float>(src, dst, n); return true;
+      case DType::s16: Widen<int16_t, float>(src, dst, n); return true;
+      case DType::u16: Widen<uint16_t, float>(src, dst, n); return true;
+      case DType::s32: Widen<int32_t, float>(src, dst, n); return true;
       default: return false;
     }
   }
   if (to == DType::s32) {  // exact: the saturation switch changes nothing
     switch (from) {
-      case DType::s8: WidenToS32<int8_t>(src, dst, n); return true;
-      case DType::u8: WidenToS32<uint8_t>(src, dst, n); return true;
-      case DType::s16: WidenToS32<int16_t>(src, dst, n); return true;
-      case DType::u16: WidenToS32<uint16_t>(src, dst, n); return true;
+      case DType::s8: Widen<int8_t, int32_t>(src, dst, n); return true;
+      case DType::u8: Widen<uint8_t, int32_t>(src, dst, n); return true;
+      case DType::s16: Widen<int16_t, int32_t>(src, dst, n); return true;
+      case DType::u16: Widen<uint16_t, int32_t>(src, dst, n); return true;
       default: return false;
     }
   }
