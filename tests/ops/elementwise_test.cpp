@@ -669,8 +669,8 @@ TEST(OpsCast, IntegerKernelsEveryTarget) {
                 store_code(from, codes.data(), n - 1, 0x7FFFFFFF);           // rounds to 2^31
               }
               const size_t wi = formats::info(from).storage_bits / 8, wo = formats::info(to).storage_bits / 8;
-              std::vector<uint8_t> src(off + n * wi), a(off + n * wo + 8, 0xA5), b(off + n * wo + 8, 0xA5);
-              std::memcpy(src.data() + off, codes.data(), n * wi);
+              std::vector<uint8_t> src(off + n * wi + 1), a(off + n * wo + 8, 0xA5), b(off + n * wo + 8, 0xA5);
+              if (n) std::memcpy(src.data() + off, codes.data(), n * wi);
               CastMode m;
               m.int_saturate = sat == 1;
               cast(from, to, src.data() + off, a.data() + off, n, m, Path::Fast);
