@@ -4,8 +4,8 @@
 // everything first.
 #include <algorithm>
 #include <cstring>
-#include <string>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "ops/elementwise.hpp"

@@ -93,10 +93,11 @@ uint64_t int_range_clamp(DType to, const IntVal& v) {
   return std::min(v.mag, max);
 }
 
-// Integer sources: a typed loop per (from, to) pair the compiler vectorises, the same codes as
-// cast_one element by element: int_range_clamp (saturation) or the low bits (wrap) for integer
-// destinations; for fp32 one correctly rounded conversion (rne, the default environment; a value of
-// at most 32 bits never overflows fp32). u64 and the 4-bit types are not handled (false).
+// Integer sources: the SIMD kernels of cast_simd.cpp where the pair has one, else a typed loop per
+// (from, to) pair the compiler vectorises, the same codes as cast_one element by element:
+// int_range_clamp (saturation) or the low bits (wrap) for integer destinations; for u32 -> fp32 one
+// correctly rounded conversion (rne, the default environment; a value of at most 32 bits never
+// overflows fp32). u64 and the 4-bit types are not handled (false).
 template <class F>
 bool with_int_type(DType t, F&& f) {
   switch (t) {
@@ -138,9 +139,10 @@ bool int_cast_fast(DType from, DType to, const void* src, void* dst, size_t n, c
   if ((to != DType::fp32 || m.rounding == Rounding::rne || bits_of(from) <= 16) &&
       cast_simd::int_cast(from, to, src, dst, n, m.int_saturate))
     return true;
-  if (to == DType::fp32) {
-    if (from == DType::s64 || m.rounding != Rounding::rne) return false;
-    return with_int_type(from, [&](auto sv) { int_to_f32<decltype(sv)>(s, d, n); });
+  if (to == DType::fp32) {  // what the kernels leave: u32 (s64 and s32 in other modes: the core)
+    if (from != DType::u32 || m.rounding != Rounding::rne) return false;
+    int_to_f32<uint32_t>(s, d, n);
+    return true;
   }
   if (to == DType::u64) return false;
   bool done = false;

@@ -20,10 +20,9 @@ HWY_BEFORE_NAMESPACE();
 namespace tilesim::ops::cast_simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The arrays need only byte alignment: vectors load and store unaligned, the tail goes through
-// memcpy.
 // S -> T, T fp32 (s8, u8, s16, u16 exact; s32 rounded to nearest even: vcvtdq2ps in the default
-// environment, as float(x)) or s32 (the 8- and 16-bit types, exact).
+// environment, as float(x)) or s32 (the 8- and 16-bit types, exact). The arrays need only byte
+// alignment (here and below): vectors load and store unaligned, the tail goes through memcpy.
 template <class S, class T>
 void Widen(const uint8_t* HWY_RESTRICT src, uint8_t* HWY_RESTRICT dst, size_t n) {
   const hn::ScalableTag<T> dt;
