@@ -103,22 +103,46 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
     constexpr bool kCanon = op != Op::max && op != Op::min;  // max/min: canonical already
     size_t i = 0;
 #if HWY_TARGET == HWY_AVX3
-    if constexpr (kCanon) {  // AVX3: 512-bit vectors of 16 lanes
+    {  // AVX3: 512-bit vectors of 16 lanes
       // One unordered compare per pair, ORed into the row's "a NaN result" mask (kor: a 1-cycle
       // chain; a test and branch per pair cost the small tiles ~20%, issue 16 §5). A row that
       // had one is made canonical afterwards in dst: Canonical changes only NaN lanes, so fixing
       // the stored results gives the same bits, in place too (a source that overlaps dst other
       // than element for element is a copy, pto Source).
-      __mmask16 bad = 0;
+      // max/min: vrangeps (imm 1: max, 0: min, the sign of the selected value) orders -0 below
+      // +0, so equal lanes give a & b (max) or a | b (min) as the definition says; it returns
+      // the other operand for a quiet NaN, so an unordered compare of the operands puts the
+      // canonical NaN there (F32Op's mask test and branch per vector cost TMAX 64x64 ~30% over
+      // TADD).
+      auto raw = [&](size_t i) HWY_ATTR {
+        if constexpr (kCanon) {
+          return step(i);
+        } else {
+          constexpr int kImm = op == Op::max ? 1 : 0;  // imm[3:2] = 0: sign of the selected
+          const auto vx = hn::LoadU(df, x + i);
+          auto vy = m == kTT ? hn::LoadU(df, y + i) : vs;
+          // One load of y: without this GCC folds it into both instructions below, and the
+          // third load a vector made the loop load-bound (TMAX 64x64 ~35% over TADD).
+          asm("" : "+v"(vy.raw));
+          const __m512 r = m == kST ? _mm512_range_ps(vy.raw, vx.raw, kImm)
+                                    : _mm512_range_ps(vx.raw, vy.raw, kImm);
+          const __mmask16 un = _mm512_cmp_ps_mask(vx.raw, vy.raw, _CMP_UNORD_Q);
+          return decltype(vx){
+              _mm512_mask_mov_ps(r, un, _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)))};
+        }
+      };
+      __mmask16 bad = 0;  // max/min: canonical already, no test
       for (; i + 2 * N <= n; i += 2 * N) {
-        const auto r0 = step(i), r1 = step(i + N);
-        bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r1.raw, _CMP_UNORD_Q));
+        const auto r0 = raw(i), r1 = raw(i + N);
+        if constexpr (kCanon)
+          bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r1.raw, _CMP_UNORD_Q));
         hn::StoreU(r0, df, o + i);
         hn::StoreU(r1, df, o + i + N);
       }
       for (; i + N <= n; i += N) {
-        const auto r0 = step(i);
-        bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r0.raw, _CMP_UNORD_Q));
+        const auto r0 = raw(i);
+        if constexpr (kCanon)
+          bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r0.raw, _CMP_UNORD_Q));
         hn::StoreU(r0, df, o + i);
       }
       if (HWY_UNLIKELY(bad != 0))
