@@ -109,26 +109,32 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
       // had one is made canonical afterwards in dst: Canonical changes only NaN lanes, so fixing
       // the stored results gives the same bits, in place too (a source that overlaps dst other
       // than element for element is a copy, pto Source).
-      // max/min: vrangeps (imm 1: max, 0: min, the sign of the selected value) orders -0 below
-      // +0, so equal lanes give a & b (max) or a | b (min) as the definition says; it returns
-      // the other operand for a quiet NaN, so an unordered compare of the operands puts the
-      // canonical NaN there (F32Op's mask test and branch per vector cost TMAX 64x64 ~30% over
-      // TADD).
+      // max/min, branch-free (F32Op's mask test and branch per vector cost TMAX 64x64 ~30% over
+      // TADD): vmaxps/vminps are right on ordered unequal lanes; the sign of max(a, b) is
+      // sign(a) & sign(b) and of min(a, b) sign(a) | sign(b) on every ordered pair, which also
+      // gives max(-0, +0) = +0 and min = -0 as the definition's bitwise rule for equal values
+      // (one vpand/vpor and one vpternlog); an unordered compare puts the canonical NaN.
       auto raw = [&](size_t i) HWY_ATTR {
         if constexpr (kCanon) {
           return step(i);
         } else {
-          constexpr int kImm = op == Op::max ? 1 : 0;  // imm[3:2] = 0: sign of the selected
-          const auto vx = hn::LoadU(df, x + i);
+          auto vx = hn::LoadU(df, x + i);
           auto vy = m == kTT ? hn::LoadU(df, y + i) : vs;
-          // One load of y: without this GCC folds it into both instructions below, and the
-          // third load a vector made the loop load-bound (TMAX 64x64 ~35% over TADD).
-          asm("" : "+v"(vy.raw));
-          const __m512 r = m == kST ? _mm512_range_ps(vy.raw, vx.raw, kImm)
-                                    : _mm512_range_ps(vx.raw, vy.raw, kImm);
+          // One load of each: without this GCC folds the loads into several instructions, and
+          // the extra loads made the loop load-bound.
+          asm("" : "+v"(vx.raw), "+v"(vy.raw));
+          const __m512i bx = _mm512_castps_si512(vx.raw), by = _mm512_castps_si512(vy.raw);
+          const __m512i mag = _mm512_set1_epi32(0x7FFFFFFF);
+          __m512i r;
+          if constexpr (op == Op::max)  // r & (t | mag): sign(r) & sign(x) & sign(y)
+            r = _mm512_ternarylogic_epi32(_mm512_castps_si512(_mm512_max_ps(vx.raw, vy.raw)),
+                                          _mm512_and_si512(bx, by), mag, 0xE0);
+          else  // r | (t & ~mag): sign(r) | sign(x) | sign(y)
+            r = _mm512_ternarylogic_epi32(_mm512_castps_si512(_mm512_min_ps(vx.raw, vy.raw)),
+                                          _mm512_or_si512(bx, by), mag, 0xF4);
           const __mmask16 un = _mm512_cmp_ps_mask(vx.raw, vy.raw, _CMP_UNORD_Q);
-          return decltype(vx){
-              _mm512_mask_mov_ps(r, un, _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)))};
+          return decltype(vx){_mm512_mask_mov_ps(_mm512_castsi512_ps(r), un,
+                                                 _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)))};
         }
       };
       __mmask16 bad = 0;  // max/min: canonical already, no test
@@ -181,6 +187,22 @@ HWY_NOINLINE void F32Unary(const void* a, size_t as, void* d, size_t ds, size_t 
       return hn::IfThenElse(hn::IsNaN(v), qnan, plain(v));
     };
     size_t i = 0;
+#if HWY_TARGET == HWY_AVX3
+    if constexpr (op != Op::relu) {
+      // abs and neg keep a NaN a NaN, so as F32Binary's AVX3 loop: the pairs' unordered masks
+      // ORed (no branch per pair: TABS 64x64 was 0.80x the plain loop, issue 16 §5), and a row
+      // that had a NaN made canonical in dst afterwards (in place too).
+      __mmask16 bad = 0;
+      for (; i + 2 * N <= n; i += 2 * N) {
+        const auto v0 = hn::LoadU(df, x + i), v1 = hn::LoadU(df, x + i + N);
+        bad = _kor_mask16(bad, _mm512_cmp_ps_mask(v0.raw, v1.raw, _CMP_UNORD_Q));
+        hn::StoreU(plain(v0), df, o + i);
+        hn::StoreU(plain(v1), df, o + i + N);
+      }
+      if (HWY_UNLIKELY(bad != 0))
+        for (size_t j = 0; j < i; j += N) hn::StoreU(Canonical(hn::LoadU(df, o + j)), df, o + j);
+    }
+#endif
     for (; i + 2 * N <= n; i += 2 * N) {  // a NaN input is the only NaN result: tested per pair
       const auto v0 = hn::LoadU(df, x + i), v1 = hn::LoadU(df, x + i + N);
       if (HWY_UNLIKELY(AnyNaN(v0, v1))) {
