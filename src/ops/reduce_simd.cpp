@@ -23,6 +23,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -134,27 +135,39 @@ HWY_INLINE float Node(float a, float b) {
   return hn::GetLane(Round<f, kSat>(hn::Set(d1, s)));
 }
 
-// The fp16 chain acc = ((+0 + r_0) + r_1) + ... with every node rounded on the bits as
-// Fmt::f16fin's, kept in a vector register: the chain's latency is its cost (an add and four
-// integer ops a node; Node's moves between register files made it ~25 cycles a node: ReduceSum
-// of 1 Mi halves spent 50 us in its 8 K nodes). Right when every node is finite and below 65520
-// in magnitude, which a running maximum of the magnitude bits (off the chain) tells afterwards;
-// false otherwise (a NaN, an Inf or an overflow: the caller runs Node's exact chain, with or
-// without saturation, which then matters).
-HWY_INLINE bool F16FiniteChain(const float* rr, size_t ng, float& out) {
-  const hn::CappedTag<float, 4> d4;
-  const hn::RebindToUnsigned<decltype(d4)> du4;
-  const auto mag = hn::Set(du4, 0x7FFFFFFFu), half = hn::Set(du4, 0xFFFu),
-             one = hn::Set(du4, 1u), keep = hn::Set(du4, 0xFFFFE000u);
-  auto acc = hn::Zero(du4), top = hn::Zero(du4);
-  for (size_t j = 0; j < ng; ++j) {
-    const auto b = hn::BitCast(du4, hn::Add(hn::BitCast(d4, acc), hn::Set(d4, rr[j])));
-    top = hn::Max(top, hn::And(b, mag));
-    acc = hn::And(hn::Add(hn::Add(b, half), hn::And(hn::ShiftRight<13>(b), one)), keep);
+// The fp16 chains acc = ((+0 + r_0) + r_1) + ... of each row's ng roots, each node an fp32 add
+// rounded by the conversion round trip (vcvtps2ph RNE, overflow to ±Inf: Node's rounding without
+// saturation) in a vector register: a chain's latency is its cost, ~8 cycles a node this way
+// against ~12 for the rounding on the bits and ~25 for Node's moves between register files
+// (ReduceSum of 1 Mi halves spent 50 us in its 8 K nodes). Blocks feeds it each block's roots as
+// they come, so it runs under the trees' work. Saturating chains: a row whose result is finite
+// met no Inf (an Inf or NaN node stays non-finite to the end), so saturation changed nothing
+// there; the caller reruns the others with Node's saturating rule.
+struct F16Chain {
+  using D4 = hn::CappedTag<float, 4>;
+  hn::Vec<D4> acc;
+  size_t ng, j, r;
+  float* out;  // one result a row
+
+  HWY_INLINE void Init(size_t groups, float* o) {
+    acc = hn::Zero(D4());
+    ng = groups;
+    j = r = 0;
+    out = o;
   }
-  out = hn::GetLane(hn::BitCast(d4, acc));
-  return hn::GetLane(top) < 0x477FF000u;
-}
+  HWY_INLINE void Feed(const float* rr, size_t k) {
+    const D4 d4;
+    const hn::Rebind<hwy::float16_t, D4> dh;
+    for (size_t i = 0; i < k; ++i) {
+      acc = hn::PromoteTo(d4, hn::DemoteTo(dh, hn::Add(acc, hn::Set(d4, rr[i]))));
+      if (++j == ng) {
+        out[r++] = hn::GetLane(acc);
+        acc = hn::Zero(d4);
+        j = 0;
+      }
+    }
+  }
+};
 
 // The codes of values of T (exact: node results or inputs), a NaN canonical, for a vector d of
 // float lanes (full or one lane).
@@ -284,9 +297,30 @@ HWY_INLINE VF Packed(const uint8_t* x, size_t stride, size_t n, size_t w, size_t
   }
 }
 
+// Packed's nodes where the groups are whole and back to back from p (flat rows): no row or tail
+// arithmetic per group (Packed's divisions and tail branches made a block of 16 fp16 groups of
+// 128 ~2x slower).
+template <Fmt f, bool kSat, size_t VPG, size_t L>
+HWY_INLINE VF FlatPacked(const uint8_t* p) {
+  constexpr size_t esz = f == Fmt::f32 ? 4 : 2;
+  if constexpr (L == 0) {
+    const size_t N = hn::Lanes(DF());
+    VF u[VPG];
+    for (size_t k = 0; k < VPG; ++k) u[k] = Load<f>(p, k * N);
+    for (size_t m = VPG; m > 1; m /= 2)
+      for (size_t k = 0; k < m / 2; ++k) u[k] = Pair<f, kSat>(u[2 * k], u[2 * k + 1]);
+    return u[0];
+  } else {
+    const size_t half = (size_t{1} << (L - 1)) * VPG * hn::Lanes(DF()) * esz;
+    const VF lo = FlatPacked<f, kSat, VPG, L - 1>(p);
+    return Pair<f, kSat>(lo, FlatPacked<f, kSat, VPG, L - 1>(p + half));
+  }
+}
+
+// The roots of all G groups, fed to the chains as they come when chain is set (fp16).
 template <Fmt f, bool kSat, size_t VPG>
 HWY_NOINLINE bool Blocks(const uint8_t* x, size_t stride, size_t n, size_t w, size_t ng, size_t G,
-                         float* roots) {
+                         float* roots, F16Chain* chain) {
   constexpr size_t kN = HWY_MAX_BYTES / sizeof(float);
   constexpr size_t kL = kN == 16 ? 4 : kN == 8 ? 3 : kN == 4 ? 2 : 0;
   if constexpr (kL == 0) {
@@ -294,8 +328,18 @@ HWY_NOINLINE bool Blocks(const uint8_t* x, size_t stride, size_t n, size_t w, si
   } else {
     const DF df;
     if (hn::Lanes(df) != kN) return false;
-    for (size_t g0 = 0; g0 < G; g0 += kN)
+    constexpr size_t esz = f == Fmt::f32 ? 4 : 2;
+    size_t g0 = 0;
+    if (n % w == 0 && (G == ng || stride == n * esz)) {  // whole groups back to back
+      for (; g0 + kN <= G; g0 += kN) {
+        hn::StoreU(FlatPacked<f, kSat, VPG, kL>(x + g0 * w * esz), df, roots + g0);
+        if (chain) chain->Feed(roots + g0, kN);
+      }
+    }
+    for (; g0 < G; g0 += kN) {
       hn::StoreU(Packed<f, kSat, VPG, kL>(x, stride, n, w, ng, G, g0), df, roots + g0);
+      if (chain) chain->Feed(roots + g0, std::min(kN, G - g0));
+    }
     return true;
   }
 }
@@ -323,13 +367,22 @@ HWY_NOINLINE bool TreeSums(const void* xv, size_t stride, size_t rows, size_t n,
       std::memcpy(tail, p, k * esz);
       return Load<f>(tail, 0);
     };
+    // fp16 chains run inside Blocks (F16Chain); their results land in chained.
+    thread_local std::vector<float> chained;
+    F16Chain f16c;
+    F16Chain* f16chain = nullptr;
+    if (IsF16(f) && chain && w >= N) {
+      chained.resize(rows);
+      f16c.Init(ng, chained.data());
+      f16chain = &f16c;
+    }
     if (w >= N) {
       const size_t vpg = w / N;
       bool done = false;
       switch (vpg) {  // the common shapes fully unrolled (vectors stay in registers)
 #define TILESIM_VPG(k)                                         \
   case k:                                                      \
-    done = Blocks<f, kSat, k>(x, stride, n, w, ng, G, roots.data()); \
+    done = Blocks<f, kSat, k>(x, stride, n, w, ng, G, roots.data(), f16chain); \
     break;
         TILESIM_VPG(1)
         TILESIM_VPG(2) TILESIM_VPG(4) TILESIM_VPG(8) TILESIM_VPG(16)
@@ -362,12 +415,9 @@ HWY_NOINLINE bool TreeSums(const void* xv, size_t stride, size_t rows, size_t n,
       for (size_t r = 0; r < rows; ++r) {
         const float* rr = roots.data() + r * ng;
         float acc = 0.0f;
-        if constexpr (IsF16(f)) {
-          if (F16FiniteChain(rr, ng, acc)) {
-            roots[r] = acc;
-            continue;
-          }
-          acc = 0.0f;
+        if (f16chain && (!chain_sat || std::isfinite(chained[r]))) {
+          roots[r] = chained[r];
+          continue;
         }
         if (chain_sat)
           for (size_t j = 0; j < ng; ++j) acc = Node<fc, true>(acc, rr[j]);
