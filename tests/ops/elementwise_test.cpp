@@ -431,7 +431,8 @@ TEST(OpsFill, RowsEveryWidthAndLength) {
   });
 }
 
-// fp16/bf16 sqrt and recip on the fast path (fp32 vsqrtps/vdivps, one rounding) against the
+// fp16/bf16 sqrt and recip on the fast path (fp32 vsqrtps/vdivps, or on AVX3 rsqrt14 with a Newton
+// step for sqrt, HalfSqrt; one rounding) against the
 // scalar definition for all 65536 codes, on every SIMD target.
 TEST(OpsDifferential, HalfSqrtRecipAllCodesEveryTarget) {
   std::vector<uint16_t> all(65536), fast(65536);
