@@ -6,6 +6,9 @@
 //
 // The *_rows forms take `rows` rows at byte strides (a stride of 0 reads the same row for every
 // row: a broadcast operand), so a walker makes one call per instruction, not one per row.
+// A destination may be a source element for element (in place); any other overlap of a
+// destination with a source is the caller's to copy first (PTO Source, TPU staging): the kernels
+// write rows and parts of rows in any order (AVX3 fp32: every row's whole vectors, then the tails).
 #pragma once
 #include <cstddef>
 #include <cstdint>

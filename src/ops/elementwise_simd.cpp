@@ -84,12 +84,86 @@ HWY_INLINE float F32Scalar(float a, float b) {
   return def::canon(m == kST ? def::fbinary<op>(b, a) : def::fbinary<op>(a, b));
 }
 
+// AVX3 max/min of one vector pair, branch-free (F32Op's mask test and branch per vector cost TMAX
+// 64x64 ~30% over TADD): vmaxps/vminps are right on ordered unequal lanes; the sign of max(a, b)
+// is sign(a) & sign(b) and of min(a, b) sign(a) | sign(b) on every ordered pair, which also gives
+// max(-0, +0) = +0 and min = -0 as the definition's bitwise rule for equal values (one vpand/vpor
+// and one vpternlog); an unordered compare puts the canonical NaN.
+#if HWY_TARGET == HWY_AVX3
+template <Op op, class V>
+HWY_INLINE V F32MaxMinAvx3(V vx, V vy) {
+  // One load of each: without this GCC folds the loads into several instructions, and the extra
+  // loads made the loop load-bound.
+  asm("" : "+v"(vx.raw), "+v"(vy.raw));
+  const __m512i bx = _mm512_castps_si512(vx.raw), by = _mm512_castps_si512(vy.raw);
+  const __m512i mag = _mm512_set1_epi32(0x7FFFFFFF);
+  __m512i r;
+  if constexpr (op == Op::max)  // r & (t | mag): sign(r) & sign(x) & sign(y)
+    r = _mm512_ternarylogic_epi32(_mm512_castps_si512(_mm512_max_ps(vx.raw, vy.raw)),
+                                  _mm512_and_si512(bx, by), mag, 0xE0);
+  else  // r | (t & ~mag): sign(r) | sign(x) | sign(y)
+    r = _mm512_ternarylogic_epi32(_mm512_castps_si512(_mm512_min_ps(vx.raw, vy.raw)),
+                                  _mm512_or_si512(bx, by), mag, 0xF4);
+  const __mmask16 un = _mm512_cmp_ps_mask(vx.raw, vy.raw, _CMP_UNORD_Q);
+  return V{_mm512_mask_mov_ps(_mm512_castsi512_ps(r), un,
+                              _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)))};
+}
+#endif
+
 template <Op op, Mode m>
 HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, float s, void* d,
                             size_t ds, size_t rows, size_t n) {
   const hn::ScalableTag<float> df;
   const size_t N = hn::Lanes(df);
   const auto vs = hn::Set(df, s);
+  constexpr bool kCanon = op != Op::max && op != Op::min;  // max/min: canonical already
+  size_t done = 0;  // elements of every row already written
+#if HWY_TARGET == HWY_AVX3
+  {
+    // AVX3 (16 lanes): the whole vectors of every row in one loop nest, then the tails below.
+    // + - * /: one unordered compare per pair, ORed into the call's "a NaN result" mask (kor: a
+    // 1-cycle chain; a test and branch per pair cost the small tiles ~20%, issue 16 §5), and a
+    // call that had one makes its results canonical afterwards in dst: Canonical changes only NaN
+    // lanes, and a NaN operand gives a NaN whatever its payload, so fixing the stored results
+    // gives the same bits, in place too (a source that overlaps dst other than element for
+    // element is a copy, pto Source). No per-row set-up or test either: 64 rows of 64 cost
+    // TCOLEXPANDSUB ~1.5 ns a row.
+    const size_t nv = n / N * N;
+    __mmask16 bad = 0;
+    for (size_t r = 0; r < rows; ++r) {
+      const float* x = Row<float>(a, as, r);
+      const float* y = m == kTT ? Row<float>(b, bs, r) : nullptr;
+      float* o = RowW<float>(d, ds, r);
+      auto raw = [&](size_t i) HWY_ATTR {
+        const auto vx = hn::LoadU(df, x + i);
+        const auto vy = m == kTT ? hn::LoadU(df, y + i) : vs;
+        if constexpr (!kCanon) return m == kST ? F32MaxMinAvx3<op>(vy, vx) : F32MaxMinAvx3<op>(vx, vy);
+        else return m == kST ? F32Op<op>(vy, vx) : F32Op<op>(vx, vy);
+      };
+      size_t i = 0;
+      for (; i + 2 * N <= nv; i += 2 * N) {
+        const auto r0 = raw(i), r1 = raw(i + N);
+        if constexpr (kCanon)
+          bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r1.raw, _CMP_UNORD_Q));
+        hn::StoreU(r0, df, o + i);
+        hn::StoreU(r1, df, o + i + N);
+      }
+      if (i < nv) {
+        const auto r0 = raw(i);
+        if constexpr (kCanon)
+          bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r0.raw, _CMP_UNORD_Q));
+        hn::StoreU(r0, df, o + i);
+      }
+    }
+    if (HWY_UNLIKELY(bad != 0))
+      for (size_t r = 0; r < rows; ++r) {
+        float* o = RowW<float>(d, ds, r);
+        for (size_t j = 0; j < nv; j += N) hn::StoreU(Canonical(hn::LoadU(df, o + j)), df, o + j);
+      }
+    if (nv == n) return;
+    done = nv;
+  }
+#endif
   for (size_t r = 0; r < rows; ++r) {
     const float* x = Row<float>(a, as, r);
     const float* y = m == kTT ? Row<float>(b, bs, r) : nullptr;
@@ -100,61 +174,7 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
       else if constexpr (m == kTS) return F32Op<op>(vx, vs);
       else return F32Op<op>(vs, vx);
     };
-    constexpr bool kCanon = op != Op::max && op != Op::min;  // max/min: canonical already
-    size_t i = 0;
-#if HWY_TARGET == HWY_AVX3
-    {  // AVX3: 512-bit vectors of 16 lanes
-      // One unordered compare per pair, ORed into the row's "a NaN result" mask (kor: a 1-cycle
-      // chain; a test and branch per pair cost the small tiles ~20%, issue 16 §5). A row that
-      // had one is made canonical afterwards in dst: Canonical changes only NaN lanes, so fixing
-      // the stored results gives the same bits, in place too (a source that overlaps dst other
-      // than element for element is a copy, pto Source).
-      // max/min, branch-free (F32Op's mask test and branch per vector cost TMAX 64x64 ~30% over
-      // TADD): vmaxps/vminps are right on ordered unequal lanes; the sign of max(a, b) is
-      // sign(a) & sign(b) and of min(a, b) sign(a) | sign(b) on every ordered pair, which also
-      // gives max(-0, +0) = +0 and min = -0 as the definition's bitwise rule for equal values
-      // (one vpand/vpor and one vpternlog); an unordered compare puts the canonical NaN.
-      auto raw = [&](size_t i) HWY_ATTR {
-        if constexpr (kCanon) {
-          return step(i);
-        } else {
-          auto vx = hn::LoadU(df, x + i);
-          auto vy = m == kTT ? hn::LoadU(df, y + i) : vs;
-          // One load of each: without this GCC folds the loads into several instructions, and
-          // the extra loads made the loop load-bound.
-          asm("" : "+v"(vx.raw), "+v"(vy.raw));
-          const __m512i bx = _mm512_castps_si512(vx.raw), by = _mm512_castps_si512(vy.raw);
-          const __m512i mag = _mm512_set1_epi32(0x7FFFFFFF);
-          __m512i r;
-          if constexpr (op == Op::max)  // r & (t | mag): sign(r) & sign(x) & sign(y)
-            r = _mm512_ternarylogic_epi32(_mm512_castps_si512(_mm512_max_ps(vx.raw, vy.raw)),
-                                          _mm512_and_si512(bx, by), mag, 0xE0);
-          else  // r | (t & ~mag): sign(r) | sign(x) | sign(y)
-            r = _mm512_ternarylogic_epi32(_mm512_castps_si512(_mm512_min_ps(vx.raw, vy.raw)),
-                                          _mm512_or_si512(bx, by), mag, 0xF4);
-          const __mmask16 un = _mm512_cmp_ps_mask(vx.raw, vy.raw, _CMP_UNORD_Q);
-          return decltype(vx){_mm512_mask_mov_ps(_mm512_castsi512_ps(r), un,
-                                                 _mm512_castsi512_ps(_mm512_set1_epi32(0x7FC00000)))};
-        }
-      };
-      __mmask16 bad = 0;  // max/min: canonical already, no test
-      for (; i + 2 * N <= n; i += 2 * N) {
-        const auto r0 = raw(i), r1 = raw(i + N);
-        if constexpr (kCanon)
-          bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r1.raw, _CMP_UNORD_Q));
-        hn::StoreU(r0, df, o + i);
-        hn::StoreU(r1, df, o + i + N);
-      }
-      for (; i + N <= n; i += N) {
-        const auto r0 = raw(i);
-        if constexpr (kCanon)
-          bad = _kor_mask16(bad, _mm512_cmp_ps_mask(r0.raw, r0.raw, _CMP_UNORD_Q));
-        hn::StoreU(r0, df, o + i);
-      }
-      if (HWY_UNLIKELY(bad != 0))
-        for (size_t j = 0; j < i; j += N) hn::StoreU(Canonical(hn::LoadU(df, o + j)), df, o + j);
-    }
-#endif
+    size_t i = done;
     for (; i + 2 * N <= n; i += 2 * N) {  // two vectors a step: both pipes busy
       auto r0 = step(i), r1 = step(i + N);
       if (kCanon && HWY_UNLIKELY(AnyNaN(r0, r1))) {
