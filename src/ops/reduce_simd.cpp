@@ -356,7 +356,8 @@ HWY_NOINLINE bool TreeSums(const void* xv, size_t stride, size_t rows, size_t n,
     const DF df;
     const size_t N = hn::Lanes(df);
     const size_t ng = (n + w - 1) / w, padded = ng * w, G = rows * ng;
-    if (N < 2 || w < 2 || (w & (w - 1)) != 0 || (w < N && padded % N != 0)) return false;
+    // No groups (n == 0): the definition's +0 per chained row, from the scalar path.
+    if (G == 0 || N < 2 || w < 2 || (w & (w - 1)) != 0 || (w < N && padded % N != 0)) return false;
     const auto* x = static_cast<const uint8_t*>(xv);
     constexpr size_t esz = f == Fmt::f32 ? 4 : 2;
     thread_local std::vector<float> roots;

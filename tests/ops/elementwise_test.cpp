@@ -451,6 +451,70 @@ TEST(OpsDifferential, HalfSqrtRecipAllCodesEveryTarget) {
   });
 }
 
+// fp32 max/min (AVX3: vmaxps/vminps with the sign bit fixed by vpternlog and an unordered compare)
+// on every pair of edge values — ±0, ±Inf, NaNs of both signs with payloads, subnormals, equal
+// values — tile by tile over several rows (every row's vectors first, then the tails), tile by
+// scalar both ways, and in place over either operand.
+TEST(OpsDifferential, F32MaxMinEdgePairsEveryFormEveryTarget) {
+  const std::vector<uint32_t> edges = {0,          0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
+                                       0xFFC00001, 0x7F800001, 0x7FA00000, 1,          0x80000001,
+                                       0x007FFFFF, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF};
+  const size_t E = edges.size(), rows = 5, n = E * E / rows + 3;  // rows with vectors and tails
+  std::vector<uint32_t> a(rows * n), b(rows * n);
+  for (size_t i = 0; i < rows * n; ++i) {
+    a[i] = edges[(i / E) % E];
+    b[i] = edges[i % E];
+  }
+  every_target([&] {
+    for (Op op : {Op::max, Op::min}) {
+      SCOPED_TRACE(info(op).name);
+      auto rows_of = [&](const void* x, const void* y, void* d) {
+        Rows2 g;
+        g.a = x, g.as = n * 4, g.b = y, g.bs = n * 4, g.d = d, g.ds = n * 4, g.rows = rows, g.n = n;
+        return g;
+      };
+      std::vector<uint32_t> fast(rows * n), ref(rows * n);
+      binary_rows(op, DType::fp32, rows_of(a.data(), b.data(), fast.data()), Path::Fast);
+      binary_rows(op, DType::fp32, rows_of(a.data(), b.data(), ref.data()), Path::Reference);
+      ASSERT_EQ(fast, ref);
+      std::vector<uint32_t> in_a = a, in_b = b;
+      binary_rows(op, DType::fp32, rows_of(in_a.data(), b.data(), in_a.data()), Path::Fast);
+      ASSERT_EQ(in_a, ref) << "dst == a";
+      binary_rows(op, DType::fp32, rows_of(a.data(), in_b.data(), in_b.data()), Path::Fast);
+      ASSERT_EQ(in_b, ref) << "dst == b";
+      for (uint32_t sc : edges)
+        for (bool first : {false, true}) {
+          binary_scalar_rows(op, DType::fp32, rows_of(a.data(), nullptr, fast.data()), sc, first, Path::Fast);
+          binary_scalar_rows(op, DType::fp32, rows_of(a.data(), nullptr, ref.data()), sc, first, Path::Reference);
+          ASSERT_EQ(fast, ref) << "scalar " << std::hex << sc << " first " << first;
+        }
+    }
+  });
+}
+
+// fp16/bf16 sqrt and recip with the saturation switch on (a NaN result, e.g. sqrt of a negative,
+// is written as +0; ±Inf as ±max), all 65536 codes on every target.
+TEST(OpsDifferential, HalfSqrtRecipSaturatingAllCodesEveryTarget) {
+  std::vector<uint16_t> all(65536), fast(65536), ref(65536);
+  for (uint32_t c = 0; c < 65536; ++c) all[c] = uint16_t(c);
+  Switches sw;
+  sw.saturate = true;
+  every_target([&] {
+    for (DType t : {DType::fp16, DType::bf16})
+      for (Op op : {Op::sqrt, Op::recip}) {
+        Rows2 g;
+        g.a = all.data(), g.as = 0, g.d = fast.data(), g.ds = 0, g.rows = 1, g.n = all.size();
+        unary_rows(op, t, g, Path::Fast, sw);
+        g.d = ref.data();
+        unary_rows(op, t, g, Path::Reference, sw);
+        ASSERT_EQ(fast, ref) << info(op).name << " " << formats::name(t);
+        if (op == Op::sqrt) {
+          EXPECT_EQ(fast[0xBC00], 0u) << "sqrt of a negative: NaN -> +0 saturating";
+        }
+      }
+  });
+}
+
 // fp16 division (HalfBinary: fp32 vdivps on the widened codes, one rounding) against the scalar
 // definition: every dividend code by a sample of 96 divisors (the edges of fill and random codes)
 // and every divisor code by 96 dividends, on every SIMD target.

@@ -98,6 +98,46 @@ TEST(OpsReduceRows, TreeSumsFastEqualsReference) {
   EXPECT_GT(runs, 1000u);
 }
 
+// Rows back to back (stride = n elements: the kernels' flat path, which the padded strides above
+// never take) and empty rows (n = 0: every chained row is +0, also right after a call that left
+// other results in the kernels' scratch).
+TEST(OpsReduceRows, FlatAndEmptyRowsFastEqualsReference) {
+  std::mt19937_64 g(32);
+  every_target([&] {
+    for (DType t : kFloats)
+      for (size_t w : {16, 64, 128})
+        for (size_t n : {w, 2 * w, 8 * w})
+          for (size_t rows : {2, 3, 17, 33})
+            for (int chain = 0; chain < 2; ++chain)
+              for (bool sat : {false, true}) {
+                const size_t esz = width(t), ng = n / w;
+                auto x = random_codes(g, t, rows * n);
+                if (g() % 2) calm(g, t, x, 0, rows * n);
+                std::vector<uint8_t> fast(rows * ng * esz, 0xAB), ref(rows * ng * esz, 0xAB);
+                if (chain) {
+                  chained_tree_sums(t, x.data(), n * esz, rows, n, w, fast.data(), Path::Fast, sat);
+                  chained_tree_sums(t, x.data(), n * esz, rows, n, w, ref.data(), Path::Reference, sat);
+                } else {
+                  tree_sums(t, x.data(), n * esz, rows, n, w, fast.data(), Path::Fast, sat);
+                  tree_sums(t, x.data(), n * esz, rows, n, w, ref.data(), Path::Reference, sat);
+                }
+                ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " w=" << w << " n=" << n
+                                     << " rows=" << rows << " chain=" << chain << " sat=" << sat;
+              }
+    for (DType t : kFloats) {
+      const size_t esz = width(t), rows = 40;  // more rows than lanes
+      std::vector<uint8_t> ones(rows * 256 * esz);
+      for (size_t i = 0; i < rows * 256; ++i) store_code(t, ones.data(), i, t == DType::fp32 ? 0x3F800000 : t == DType::fp16 ? 0x3C00 : 0x3F80);
+      std::vector<uint8_t> out(rows * esz, 0xAB);
+      chained_tree_sums(t, ones.data(), 256 * esz, rows, 256, 128, out.data());  // 256 per row
+      ASSERT_NE(load_code(t, out.data(), 0), 0u);
+      chained_tree_sums(t, ones.data(), 256 * esz, rows, 0, 128, out.data());
+      for (size_t r = 0; r < rows; ++r)
+        ASSERT_EQ(load_code(t, out.data(), r), 0u) << tilesim::formats::name(t) << " row " << r << ": +0";
+    }
+  });
+}
+
 TEST(OpsReduceRows, FoldRowsFastEqualsReference) {
   std::mt19937_64 g(32);
   const DType types[] = {DType::fp32, DType::fp16, DType::bf16, DType::s8,  DType::s16, DType::s32,
