@@ -69,15 +69,7 @@ HWY_INLINE V F32Op(V a, V b) {
 
 using nan_simd::HWY_NAMESPACE::AnyNaN;
 using nan_simd::HWY_NAMESPACE::Canonical;
-
-// The op with a canonical NaN result (spec 00): for + - * / a NaN result arises exactly where the
-// lane is NaN after the op (max/min canonicalise inside F32Op).
-template <Op op, class V>
-HWY_INLINE V F32Full(V a, V b) {
-  const V r = F32Op<op>(a, b);
-  if constexpr (op == Op::max || op == Op::min) return r;
-  return Canonical(r);
-}
+using nan_simd::HWY_NAMESPACE::CanonicalInPlace;
 
 template <Op op, Mode m>
 HWY_INLINE float F32Scalar(float a, float b) {
@@ -137,8 +129,10 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
       auto raw = [&](size_t i) HWY_ATTR {
         const auto vx = hn::LoadU(df, x + i);
         const auto vy = m == kTT ? hn::LoadU(df, y + i) : vs;
-        if constexpr (!kCanon) return m == kST ? F32MaxMinAvx3<op>(vy, vx) : F32MaxMinAvx3<op>(vx, vy);
-        else return m == kST ? F32Op<op>(vy, vx) : F32Op<op>(vx, vy);
+        if constexpr (!kCanon)
+          return m == kST ? F32MaxMinAvx3<op>(vy, vx) : F32MaxMinAvx3<op>(vx, vy);
+        else
+          return m == kST ? F32Op<op>(vy, vx) : F32Op<op>(vx, vy);
       };
       size_t i = 0;
       for (; i + 2 * N <= nv; i += 2 * N) {
@@ -156,10 +150,7 @@ HWY_NOINLINE void F32Binary(const void* a, size_t as, const void* b, size_t bs, 
       }
     }
     if (HWY_UNLIKELY(bad != 0))
-      for (size_t r = 0; r < rows; ++r) {
-        float* o = RowW<float>(d, ds, r);
-        for (size_t j = 0; j < nv; j += N) hn::StoreU(Canonical(hn::LoadU(df, o + j)), df, o + j);
-      }
+      for (size_t r = 0; r < rows; ++r) CanonicalInPlace(RowW<float>(d, ds, r), nv);
     if (nv == n) return;
     done = nv;
   }
@@ -219,8 +210,7 @@ HWY_NOINLINE void F32Unary(const void* a, size_t as, void* d, size_t ds, size_t 
         hn::StoreU(plain(v0), df, o + i);
         hn::StoreU(plain(v1), df, o + i + N);
       }
-      if (HWY_UNLIKELY(bad != 0))
-        for (size_t j = 0; j < i; j += N) hn::StoreU(Canonical(hn::LoadU(df, o + j)), df, o + j);
+      if (HWY_UNLIKELY(bad != 0)) CanonicalInPlace(o, i);
     }
 #endif
     for (; i + 2 * N <= n; i += 2 * N) {  // a NaN input is the only NaN result: tested per pair
@@ -394,12 +384,6 @@ HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs,
   }
 }
 
-// fp16/bf16 sqrt and recip: the fp32 operation (vsqrtps, vdivps) on the exactly widened value,
-// rounded once to T. That is the correctly rounded result spec 15 asks for: rounding to fp32
-// (p' = 24 bits) and then to T (p = 11 for fp16, 8 for bf16) equals one rounding of the exact
-// value whenever p' >= 2p + 2, for + - * / and sqrt (S. A. Figueroa, "When is double rounding
-// innocuous?", ACM SIGNUM Newsletter 30(3), 1995). math_f16/math_bf16 (the definition) compute it
-// the same way in scalar code; tests/ops checks all 65536 codes on every target.
 // sqrt of exactly widened fp16/bf16 values for HalfRoot. AVX3: vsqrtps bound the loop, so
 // s = x * rsqrt14(x) with one Newton step, s + (r / 2)(x - s * s) (fused residual), whose
 // relative error (~2^-24) keeps it on the same side of every midpoint of T as the exact root: it
@@ -426,6 +410,12 @@ HWY_INLINE hn::Vec<DF> HalfSqrt(hn::Vec<DF> v) {
   return hn::Sqrt(v);
 }
 
+// fp16/bf16 sqrt and recip: the fp32 operation (HalfSqrt, vdivps) on the exactly widened value,
+// rounded once to T. That is the correctly rounded result spec 15 asks for: rounding to fp32
+// (p' = 24 bits) and then to T (p = 11 for fp16, 8 for bf16) equals one rounding of the exact
+// value whenever p' >= 2p + 2, for + - * / and sqrt (S. A. Figueroa, "When is double rounding
+// innocuous?", ACM SIGNUM Newsletter 30(3), 1995). math_f16/math_bf16 (the definition) compute it
+// the same way in scalar code; tests/ops checks all 65536 codes on every target.
 template <Op op, bool kBf16>
 HWY_NOINLINE void HalfRoot(const void* a, size_t as, void* d, size_t ds, size_t rows, size_t n,
                            bool sat) {

@@ -35,6 +35,14 @@ HWY_INLINE V Canonical(V r) {
   return hn::IfThenElse(hn::IsNaN(r), hn::BitCast(d, hn::Set(du, 0x7FC00000u)), r);
 }
 
+// The NaN lanes of n stored fp32 values (n a multiple of the vector length) made canonical in
+// place: the AVX3 kernels' pass after a row or call whose ORed NaN mask was set.
+HWY_INLINE void CanonicalInPlace(float* o, size_t n) {
+  const hn::ScalableTag<float> df;
+  for (size_t j = 0; j < n; j += hn::Lanes(df))
+    hn::StoreU(Canonical(hn::LoadU(df, o + j)), df, o + j);
+}
+
 }  // namespace tilesim::ops::nan_simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 

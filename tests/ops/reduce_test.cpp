@@ -66,6 +66,16 @@ void calm(std::mt19937_64& g, DType t, std::vector<uint8_t>& buf, size_t i0, siz
   }
 }
 
+// tree_sums (chain: chained_tree_sums) of the rows at x, the fast path into fast and the
+// definition into ref.
+void sums_both_paths(bool chain, DType t, const std::vector<uint8_t>& x, size_t stride, size_t rows,
+                     size_t n, size_t w, std::vector<uint8_t>& fast, std::vector<uint8_t>& ref,
+                     bool sat = false) {
+  const auto sums = chain ? chained_tree_sums : tree_sums;
+  sums(t, x.data(), stride, rows, n, w, fast.data(), Path::Fast, sat);
+  sums(t, x.data(), stride, rows, n, w, ref.data(), Path::Reference, sat);
+}
+
 const DType kFloats[] = {DType::fp32, DType::fp16, DType::bf16};
 
 TEST(OpsReduceRows, TreeSumsFastEqualsReference) {
@@ -82,13 +92,7 @@ TEST(OpsReduceRows, TreeSumsFastEqualsReference) {
             const size_t ng = (n + w - 1) / w;
             for (int chain = 0; chain < 2; ++chain) {
               std::vector<uint8_t> fast(rows * ng * esz, 0xAB), ref(rows * ng * esz, 0xAB);
-              if (chain) {
-                chained_tree_sums(t, x.data(), cols * esz, rows, n, w, fast.data());
-                chained_tree_sums(t, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference);
-              } else {
-                tree_sums(t, x.data(), cols * esz, rows, n, w, fast.data());
-                tree_sums(t, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference);
-              }
+              sums_both_paths(chain, t, x, cols * esz, rows, n, w, fast, ref);
               ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " w=" << w << " n=" << n
                                    << " rows=" << rows << " chain=" << chain;
               ++runs;
@@ -114,26 +118,25 @@ TEST(OpsReduceRows, FlatAndEmptyRowsFastEqualsReference) {
                 auto x = random_codes(g, t, rows * n);
                 if (g() % 2) calm(g, t, x, 0, rows * n);
                 std::vector<uint8_t> fast(rows * ng * esz, 0xAB), ref(rows * ng * esz, 0xAB);
-                if (chain) {
-                  chained_tree_sums(t, x.data(), n * esz, rows, n, w, fast.data(), Path::Fast, sat);
-                  chained_tree_sums(t, x.data(), n * esz, rows, n, w, ref.data(), Path::Reference, sat);
-                } else {
-                  tree_sums(t, x.data(), n * esz, rows, n, w, fast.data(), Path::Fast, sat);
-                  tree_sums(t, x.data(), n * esz, rows, n, w, ref.data(), Path::Reference, sat);
-                }
+                sums_both_paths(chain, t, x, n * esz, rows, n, w, fast, ref, sat);
                 ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " w=" << w << " n=" << n
                                      << " rows=" << rows << " chain=" << chain << " sat=" << sat;
               }
     for (DType t : kFloats) {
       const size_t esz = width(t), rows = 40;  // more rows than lanes
       std::vector<uint8_t> ones(rows * 256 * esz);
-      for (size_t i = 0; i < rows * 256; ++i) store_code(t, ones.data(), i, t == DType::fp32 ? 0x3F800000 : t == DType::fp16 ? 0x3C00 : 0x3F80);
+      for (size_t i = 0; i < rows * 256; ++i)
+        store_code(t, ones.data(), i,
+                   t == DType::fp32   ? 0x3F800000
+                   : t == DType::fp16 ? 0x3C00
+                                      : 0x3F80);
       std::vector<uint8_t> out(rows * esz, 0xAB);
       chained_tree_sums(t, ones.data(), 256 * esz, rows, 256, 128, out.data());  // 256 per row
       ASSERT_NE(load_code(t, out.data(), 0), 0u);
       chained_tree_sums(t, ones.data(), 256 * esz, rows, 0, 128, out.data());
       for (size_t r = 0; r < rows; ++r)
-        ASSERT_EQ(load_code(t, out.data(), r), 0u) << tilesim::formats::name(t) << " row " << r << ": +0";
+        ASSERT_EQ(load_code(t, out.data(), r), 0u)
+            << tilesim::formats::name(t) << " row " << r << ": +0";
     }
   });
 }
@@ -243,13 +246,7 @@ TEST(OpsReduceRows, SaturatingTreeSumsFastEqualsReference) {
             const size_t ng = (n + w - 1) / w;
             for (int chain = 0; chain < 2; ++chain) {
               std::vector<uint8_t> fast(rows * ng * esz, 0xAB), ref(rows * ng * esz, 0xAB);
-              if (chain) {
-                chained_tree_sums(t, x.data(), cols * esz, rows, n, w, fast.data(), Path::Fast, true);
-                chained_tree_sums(t, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference, true);
-              } else {
-                tree_sums(t, x.data(), cols * esz, rows, n, w, fast.data(), Path::Fast, true);
-                tree_sums(t, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference, true);
-              }
+              sums_both_paths(chain, t, x, cols * esz, rows, n, w, fast, ref, true);
               ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " w=" << w << " n=" << n
                                    << " kind=" << kind << " chain=" << chain;
               ++runs;
@@ -290,13 +287,7 @@ TEST(OpsReduceRows, BoundedFp16TreeSumsFastEqualsReference) {
             const size_t ng = (n + w - 1) / w;
             for (int chain = 0; chain < 2; ++chain) {
               std::vector<uint8_t> fast(rows * ng * esz, 0xAB), ref(rows * ng * esz, 0xAB);
-              if (chain) {
-                chained_tree_sums(DType::fp16, x.data(), cols * esz, rows, n, w, fast.data(), Path::Fast, sat);
-                chained_tree_sums(DType::fp16, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference, sat);
-              } else {
-                tree_sums(DType::fp16, x.data(), cols * esz, rows, n, w, fast.data(), Path::Fast, sat);
-                tree_sums(DType::fp16, x.data(), cols * esz, rows, n, w, ref.data(), Path::Reference, sat);
-              }
+              sums_both_paths(chain, DType::fp16, x, cols * esz, rows, n, w, fast, ref, sat);
               ASSERT_EQ(fast, ref) << "w=" << w << " n=" << n << " kind=" << kind << " sat=" << sat
                                    << " chain=" << chain;
               ++runs;
