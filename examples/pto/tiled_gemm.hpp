@@ -1,32 +1,36 @@
 // The tiled GEMM kernel of tiled_gemm.cpp (also timed by bench/bench_pto_kernel.cpp): fp16 A
-// (M x K) and B (K x N) row-major in GM, fp32 C (M x N); a2a3's path, T x T blocks, a K loop of
-// T-deep TMATMUL / TMATMUL_ACC steps. See tiled_gemm.cpp.
+// (M x K) and B (K x N) row-major in GM, fp32 C (M x N); a2a3's path, BM x BN blocks of C, a K
+// loop of BK-deep TMATMUL / TMATMUL_ACC steps. The default blocks, 128 x 128 with K steps of 64,
+// are the base tile a2a3 GEMM kernels use (the Left / Right tiles fill 16 KiB of L0A / L0B each,
+// the Acc tile 64 KiB of L0C); see tiled_gemm.cpp.
 #pragma once
 #include <pto/pto-inst.hpp>
 
 namespace example {
 using namespace pto;
 
-template <int M, int N, int K, int T = 64>
+template <int M, int N, int K, int BM = 128, int BN = 128, int BK = 64>
 void tiled_gemm(const half* a, const half* b, float* c) {
-  static_assert(M % T == 0 && N % T == 0 && K % T == 0, "M, N, K must be multiples of T");
-  using GA = GlobalTensor<half, Shape<1, 1, 1, T, T>, Stride<1, 1, 1, K, 1>>;
-  using GB = GlobalTensor<half, Shape<1, 1, 1, T, T>, Stride<1, 1, 1, N, 1>>;
-  using GC = GlobalTensor<float, Shape<1, 1, 1, T, T>, Stride<1, 1, 1, N, 1>>;
-  using MatT = Tile<TileType::Mat, half, T, T, BLayout::ColMajor, T, T, SLayout::RowMajor, 512>;
-  MatT ma, mb;
-  TileLeft<half, T, T> left;
-  TileRight<half, T, T> right;
-  TileAcc<float, T, T> acc;
+  static_assert(M % BM == 0 && N % BN == 0 && K % BK == 0, "M, N, K must be multiples of BM, BN, BK");
+  using GA = GlobalTensor<half, Shape<1, 1, 1, BM, BK>, Stride<1, 1, 1, K, 1>>;
+  using GB = GlobalTensor<half, Shape<1, 1, 1, BK, BN>, Stride<1, 1, 1, N, 1>>;
+  using GC = GlobalTensor<float, Shape<1, 1, 1, BM, BN>, Stride<1, 1, 1, N, 1>>;
+  using MatA = Tile<TileType::Mat, half, BM, BK, BLayout::ColMajor, BM, BK, SLayout::RowMajor, 512>;
+  using MatB = Tile<TileType::Mat, half, BK, BN, BLayout::ColMajor, BK, BN, SLayout::RowMajor, 512>;
+  MatA ma;
+  MatB mb;
+  TileLeft<half, BM, BK> left;
+  TileRight<half, BK, BN> right;
+  TileAcc<float, BM, BN> acc;
   // The pipes are ordered as on the chip (docs/sync.md; TILESIM_CHECK=sync checks it): each
   // hand-over is a set_flag/wait_flag pair, each buffer reuse waits for its last reader.
-  for (int i = 0; i < M; i += T)
-    for (int j = 0; j < N; j += T) {
-      const bool first_blk = i == 0 && j == 0, last_blk = i + T >= M && j + T >= N;
-      for (int k = 0; k < K; k += T) {
+  for (int i = 0; i < M; i += BM)
+    for (int j = 0; j < N; j += BN) {
+      const bool first_blk = i == 0 && j == 0, last_blk = i + BM >= M && j + BN >= N;
+      for (int k = 0; k < K; k += BK) {
         GA ga(const_cast<half*>(a) + i * K + k);
         GB gb(const_cast<half*>(b) + k * N + j);
-        const bool first = first_blk && k == 0, last = last_blk && k + T >= K;
+        const bool first = first_blk && k == 0, last = last_blk && k + BK >= K;
         if (!first) wait_flag(PIPE_MTE1, PIPE_MTE2, EVENT_ID0);  // ma, mb free
         TLOAD(ma, ga);
         TLOAD(mb, gb);
