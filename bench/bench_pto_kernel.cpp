@@ -1,6 +1,6 @@
 // Benchmarks of PTO whole kernels (spec 60 §6, issue 17 "Speed"): the flash-attention example
 // (BM_pto_attention/S<s>/D<d>, fp16 Q K V, fp32 softmax, a5), the tiled GEMM example
-// (BM_pto_tiled_gemm/<n>: n x n x n fp16 -> fp32 on a2a3's path, 128 x 128 blocks, K steps of
+// (BM_pto_tiled_gemm/<n>: n x n x n fp16 -> fp32 on a2a3's path, 128 x 256 blocks, K steps of
 // 64), TMATMUL alone (BM_pto_tmatmul/<f32|f16>/<n>: Left n x n by Right n x n into Acc), TLOAD /
 // TSTORE of an ND view into / from a RowMajor Vec tile (BM_pto_tload/f32/<R>x<C>,
 // BM_pto_tstore/...), and the fixed cost of an instruction on a one-block tile

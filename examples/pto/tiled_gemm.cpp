@@ -1,5 +1,5 @@
 // A tiled GEMM as a PTO kernel (spec 21 §2 matrix row; docs/pto-kernels.md#matrix), the a2a3 way:
-// fp16 A (M x K) and B (K x N) in GM; for each 128 x 128 block of C, a K loop of 64-deep steps:
+// fp16 A (M x K) and B (K x N) in GM; for each 128 x 256 block of C, a K loop of 64-deep steps:
 // TLOAD into Mat tiles (ND -> NZ), TMOV to Left / Right, TMATMUL for the first step and
 // TMATMUL_ACC after it, then TSTORE from the fp32 Acc tile. The Acc chain runs in k order across
 // the steps, so C has exactly the bits of one GEMM over the whole K (checked against
@@ -15,7 +15,7 @@
 
 using pto::half;
 
-constexpr int M = 256, N = 384, K = 320, BM = 128, BN = 128, BK = 64;
+constexpr int M = 256, N = 512, K = 320, BM = 128, BN = 256, BK = 64;
 int main() {
   std::vector<half> a(M * K), b(K * N);
   for (int i = 0; i < M * K; ++i) a[i] = half(float((i * 37) % 101) / 50.0f - 1.0f);

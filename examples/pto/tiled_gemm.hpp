@@ -1,15 +1,15 @@
 // The tiled GEMM kernel of tiled_gemm.cpp (also timed by bench/bench_pto_kernel.cpp): fp16 A
 // (M x K) and B (K x N) row-major in GM, fp32 C (M x N); a2a3's path, BM x BN blocks of C, a K
-// loop of BK-deep TMATMUL / TMATMUL_ACC steps. The default blocks, 128 x 128 with K steps of 64,
-// are the base tile a2a3 GEMM kernels use (the Left / Right tiles fill 16 KiB of L0A / L0B each,
-// the Acc tile 64 KiB of L0C); see tiled_gemm.cpp.
+// loop of BK-deep TMATMUL / TMATMUL_ACC steps. The default, 128 x 256 blocks with K steps of 64,
+// is the L0 tile of Ascend's own basic matmul for Atlas A2 (CATLASS): Left 16 KiB of L0A, Right
+// 32 KiB of L0B, Acc 128 KiB, all of L0C; see tiled_gemm.cpp.
 #pragma once
 #include <pto/pto-inst.hpp>
 
 namespace example {
 using namespace pto;
 
-template <int M, int N, int K, int BM = 128, int BN = 128, int BK = 64>
+template <int M, int N, int K, int BM = 128, int BN = 256, int BK = 64>
 void tiled_gemm(const half* a, const half* b, float* c) {
   static_assert(M % BM == 0 && N % BN == 0 && K % BK == 0, "M, N, K must be multiples of BM, BN, BK");
   using GA = GlobalTensor<half, Shape<1, 1, 1, BM, BK>, Stride<1, 1, 1, K, 1>>;
