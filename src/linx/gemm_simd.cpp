@@ -184,10 +184,12 @@ HWY_INLINE V Step(V a, V b, V c) {
 // the default NaN, in registers before the store (spec 30 §3's epilogue, without a pass over C).
 template <size_t MR, size_t AK0, class D, class T>
 HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_RESTRICT bp, size_t ldb, size_t kc,
-                        T* HWY_RESTRICT c, size_t ldc, size_t c1, bool zero, bool fin, const T* HWY_RESTRICT fbias) {
+                        T* HWY_RESTRICT c, size_t ldc, size_t c1, bool zero, bool fin, const T* HWY_RESTRICT fbias,
+                        size_t nt, size_t a_step, size_t c_step) {
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
   using V = hn::Vec<D>;
+  for (size_t t = 0; t < nt; ++t, ap += a_step, c += c_step) {
   V c0[MR], c1v[MR];
   // (HWY_UNROLL takes kMR >= MR: GCC's unroll pragma takes no template parameter.)
   if (zero) {
@@ -231,6 +233,7 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
     hn::StoreU(c0[r], d, c + r * ldc);
     hn::StoreU(c1v[r], d, c + r * ldc + c1);
   }
+  }
 }
 
 // One micro-tile of mr rows (kMR; 4 or 8 for a short last panel, which is always packed) with A
@@ -238,24 +241,25 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
 // 16- and 8-bit tiles).
 template <class D, class T>
 HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t ldb, size_t kc, T* c, size_t ldc,
-                       size_t c1, bool zero, bool fin, const T* fbias) {
+                       size_t c1, bool zero, bool fin, const T* fbias, size_t nt = 1, size_t a_step = 0,
+                       size_t c_step = 0) {
   if (mr == 4 || (mr == 8 && kMR != 8)) {  // a short last panel, packed or in place
     switch (ak0 + mr) {
-      case 4: return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-      case 12: return Micro<4, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-      case 20: return Micro<4, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-      case 36: return Micro<4, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-      case 8: return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-      case 16: return Micro<8, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-      case 24: return Micro<8, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-      default: return Micro<8, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+      case 4: return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+      case 12: return Micro<4, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+      case 20: return Micro<4, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+      case 36: return Micro<4, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+      case 8: return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+      case 16: return Micro<8, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+      case 24: return Micro<8, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+      default: return Micro<8, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
     }
   }
   switch (ak0) {
-    case 0: return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-    case 8: return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-    case 16: return Micro<kMR, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
-    default: return Micro<kMR, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias);
+    case 0: return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+    case 8: return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+    case 16: return Micro<kMR, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+    default: return Micro<kMR, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
   }
 }
 
@@ -384,7 +388,14 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             const size_t mr = panel_mr(ip);
             const bool fin = finish && k0 + kc == K;
             if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
-              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, bias ? bias + j0 : nullptr);
+              // The full kMR-row panels after it that read A the same way run in the same kernel
+              // call (its tile loop: one call and one set-up per run, not per tile).
+              size_t run = 1;
+              if (mr == kMR)
+                while (ip + run < ip1 && (ip + run + 1) * kMR <= M && a_in_place(ip + run) == in_place) ++run;
+              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, bias ? bias + j0 : nullptr, run,
+                     in_place ? kMR * ak0 : K * kMR, kMR * cv.ldc);
+              ip += run - 1;
               continue;
             }
             // Edge tile: run on a zero-padded copy, finish it there (the bias has no columns past
