@@ -155,10 +155,20 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
         C % IC == 0) {
       const bool s_rm = layout::box_row_major(src), d_rm = layout::box_row_major(dst);
       const size_t box = size_t(IR) * size_t(IC) * ds;
-      for (int br = 0; br < R; br += IR)
+      // A box's offset is its box row's part plus its box column's (layout::index is separable):
+      // the column parts once per call, not two index divisions per box.
+      thread_local std::vector<size_t> dcol, scol;
+      dcol.resize(size_t(C / IC)), scol.resize(size_t(C / IC));
+      for (int bc = 0; bc < C; bc += IC) {
+        dcol[size_t(bc / IC)] = layout::index(dst, 0, bc) * ds;
+        scol[size_t(bc / IC)] = layout::index(src, 0, c0 + bc) * ss;
+      }
+      for (int br = 0; br < R; br += IR) {
+        uint8_t* const drow = dst.data + layout::index(dst, br, 0) * ds;
+        const uint8_t* const srow = src.data + layout::index(src, r0 + br, 0) * ss;
         for (int bc = 0; bc < C; bc += IC) {
-          uint8_t* db = layout::at(dst, br, bc);
-          const uint8_t* sb = layout::at(src, r0 + br, c0 + bc);
+          uint8_t* db = drow + dcol[size_t(bc / IC)];
+          const uint8_t* sb = srow + scol[size_t(bc / IC)];
           if (s_rm == d_rm) {
             std::memcpy(db, sb, box);
             continue;
@@ -170,6 +180,7 @@ void move_region(const TileDesc& dst, const TileDesc& src, int r0, int c0, int R
             default: transpose_box<uint64_t>(db, sb, IR, IC, s_rm); break;
           }
         }
+      }
       return;
     }
   }
