@@ -182,8 +182,8 @@ HWY_INLINE V Step(V a, V b, V c) {
 // view, ap[(k / AK0) * aS + r * AK0 + k % AK0] (no packing: broadcasts load from anywhere).
 // fin (the last K block of a float chain): + bias[j] (when fbias, the tile's first column's) then
 // the default NaN, in registers before the store (spec 30 §3's epilogue, without a pass over C).
-template <size_t MR, size_t AK0, class D, class T>
-HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_RESTRICT bp, size_t ldb, size_t kc,
+template <size_t MR, size_t AK0, class D, class T, class TB>
+HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const TB* HWY_RESTRICT bp, size_t ldb, size_t kc,
                         T* HWY_RESTRICT c, size_t ldc, size_t c1, bool zero, bool fin, const T* HWY_RESTRICT fbias,
                         size_t nt, size_t a_step, size_t c_step) {
   const size_t L = hn::Lanes(d);
@@ -204,7 +204,13 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
   }
   constexpr size_t kRow = AK0 ? AK0 : 1;
   for (size_t k = 0; k < kc; ++k) {
-    const V b0 = hn::LoadU(d, bp + k * ldb), b1 = hn::LoadU(d, bp + k * ldb + L);
+    V b0, b1;
+    if constexpr (std::is_same_v<TB, T>) {
+      b0 = hn::LoadU(d, bp + k * ldb), b1 = hn::LoadU(d, bp + k * ldb + L);
+    } else {  // fp16 codes of B, decoded exactly as they load (a conversion per vector, off the FMA pipes)
+      const hn::Rebind<hwy::float16_t, D> dh;
+      b0 = hn::PromoteTo(d, hn::LoadU(dh, bp + k * ldb)), b1 = hn::PromoteTo(d, hn::LoadU(dh, bp + k * ldb + L));
+    }
     const T* a = AK0 ? ap + (k / kRow) * aS + k % kRow : ap + k * kMR;
     HWY_UNROLL(kMR)
     for (size_t r = 0; r < MR; ++r) {
@@ -239,8 +245,8 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const T* HWY_R
 // One micro-tile of mr rows (kMR; 4 or 8 for a short last panel, which is always packed) with A
 // packed (ak0 == 0) or in place from its view with line length ak0 (8, 16 or 32: the NZ K0 of 32-,
 // 16- and 8-bit tiles).
-template <class D, class T>
-HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const T* bp, size_t ldb, size_t kc, T* c, size_t ldc,
+template <class D, class T, class TB>
+HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const TB* bp, size_t ldb, size_t kc, T* c, size_t ldc,
                        size_t c1, bool zero, bool fin, const T* fbias, size_t nt = 1, size_t a_step = 0,
                        size_t c_step = 0) {
   if (mr == 4 || (mr == 8 && kMR != 8)) {  // a short last panel, packed or in place
@@ -263,11 +269,12 @@ HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const
   }
 }
 
-// Grow-only aligned buffers, one set per thread (slot 0: A panels, 1: B panels).
+// Grow-only aligned buffers, one set per thread (slot 0: A panels, 1: B panels, 2: fp16 B rows
+// decoded).
 template <class T>
 T* scratch(int slot, size_t n) {
-  thread_local hwy::AlignedFreeUniquePtr<uint8_t[]> buf[2];
-  thread_local size_t cap[2] = {0, 0};
+  thread_local hwy::AlignedFreeUniquePtr<uint8_t[]> buf[3];
+  thread_local size_t cap[3] = {0, 0, 0};
   const size_t bytes = n * sizeof(T);
   if (cap[slot] < bytes) {
     buf[slot] = hwy::AllocateAligned<uint8_t>(bytes);
@@ -299,11 +306,19 @@ void PackView(const PanelView& v, size_t x0, size_t w, size_t W, size_t K, T* HW
 // av: A as a view (x = i); bv: B as a view (x = j), or Brow (row-major K x N) when not null.
 // finish (float): the epilogue of spec 30 §3 (+ bias, default NaN) fused into the last K block.
 // cv: where C is (row-major, or the boxes of an NZ Acc tile).
+// BrowH (T = float only): B row-major K x N as fp16 codes instead of Brow; read in place and
+// decoded in the kernel when it is small and its panels are whole, else decoded into rows first.
 template <class T>
 void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView& cv, size_t M, size_t N, size_t K,
-           bool zero_start, bool finish, const T* bias) {
+           bool zero_start, bool finish, const T* bias, const hwy::float16_t* BrowH = nullptr) {
   const hn::ScalableTag<T> d;
   const size_t L = hn::Lanes(d), NR = 2 * L;
+  const bool bh_in_place = BrowH && N % NR == 0 && K * N * 2 <= (size_t{64} << 10);
+  if (BrowH && !bh_in_place) {
+    T* const rows = scratch<T>(2, K * N);
+    decode(reinterpret_cast<const uint8_t*>(BrowH), DType::fp16, 0, K * N, rows);
+    Brow = rows;
+  }
   T* const C = static_cast<T*>(cv.p);
   // A full micro-tile is two vectors per row, each inside one box of C: so its boxes must be a
   // multiple of the vector (16 fp32 columns: one zmm, two ymm); other views take the edge path.
@@ -331,7 +346,7 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
   // A small row-major B whose panels are all full is read in place too (row stride N instead of
   // NR; it stays in L1/L2): one PTO TMATMUL tile, no packing copy.
   const bool b_in_place = Brow && N % NR == 0 && K * N * sizeof(T) <= (size_t{64} << 10);
-  const size_t b_pack = b_in_place ? 0 : np;
+  const size_t b_pack = b_in_place || bh_in_place ? 0 : np;
   if (b_pack + a_pack) parallel_for(b_pack + a_pack, 1, [&](size_t p0, size_t p1) {
     for (size_t p = p0; p < p1; ++p) {
       if (p >= b_pack) {
@@ -387,14 +402,22 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
             const size_t mr = panel_mr(ip);
             const bool fin = finish && k0 + kc == K;
+            const hwy::float16_t* const bph = bh_in_place ? BrowH + k0 * N + j0 : nullptr;
             if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
               // The full kMR-row panels after it that read A the same way run in the same kernel
               // call (its tile loop: one call and one set-up per run, not per tile).
               size_t run = 1;
               if (mr == kMR)
                 while (ip + run < ip1 && (ip + run + 1) * kMR <= M && a_in_place(ip + run) == in_place) ++run;
-              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, bias ? bias + j0 : nullptr, run,
-                     in_place ? kMR * ak0 : K * kMR, kMR * cv.ldc);
+              const size_t a_step = in_place ? kMR * ak0 : K * kMR, c_step = kMR * cv.ldc;
+              const T* const fb = bias ? bias + j0 : nullptr;
+              if constexpr (hwy::IsFloat<T>())
+                if (bph) {
+                  MicroA(d, mr, mk0, ap, av.S, bph, N, kc, dst, cv.ldc, c1, zero, fin, fb, run, a_step, c_step);
+                  ip += run - 1;
+                  continue;
+                }
+              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, fb, run, a_step, c_step);
               ip += run - 1;
               continue;
             }
@@ -403,7 +426,9 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             for (size_t r = 0; r < mr; ++r)
               for (size_t q = 0; q < NR; ++q)
                 c[r * NR + q] = (r < h && q < w && !zero) ? C[ViewIndex(cv, i0 + r, j0 + q)] : T(0);
-            MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
+            if constexpr (hwy::IsFloat<T>())
+              if (bph) MicroA(d, mr, mk0, ap, av.S, bph, N, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
+            if (!bph) MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
             if constexpr (hwy::IsFloat<T>())
               if (fin) FinishScalar(c, NR, h, w, bias ? bias + j0 : nullptr);
             for (size_t r = 0; r < h; ++r)
@@ -444,10 +469,16 @@ void ToView(const std::vector<T>& in, const CView& v, size_t M, size_t N) {
     for (size_t j = 0; j < N; ++j) static_cast<T*>(v.p)[ViewIndex(v, i, j)] = in[i * N + j];
 }
 void ChainF32(PanelView av, PanelView bv, const float* Brow, CView cv, size_t M, size_t N, size_t K, bool zero_start,
-              bool finish, const float* bias) {
+              bool finish, const float* bias, const uint16_t* BrowH) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(av, bv, Brow, cv, M, N, K, zero_start, finish, bias);
+  Chain<float>(av, bv, Brow, cv, M, N, K, zero_start, finish, bias, reinterpret_cast<const hwy::float16_t*>(BrowH));
 #else
+  std::vector<float> rows;
+  if (BrowH) {
+    rows.resize(K * N);
+    decode(reinterpret_cast<const uint8_t*>(BrowH), DType::fp16, 0, K * N, rows.data());
+    Brow = rows.data();
+  }
   std::vector<float> Cv = FromView<float>(cv, M, N, !zero_start);
   float* const C = Cv.data();
   const std::vector<float> A = Flat<float>(av, M, K);
@@ -529,7 +560,8 @@ void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, 
 }
 void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
                      bool zero_start, bool finish, const float* bias) {
-  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start, finish, bias);
+  if (M && N && K)
+    return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start, finish, bias, nullptr);
   if (zero_start) std::memset(C, 0, M * N * sizeof(float));
   if (finish) epilogue_f32_fast(C, bias, M, N);
 }
@@ -539,8 +571,8 @@ void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C,
   if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start);
 }
 void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N, size_t K,
-                       bool zero_start, bool finish, const float* bias) {
-  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, c, M, N, K, zero_start, finish, bias);
+                       bool zero_start, bool finish, const float* bias, const uint16_t* b_row_f16) {
+  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, c, M, N, K, zero_start, finish, bias, b_row_f16);
   // No k step: the start values (or zeros), finished as the chain's epilogue would.
   for (size_t i = 0; i < M; ++i)
     for (size_t j = 0; j < N; ++j) {

@@ -76,6 +76,17 @@ void TransposeBox16(uint8_t* HWY_RESTRICT db, const uint8_t* HWY_RESTRICT sb) {
 #endif
 }
 
+// out[c * ldo + i] = code (i, c) of a row-major 16 x 16 box of 16-bit codes: the box transposed
+// into 16 lines ldo elements apart (TMATMUL's fp16 Right operand as row-major rows).
+void Box16T(const uint8_t* HWY_RESTRICT sb, uint16_t* HWY_RESTRICT out, size_t ldo) {
+#if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
+  Transpose16x16(sb, [&](size_t c, V16 v) { hn::StoreU(v, D16(), out + c * ldo); });
+#else
+  for (size_t i = 0; i < 16; ++i)
+    for (size_t c = 0; c < 16; ++c) std::memcpy(out + c * ldo + i, sb + (i * 16 + c) * 2, 2);
+#endif
+}
+
 // out[c * ldo + i] = the fp32 value of code (i, c) of a row-major 16 x 16 box of fp16 (bf16 when
 // `bf16`) codes: the transposed box, decoded exactly (fp16 by the F16C conversion, bf16 by a
 // shift; a NaN code may keep its payload: the GEMM core makes every NaN result the default NaN).
@@ -148,12 +159,14 @@ HWY_AFTER_NAMESPACE();
 namespace tilesim::pto::instr {
 HWY_EXPORT(TransposeBox16);
 HWY_EXPORT(Box16ToF32T);
+HWY_EXPORT(Box16T);
 HWY_EXPORT(BoxRuns);
 void box_runs(uint8_t* const* drow, const uint8_t* const* srow, size_t R, size_t full, size_t dstep, size_t sstep,
               size_t n, bool far_source) {
   HWY_DYNAMIC_DISPATCH(BoxRuns)(drow, srow, R, full, dstep, sstep, n, far_source);
 }
 void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb) { HWY_DYNAMIC_DISPATCH(TransposeBox16)(db, sb); }
+void box16x16_transposed(const uint8_t* sb, uint16_t* out, size_t ldo) { HWY_DYNAMIC_DISPATCH(Box16T)(sb, out, ldo); }
 void box16x16_to_f32_transposed(const uint8_t* sb, bool bf16, float* out, size_t ldo) {
   HWY_DYNAMIC_DISPATCH(Box16ToF32T)(sb, bf16, out, ldo);
 }

@@ -74,31 +74,46 @@ std::optional<core::PanelView> fractal_view(const TileDesc& t, bool left, int sl
 }
 
 // A Right ZN tile of fp16 / bf16 (16 x 16 boxes, column-major inside) as its valid K x N region,
-// row-major fp32, in a per-thread buffer: each box transposed and decoded in registers
+// row-major, in a per-thread buffer: each box transposed (and, bf16, decoded to fp32) in registers
 // (box_simd.cpp), which the core then reads in place (no decode pass in storage order and no
-// transpose into panels). Null for other tiles.
-const float* right_rows(const TileDesc& t, int K, int N) {
+// transpose into panels). fp16 rows stay fp16 codes (`f16`): the core's kernel decodes them as it
+// loads them, which costs it ~1 % and saves writing and reading an fp32 copy of B. Null for other
+// tiles.
+struct RightRows {
+  const void* p = nullptr;
+  bool f16 = false;
+};
+RightRows right_rows(const TileDesc& t, int K, int N) {
   const bool zn = t.row_major && t.slayout == kSLayoutColMajor;
   if ((t.dtype != Elem::f16 && t.dtype != Elem::bf16) || !zn || layout::inner_rows(t) != 16 ||
       layout::inner_cols(t) != 16 || t.rows % 16 != 0 || t.cols % 16 != 0)  // whole boxes only
-    return nullptr;
+    return {};
+  const bool f16 = t.dtype == Elem::f16;
   thread_local std::vector<float> rows;
-  float edge[256];
-  rows.resize(size_t(K) * size_t(N));
-  const bool bf = t.dtype == Elem::bf16;
+  thread_local std::vector<uint16_t> hrows;
+  f16 ? hrows.resize(size_t(K) * size_t(N)) : rows.resize(size_t(K) * size_t(N));
+  alignas(64) float edge[256];
+  alignas(64) uint16_t hedge[256];
   for (int k0 = 0; k0 < K; k0 += 16)
     for (int c0 = 0; c0 < N; c0 += 16) {
-      const uint8_t* box = layout::at(t, k0, c0);
-      float* const out = rows.data() + size_t(k0) * size_t(N) + size_t(c0);
-      if (k0 + 16 <= K && c0 + 16 <= N) {
-        box16x16_to_f32_transposed(box, bf, out, size_t(N));
-        continue;
+      // ZN: RowMajor blocks of 16 x 16 boxes of 2-byte codes (layout::index without its divisions)
+      const uint8_t* box = t.data + (size_t(k0 / 16) * size_t(t.cols / 16) + size_t(c0 / 16)) * 512;
+      const size_t at = size_t(k0) * size_t(N) + size_t(c0);
+      const bool whole = k0 + 16 <= K && c0 + 16 <= N;
+      if (f16)
+        box16x16_transposed(box, whole ? hrows.data() + at : hedge, whole ? size_t(N) : 16);
+      else
+        box16x16_to_f32_transposed(box, true, whole ? rows.data() + at : edge, whole ? size_t(N) : 16);
+      if (whole) continue;
+      for (int k = 0; k < std::min(16, K - k0); ++k) {  // a box across the valid region's edge
+        const size_t n = size_t(std::min(16, N - c0));
+        if (f16)
+          std::memcpy(hrows.data() + at + size_t(k) * size_t(N), hedge + k * 16, n * 2);
+        else
+          std::memcpy(rows.data() + at + size_t(k) * size_t(N), edge + k * 16, n * 4);
       }
-      box16x16_to_f32_transposed(box, bf, edge, 16);  // a box across the valid region's edge
-      for (int k = 0; k < std::min(16, K - k0); ++k)
-        std::memcpy(out + size_t(k) * size_t(N), edge + k * 16, size_t(std::min(16, N - c0)) * 4);
     }
-  return rows.data();
+  return {f16 ? static_cast<const void*>(hrows.data()) : rows.data(), f16};
 }
 
 // The Acc tile as the core's C view when the chain can accumulate in it directly: NZ with 16-wide
@@ -190,7 +205,8 @@ void matmul(const Ctx& c, const Call& call, Path path) {
   const core::Rules rules{p.float_order, p.int_overflow};
   if (path == Path::Fast) {
     const auto cv = acc_view(C);
-    const float* const brow = cv ? right_rows(B, K, N) : nullptr;
+    const RightRows br = cv ? right_rows(B, K, N) : RightRows{};
+    const void* const brow = br.p;
     const auto av = fractal_view(A, true, 0);
     // (With brow the core reads B from it; the view is then not used.)
     const auto bvw = brow ? std::optional(core::PanelView{brow, 1, 0}) : fractal_view(B, false, 1);
@@ -203,7 +219,7 @@ void matmul(const Ctx& c, const Call& call, Path path) {
       std::vector<uint32_t> bv;
       if (bias) bv = gather(*bias);
       core::run_views_into(d, *av, *bvw, brow, bias ? bv.data() : nullptr, in != nullptr, *cv, size_t(M), size_t(N),
-                           size_t(K), rules);
+                           size_t(K), rules, br.f16);
       return;
     }
     // The staged chain reads B through its fractal view (brow is the in-place chain's form of B).

@@ -97,6 +97,8 @@ void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb);
 // box: a ZN box (column-major inside) becomes 16 row-major rows of fp32 (TMATMUL's Right operand).
 // Exact for every non-NaN code; a NaN code gives some NaN.
 void box16x16_to_f32_transposed(const uint8_t* sb, bool bf16, float* out, size_t ldo);
+// out[c * ldo + i] = the 16-bit code (i, c) of a row-major 16 x 16 box (the codes as they are).
+void box16x16_transposed(const uint8_t* sb, uint16_t* out, size_t ldo);
 
 // Copies the R x C region starting at (r0, c0) of src into (0, 0) of dst element by element, any
 // layouts, converting each element; rows of contiguous tiles are block copies.

@@ -174,6 +174,50 @@ TEST(PtoMatmulInPlace, FastEqualsReferenceInEveryAccElement) {
   EXPECT_EQ(in_place, targets * 4 * 4 * 2);
 }
 
+// fp16 TMATMUL / TMATMUL_ACC with B handed to the GEMM core as fp16 rows (src/pto/matmul.cpp
+// right_rows): read in place and decoded in the kernel (K x N codes up to 64 KiB, N a multiple of
+// the micro-tile width), or decoded into fp32 rows first (larger, or a partial panel); fast equals
+// reference in every Acc element on every target, specials included.
+TEST(PtoMatmulInPlace, Fp16RightRowsFastEqualsReference) {
+  std::mt19937 g(91);
+  size_t runs = 0;
+  const Target& t = find_target("a2a3");
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    // (M, K, N): the tiled GEMM example's step, 64 KiB of B exactly, more than 64 KiB, a partial panel
+    struct Shape {
+      int M, K, N;
+    };
+    for (const Shape sh : {Shape{128, 64, 256}, Shape{32, 128, 256}, Shape{48, 128, 320}, Shape{16, 96, 208}}) {
+      HostTile a(Elem::f16, sh.M, sh.K, false), b(Elem::f16, sh.K, sh.N, true);  // NZ Left, ZN Right
+      a.d.loc = tilesim::pto::kLocLeft;
+      a.d.slayout = tilesim::pto::kSLayoutRowMajor;
+      b.d.loc = tilesim::pto::kLocRight;
+      b.d.slayout = tilesim::pto::kSLayoutColMajor;
+      HostTile c(Elem::f32, sh.M, sh.N, false);
+      c.d.loc = tilesim::pto::kLocAcc;
+      c.d.slayout = tilesim::pto::kSLayoutRowMajor;
+      c.d.fractal = 1024;
+      for (HostTile* x : {&a, &b, &c}) fill_sparse(g, x->d.dtype, x->bytes.data(), x->bytes.size() / x->sz());
+      for (int form = 0; form < 2; ++form) {  // TMATMUL, TMATMUL_ACC in place
+        HostTile d1 = c, d2 = c;
+        Call call{.instr = form ? Instr::TMATMUL_ACC : Instr::TMATMUL, .src0 = &a.d, .src1 = &b.d};
+        call.dst = call.acc_in = &d1.d;
+        if (!form) call.acc_in = nullptr;
+        execute(call, t, Ub{}, Path::Fast);
+        call.dst = &d2.d;
+        if (form) call.acc_in = &d2.d;
+        execute(call, t, Ub{}, Path::Reference);
+        ASSERT_EQ(d1.bytes, d2.bytes) << hwy::TargetName(target) << " " << sh.M << "x" << sh.K << "x" << sh.N
+                                      << " form " << form;
+        ++runs;
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_GE(runs, 8u);
+}
+
 // The 16 x 16 16-bit box transpose of TMOV Mat NZ -> Right ZN (src/pto/box_simd.cpp) on every
 // compiled SIMD target: element (i, j) to (j, i), every one of the 256 distinct codes in place.
 TEST(PtoCubeMovers, Box16TransposeOnEveryTarget) {
@@ -187,6 +231,13 @@ TEST(PtoCubeMovers, Box16TransposeOnEveryTarget) {
     tilesim::pto::instr::transpose_box16x16_u16(reinterpret_cast<uint8_t*>(dst), reinterpret_cast<const uint8_t*>(src));
     for (int i = 0; i < 16; ++i)
       for (int j = 0; j < 16; ++j) ASSERT_EQ(dst[j * 16 + i], src[i * 16 + j]) << hwy::TargetName(target) << " " << i << "," << j;
+    // The same into lines 20 codes apart (TMATMUL's fp16 Right rows), the gaps untouched.
+    uint16_t rows[16 * 20];
+    std::fill(std::begin(rows), std::end(rows), uint16_t(0xABCD));
+    tilesim::pto::instr::box16x16_transposed(reinterpret_cast<const uint8_t*>(src), rows, 20);
+    for (int j = 0; j < 16; ++j)
+      for (int i = 0; i < 20; ++i)
+        ASSERT_EQ(rows[j * 20 + i], i < 16 ? src[i * 16 + j] : 0xABCD) << hwy::TargetName(target) << " " << i << "," << j;
   }
   hwy::SetSupportedTargetsForTest(0);
   EXPECT_GE(targets, 1u);
