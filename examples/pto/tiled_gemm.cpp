@@ -33,8 +33,9 @@ int main() {
       worst = std::fmax(worst, std::fabs(double(c[i * N + j]) - s));
     }
   const bool ok = same_bits && worst < 1e-3;
-  std::printf("pto tiled GEMM (a2a3, %dx%dx%d fp16 -> fp32, %dx%d tiles, K steps of %d): c[0][0] = "
-              "%.7g; bits equal tilesim::linx::gemm: %s; largest |error| vs float64 %.2e: %s\n",
-              M, N, K, BM, BN, BK, double(c[0]), same_bits ? "yes" : "NO", worst, ok ? "ok" : "FAILED");
+  std::printf(
+      "pto tiled GEMM (a2a3, %dx%dx%d fp16 -> fp32, %dx%d tiles, K steps of %d): c[0][0] = "
+      "%.7g; bits equal tilesim::linx::gemm: %s; largest |error| vs float64 %.2e: %s\n",
+      M, N, K, BM, BN, BK, double(c[0]), same_bits ? "yes" : "NO", worst, ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }

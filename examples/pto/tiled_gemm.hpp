@@ -11,7 +11,8 @@ using namespace pto;
 
 template <int M, int N, int K, int BM = 128, int BN = 256, int BK = 64>
 void tiled_gemm(const half* a, const half* b, float* c) {
-  static_assert(M % BM == 0 && N % BN == 0 && K % BK == 0, "M, N, K must be multiples of BM, BN, BK");
+  static_assert(M % BM == 0 && N % BN == 0 && K % BK == 0,
+                "M, N, K must be multiples of BM, BN, BK");
   using GA = GlobalTensor<half, Shape<1, 1, 1, BM, BK>, Stride<1, 1, 1, K, 1>>;
   using GB = GlobalTensor<half, Shape<1, 1, 1, BK, BN>, Stride<1, 1, 1, N, 1>>;
   using GC = GlobalTensor<float, Shape<1, 1, 1, BM, BN>, Stride<1, 1, 1, N, 1>>;

@@ -233,15 +233,17 @@ void run_views(Domain d, PanelView A, PanelView B, const void* bias, const void*
       for (size_t j = 0; j < N; ++j) C[i * N + j] += bs[j];
 }
 
-void run_views_into(Domain d, PanelView A, PanelView B, const void* B_row, const void* bias, bool accumulate,
-                    CView C, size_t M, size_t N, size_t K, const Rules& rules, bool b_row_f16) {
+void run_views_into(Domain d, PanelView A, PanelView B, const void* B_row, const void* bias,
+                    bool accumulate, CView C, size_t M, size_t N, size_t K, const Rules& rules,
+                    bool b_row_f16) {
   if (const std::string why = unsupported(rules, d); !why.empty())
     raise(ErrorCode::Unsupported, "linx GEMM core", why, "docs/linx.md#semantics");
   if (d == Domain::f32) {
     switch (rules.float_order) {  // checked above
       case FloatOrder::sequential_fma:
-        chain_f32_views_c(A, B, b_row_f16 ? nullptr : static_cast<const float*>(B_row), C, M, N, K, !accumulate, true,
-                          static_cast<const float*>(bias), b_row_f16 ? static_cast<const uint16_t*>(B_row) : nullptr);
+        chain_f32_views_c(A, B, b_row_f16 ? nullptr : static_cast<const float*>(B_row), C, M, N, K,
+                          !accumulate, true, static_cast<const float*>(bias),
+                          b_row_f16 ? static_cast<const uint16_t*>(B_row) : nullptr);
         break;
     }
     return;

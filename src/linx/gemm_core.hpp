@@ -68,8 +68,8 @@ struct CView {
 // one with N a multiple of the micro-tile width is read in place, not packed). b_row_f16 instead
 // of b_row: B row-major K x N as fp16 codes (decoded exactly; read in place when small, the
 // kernel converting as it loads: no fp32 copy of B).
-void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N, size_t K,
-                       bool zero_start, bool finish = false, const float* bias = nullptr,
+void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N,
+                       size_t K, bool zero_start, bool finish = false, const float* bias = nullptr,
                        const uint16_t* b_row_f16 = nullptr);
 void chain_i32_views_c(PanelView a, PanelView b, CView c, size_t M, size_t N, size_t K, bool zero_start);
 // dst[c][r] = src[r][c] for 32-bit elements, r < rows, c < cols; row strides ss / ds in bytes, any
@@ -94,7 +94,8 @@ void run_views(Domain d, PanelView A, PanelView B, const void* bias, const void*
 // the chains start from zero (C is not read); only C's M x N elements are written. B_row, when not
 // null, is B row-major K x N in the domain (replaces B, as chain_*_views' b_row; f32 only), or
 // fp16 codes when b_row_f16 (f32 domain; chain_f32_views_c's b_row_f16).
-void run_views_into(Domain d, PanelView A, PanelView B, const void* B_row, const void* bias, bool accumulate,
-                    CView C, size_t M, size_t N, size_t K, const Rules& rules, bool b_row_f16 = false);
+void run_views_into(Domain d, PanelView A, PanelView B, const void* B_row, const void* bias,
+                    bool accumulate, CView C, size_t M, size_t N, size_t K, const Rules& rules,
+                    bool b_row_f16 = false);
 
 }  // namespace tilesim::linx::core

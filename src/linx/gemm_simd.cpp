@@ -183,62 +183,66 @@ HWY_INLINE V Step(V a, V b, V c) {
 // fin (the last K block of a float chain): + bias[j] (when fbias, the tile's first column's) then
 // the default NaN, in registers before the store (spec 30 §3's epilogue, without a pass over C).
 template <size_t MR, size_t AK0, class D, class T, class TB>
-HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const TB* HWY_RESTRICT bp, size_t ldb, size_t kc,
-                        T* HWY_RESTRICT c, size_t ldc, size_t c1, bool zero, bool fin, const T* HWY_RESTRICT fbias,
-                        size_t nt, size_t a_step, size_t c_step) {
+HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const TB* HWY_RESTRICT bp,
+                        size_t ldb, size_t kc, T* HWY_RESTRICT c, size_t ldc, size_t c1, bool zero,
+                        bool fin, const T* HWY_RESTRICT fbias, size_t nt, size_t a_step,
+                        size_t c_step) {
   const size_t L = hn::Lanes(d);
   const size_t NR = 2 * L;
   using V = hn::Vec<D>;
   for (size_t t = 0; t < nt; ++t, ap += a_step, c += c_step) {
-  V c0[MR], c1v[MR];
-  // (HWY_UNROLL takes kMR >= MR: GCC's unroll pragma takes no template parameter.)
-  if (zero) {
-    HWY_UNROLL(kMR)
-    for (size_t r = 0; r < MR; ++r) c0[r] = c1v[r] = hn::Zero(d);
-  } else {
-    HWY_UNROLL(kMR)
-    for (size_t r = 0; r < MR; ++r) {
-      c0[r] = hn::LoadU(d, c + r * ldc);
-      c1v[r] = hn::LoadU(d, c + r * ldc + c1);
-    }
-  }
-  constexpr size_t kRow = AK0 ? AK0 : 1;
-  for (size_t k = 0; k < kc; ++k) {
-    V b0, b1;
-    if constexpr (std::is_same_v<TB, T>) {
-      b0 = hn::LoadU(d, bp + k * ldb), b1 = hn::LoadU(d, bp + k * ldb + L);
-    } else {  // fp16 codes of B, decoded exactly as they load (a conversion per vector, off the FMA pipes)
-      const hn::Rebind<hwy::float16_t, D> dh;
-      b0 = hn::PromoteTo(d, hn::LoadU(dh, bp + k * ldb)), b1 = hn::PromoteTo(d, hn::LoadU(dh, bp + k * ldb + L));
-    }
-    const T* a = AK0 ? ap + (k / kRow) * aS + k % kRow : ap + k * kMR;
-    HWY_UNROLL(kMR)
-    for (size_t r = 0; r < MR; ++r) {
-      const V x = hn::Set(d, a[r * kRow]);
-      c0[r] = Step(x, b0, c0[r]);
-      c1v[r] = Step(x, b1, c1v[r]);
-    }
-  }
-  if constexpr (hwy::IsFloat<T>()) {
-    if (fin) {
-      const V qnan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<D>(), 0x7FC00000u));
-      const V bias0 = fbias ? hn::LoadU(d, fbias) : hn::Zero(d), bias1 = fbias ? hn::LoadU(d, fbias + L) : hn::Zero(d);
+    V c0[MR], c1v[MR];
+    // (HWY_UNROLL takes kMR >= MR: GCC's unroll pragma takes no template parameter.)
+    if (zero) {
+      HWY_UNROLL(kMR)
+      for (size_t r = 0; r < MR; ++r) c0[r] = c1v[r] = hn::Zero(d);
+    } else {
       HWY_UNROLL(kMR)
       for (size_t r = 0; r < MR; ++r) {
-        if (fbias) {
-          c0[r] = hn::Add(c0[r], bias0);
-          c1v[r] = hn::Add(c1v[r], bias1);
-        }
-        c0[r] = hn::IfThenElse(hn::IsNaN(c0[r]), qnan, c0[r]);
-        c1v[r] = hn::IfThenElse(hn::IsNaN(c1v[r]), qnan, c1v[r]);
+        c0[r] = hn::LoadU(d, c + r * ldc);
+        c1v[r] = hn::LoadU(d, c + r * ldc + c1);
       }
     }
-  }
-  HWY_UNROLL(kMR)
-  for (size_t r = 0; r < MR; ++r) {
-    hn::StoreU(c0[r], d, c + r * ldc);
-    hn::StoreU(c1v[r], d, c + r * ldc + c1);
-  }
+    constexpr size_t kRow = AK0 ? AK0 : 1;
+    for (size_t k = 0; k < kc; ++k) {
+      V b0, b1;
+      if constexpr (std::is_same_v<TB, T>) {
+        b0 = hn::LoadU(d, bp + k * ldb), b1 = hn::LoadU(d, bp + k * ldb + L);
+      } else {  // fp16 codes of B, decoded exactly as they load (a conversion per vector, off the
+                // FMA pipes)
+        const hn::Rebind<hwy::float16_t, D> dh;
+        b0 = hn::PromoteTo(d, hn::LoadU(dh, bp + k * ldb)),
+        b1 = hn::PromoteTo(d, hn::LoadU(dh, bp + k * ldb + L));
+      }
+      const T* a = AK0 ? ap + (k / kRow) * aS + k % kRow : ap + k * kMR;
+      HWY_UNROLL(kMR)
+      for (size_t r = 0; r < MR; ++r) {
+        const V x = hn::Set(d, a[r * kRow]);
+        c0[r] = Step(x, b0, c0[r]);
+        c1v[r] = Step(x, b1, c1v[r]);
+      }
+    }
+    if constexpr (hwy::IsFloat<T>()) {
+      if (fin) {
+        const V qnan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<D>(), 0x7FC00000u));
+        const V bias0 = fbias ? hn::LoadU(d, fbias) : hn::Zero(d),
+                bias1 = fbias ? hn::LoadU(d, fbias + L) : hn::Zero(d);
+        HWY_UNROLL(kMR)
+        for (size_t r = 0; r < MR; ++r) {
+          if (fbias) {
+            c0[r] = hn::Add(c0[r], bias0);
+            c1v[r] = hn::Add(c1v[r], bias1);
+          }
+          c0[r] = hn::IfThenElse(hn::IsNaN(c0[r]), qnan, c0[r]);
+          c1v[r] = hn::IfThenElse(hn::IsNaN(c1v[r]), qnan, c1v[r]);
+        }
+      }
+    }
+    HWY_UNROLL(kMR)
+    for (size_t r = 0; r < MR; ++r) {
+      hn::StoreU(c0[r], d, c + r * ldc);
+      hn::StoreU(c1v[r], d, c + r * ldc + c1);
+    }
   }
 }
 
@@ -246,26 +250,50 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const TB* HWY_
 // packed (ak0 == 0) or in place from its view with line length ak0 (8, 16 or 32: the NZ K0 of 32-,
 // 16- and 8-bit tiles).
 template <class D, class T, class TB>
-HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const TB* bp, size_t ldb, size_t kc, T* c, size_t ldc,
-                       size_t c1, bool zero, bool fin, const T* fbias, size_t nt = 1, size_t a_step = 0,
-                       size_t c_step = 0) {
+HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const TB* bp, size_t ldb,
+                       size_t kc, T* c, size_t ldc, size_t c1, bool zero, bool fin, const T* fbias,
+                       size_t nt = 1, size_t a_step = 0, size_t c_step = 0) {
   if (mr == 4 || (mr == 8 && kMR != 8)) {  // a short last panel, packed or in place
     switch (ak0 + mr) {
-      case 4: return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-      case 12: return Micro<4, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-      case 20: return Micro<4, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-      case 36: return Micro<4, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-      case 8: return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-      case 16: return Micro<8, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-      case 24: return Micro<8, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-      default: return Micro<8, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+      case 4:
+        return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                           c_step);
+      case 12:
+        return Micro<4, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                           c_step);
+      case 20:
+        return Micro<4, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                            c_step);
+      case 36:
+        return Micro<4, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                            c_step);
+      case 8:
+        return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                           c_step);
+      case 16:
+        return Micro<8, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                           c_step);
+      case 24:
+        return Micro<8, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                            c_step);
+      default:
+        return Micro<8, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                            c_step);
     }
   }
   switch (ak0) {
-    case 0: return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-    case 8: return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-    case 16: return Micro<kMR, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
-    default: return Micro<kMR, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step, c_step);
+    case 0:
+      return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                           c_step);
+    case 8:
+      return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                           c_step);
+    case 16:
+      return Micro<kMR, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                            c_step);
+    default:
+      return Micro<kMR, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
+                            c_step);
   }
 }
 
@@ -309,8 +337,9 @@ void PackView(const PanelView& v, size_t x0, size_t w, size_t W, size_t K, T* HW
 // BrowH (T = float only): B row-major K x N as fp16 codes instead of Brow; read in place and
 // decoded in the kernel when it is small and its panels are whole, else decoded into rows first.
 template <class T>
-void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView& cv, size_t M, size_t N, size_t K,
-           bool zero_start, bool finish, const T* bias, const hwy::float16_t* BrowH = nullptr) {
+void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView& cv, size_t M,
+           size_t N, size_t K, bool zero_start, bool finish, const T* bias,
+           const hwy::float16_t* BrowH = nullptr) {
   const hn::ScalableTag<T> d;
   const size_t L = hn::Lanes(d), NR = 2 * L;
   const bool bh_in_place = BrowH && N % NR == 0 && K * N * 2 <= (size_t{64} << 10);
@@ -408,16 +437,20 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
               // call (its tile loop: one call and one set-up per run, not per tile).
               size_t run = 1;
               if (mr == kMR)
-                while (ip + run < ip1 && (ip + run + 1) * kMR <= M && a_in_place(ip + run) == in_place) ++run;
+                while (ip + run < ip1 && (ip + run + 1) * kMR <= M &&
+                       a_in_place(ip + run) == in_place)
+                  ++run;
               const size_t a_step = in_place ? kMR * ak0 : K * kMR, c_step = kMR * cv.ldc;
               const T* const fb = bias ? bias + j0 : nullptr;
               if constexpr (hwy::IsFloat<T>())
                 if (bph) {
-                  MicroA(d, mr, mk0, ap, av.S, bph, N, kc, dst, cv.ldc, c1, zero, fin, fb, run, a_step, c_step);
+                  MicroA(d, mr, mk0, ap, av.S, bph, N, kc, dst, cv.ldc, c1, zero, fin, fb, run,
+                         a_step, c_step);
                   ip += run - 1;
                   continue;
                 }
-              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, fb, run, a_step, c_step);
+              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, fb, run, a_step,
+                     c_step);
               ip += run - 1;
               continue;
             }
@@ -427,8 +460,12 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
               for (size_t q = 0; q < NR; ++q)
                 c[r * NR + q] = (r < h && q < w && !zero) ? C[ViewIndex(cv, i0 + r, j0 + q)] : T(0);
             if constexpr (hwy::IsFloat<T>())
-              if (bph) MicroA(d, mr, mk0, ap, av.S, bph, N, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
-            if (!bph) MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
+              if (bph)
+                MicroA(d, mr, mk0, ap, av.S, bph, N, kc, c, NR, L, false, false,
+                       static_cast<const T*>(nullptr));
+            if (!bph)
+              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, c, NR, L, false, false,
+                     static_cast<const T*>(nullptr));
             if constexpr (hwy::IsFloat<T>())
               if (fin) FinishScalar(c, NR, h, w, bias ? bias + j0 : nullptr);
             for (size_t r = 0; r < h; ++r)
@@ -468,10 +505,11 @@ void ToView(const std::vector<T>& in, const CView& v, size_t M, size_t N) {
   for (size_t i = 0; i < M; ++i)
     for (size_t j = 0; j < N; ++j) static_cast<T*>(v.p)[ViewIndex(v, i, j)] = in[i * N + j];
 }
-void ChainF32(PanelView av, PanelView bv, const float* Brow, CView cv, size_t M, size_t N, size_t K, bool zero_start,
-              bool finish, const float* bias, const uint16_t* BrowH) {
+void ChainF32(PanelView av, PanelView bv, const float* Brow, CView cv, size_t M, size_t N, size_t K,
+              bool zero_start, bool finish, const float* bias, const uint16_t* BrowH) {
 #if TILESIM_LINX_SIMD
-  Chain<float>(av, bv, Brow, cv, M, N, K, zero_start, finish, bias, reinterpret_cast<const hwy::float16_t*>(BrowH));
+  Chain<float>(av, bv, Brow, cv, M, N, K, zero_start, finish, bias,
+               reinterpret_cast<const hwy::float16_t*>(BrowH));
 #else
   std::vector<float> rows;
   if (BrowH) {
@@ -561,7 +599,8 @@ void chain_i32_fast(const int32_t* A, const int32_t* B, BStride bs, int32_t* C, 
 void chain_f32_views(PanelView a, PanelView b, const float* b_row, float* C, size_t M, size_t N, size_t K,
                      bool zero_start, bool finish, const float* bias) {
   if (M && N && K)
-    return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start, finish, bias, nullptr);
+    return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start,
+                                          finish, bias, nullptr);
   if (zero_start) std::memset(C, 0, M * N * sizeof(float));
   if (finish) epilogue_f32_fast(C, bias, M, N);
 }
@@ -570,9 +609,12 @@ void chain_i32_views(PanelView a, PanelView b, const int32_t* b_row, int32_t* C,
   if (!K && zero_start) std::memset(C, 0, M * N * sizeof(int32_t));
   if (M && N && K) HWY_DYNAMIC_DISPATCH(ChainI32)(a, b, b_row, CView{C, N, 0, 0}, M, N, K, zero_start);
 }
-void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N, size_t K,
-                       bool zero_start, bool finish, const float* bias, const uint16_t* b_row_f16) {
-  if (M && N && K) return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, c, M, N, K, zero_start, finish, bias, b_row_f16);
+void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N,
+                       size_t K, bool zero_start, bool finish, const float* bias,
+                       const uint16_t* b_row_f16) {
+  if (M && N && K)
+    return HWY_DYNAMIC_DISPATCH(ChainF32)(a, b, b_row, c, M, N, K, zero_start, finish, bias,
+                                          b_row_f16);
   // No k step: the start values (or zeros), finished as the chain's epilogue would.
   for (size_t i = 0; i < M; ++i)
     for (size_t j = 0; j < N; ++j) {

@@ -166,7 +166,9 @@ void box_runs(uint8_t* const* drow, const uint8_t* const* srow, size_t R, size_t
   HWY_DYNAMIC_DISPATCH(BoxRuns)(drow, srow, R, full, dstep, sstep, n, far_source);
 }
 void transpose_box16x16_u16(uint8_t* db, const uint8_t* sb) { HWY_DYNAMIC_DISPATCH(TransposeBox16)(db, sb); }
-void box16x16_transposed(const uint8_t* sb, uint16_t* out, size_t ldo) { HWY_DYNAMIC_DISPATCH(Box16T)(sb, out, ldo); }
+void box16x16_transposed(const uint8_t* sb, uint16_t* out, size_t ldo) {
+  HWY_DYNAMIC_DISPATCH(Box16T)(sb, out, ldo);
+}
 void box16x16_to_f32_transposed(const uint8_t* sb, bool bf16, float* out, size_t ldo) {
   HWY_DYNAMIC_DISPATCH(Box16ToF32T)(sb, bf16, out, ldo);
 }

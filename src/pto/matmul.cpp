@@ -103,7 +103,8 @@ RightRows right_rows(const TileDesc& t, int K, int N) {
       if (f16)
         box16x16_transposed(box, whole ? hrows.data() + at : hedge, whole ? size_t(N) : 16);
       else
-        box16x16_to_f32_transposed(box, true, whole ? rows.data() + at : edge, whole ? size_t(N) : 16);
+        box16x16_to_f32_transposed(box, true, whole ? rows.data() + at : edge,
+                                   whole ? size_t(N) : 16);
       if (whole) continue;
       for (int k = 0; k < std::min(16, K - k0); ++k) {  // a box across the valid region's edge
         const size_t n = size_t(std::min(16, N - c0));
@@ -218,8 +219,8 @@ void matmul(const Ctx& c, const Call& call, Path path) {
       if (in && in != &C) move_region(C, *in, 0, 0, M, N, {in->dtype, in->dtype});
       std::vector<uint32_t> bv;
       if (bias) bv = gather(*bias);
-      core::run_views_into(d, *av, *bvw, brow, bias ? bv.data() : nullptr, in != nullptr, *cv, size_t(M), size_t(N),
-                           size_t(K), rules, br.f16);
+      core::run_views_into(d, *av, *bvw, brow, bias ? bv.data() : nullptr, in != nullptr, *cv,
+                           size_t(M), size_t(N), size_t(K), rules, br.f16);
       return;
     }
     // The staged chain reads B through its fractal view (brow is the in-place chain's form of B).

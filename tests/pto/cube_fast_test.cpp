@@ -184,12 +184,15 @@ TEST(PtoMatmulInPlace, Fp16RightRowsFastEqualsReference) {
   const Target& t = find_target("a2a3");
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
-    // (M, K, N): the tiled GEMM example's step, 64 KiB of B exactly, more than 64 KiB, a partial panel
+    // (M, K, N): the tiled GEMM example's step, 64 KiB of B exactly, more than 64 KiB, a partial
+    // panel
     struct Shape {
       int M, K, N;
     };
-    for (const Shape sh : {Shape{128, 64, 256}, Shape{32, 128, 256}, Shape{48, 128, 320}, Shape{16, 96, 208}}) {
-      HostTile a(Elem::f16, sh.M, sh.K, false), b(Elem::f16, sh.K, sh.N, true);  // NZ Left, ZN Right
+    for (const Shape sh :
+         {Shape{128, 64, 256}, Shape{32, 128, 256}, Shape{48, 128, 320}, Shape{16, 96, 208}}) {
+      HostTile a(Elem::f16, sh.M, sh.K, false),
+          b(Elem::f16, sh.K, sh.N, true);  // NZ Left, ZN Right
       a.d.loc = tilesim::pto::kLocLeft;
       a.d.slayout = tilesim::pto::kSLayoutRowMajor;
       b.d.loc = tilesim::pto::kLocRight;
@@ -198,7 +201,8 @@ TEST(PtoMatmulInPlace, Fp16RightRowsFastEqualsReference) {
       c.d.loc = tilesim::pto::kLocAcc;
       c.d.slayout = tilesim::pto::kSLayoutRowMajor;
       c.d.fractal = 1024;
-      for (HostTile* x : {&a, &b, &c}) fill_sparse(g, x->d.dtype, x->bytes.data(), x->bytes.size() / x->sz());
+      for (HostTile* x : {&a, &b, &c})
+        fill_sparse(g, x->d.dtype, x->bytes.data(), x->bytes.size() / x->sz());
       for (int form = 0; form < 2; ++form) {  // TMATMUL, TMATMUL_ACC in place
         HostTile d1 = c, d2 = c;
         Call call{.instr = form ? Instr::TMATMUL_ACC : Instr::TMATMUL, .src0 = &a.d, .src1 = &b.d};
@@ -208,8 +212,8 @@ TEST(PtoMatmulInPlace, Fp16RightRowsFastEqualsReference) {
         call.dst = &d2.d;
         if (form) call.acc_in = &d2.d;
         execute(call, t, Ub{}, Path::Reference);
-        ASSERT_EQ(d1.bytes, d2.bytes) << hwy::TargetName(target) << " " << sh.M << "x" << sh.K << "x" << sh.N
-                                      << " form " << form;
+        ASSERT_EQ(d1.bytes, d2.bytes) << hwy::TargetName(target) << " " << sh.M << "x" << sh.K
+                                      << "x" << sh.N << " form " << form;
         ++runs;
       }
     }
@@ -237,7 +241,8 @@ TEST(PtoCubeMovers, Box16TransposeOnEveryTarget) {
     tilesim::pto::instr::box16x16_transposed(reinterpret_cast<const uint8_t*>(src), rows, 20);
     for (int j = 0; j < 16; ++j)
       for (int i = 0; i < 20; ++i)
-        ASSERT_EQ(rows[j * 20 + i], i < 16 ? src[i * 16 + j] : 0xABCD) << hwy::TargetName(target) << " " << i << "," << j;
+        ASSERT_EQ(rows[j * 20 + i], i < 16 ? src[i * 16 + j] : 0xABCD)
+            << hwy::TargetName(target) << " " << i << "," << j;
   }
   hwy::SetSupportedTargetsForTest(0);
   EXPECT_GE(targets, 1u);
