@@ -92,6 +92,10 @@ struct View2D {
       }
     }
   }
+  // A 2-D ND view with unit column stride: element (r, c) at r * stride[3] + c.
+  bool plain_2d() const {
+    return g.layout == GmLayout::ND && g.shape[0] == 1 && g.shape[1] == 1 && g.shape[2] == 1 && g.stride[4] == 1;
+  }
   // Row r's elements are at row[r] + c: one block per row.
   bool rows_contiguous() const {
     return g.layout == GmLayout::ND ? g.stride[4] == 1
@@ -211,6 +215,14 @@ void tload(const Ctx& c, const Call& call) {
   if (t.valid_row != t.rows || t.valid_col != t.cols) fill_pad(t);
   const size_t es = esize(t);
   const int R = t.valid_row, C = t.valid_col;
+  if (v.plain_2d()) {  // row r at r * stride[3]: no offset tables
+    const auto row = [&](int r) { return g.data + int64_t(r) * g.stride[3] * int64_t(es); };
+    if (layout::rows_contiguous(t)) {
+      for (int r = 0; r < R; ++r) std::memcpy(t.data + size_t(r) * t.cols * es, row(r), C * es);
+      return;
+    }
+    if (rows_box_rows(t, 0, 0, R, C, true, row)) return;  // ND rows into NZ / ZZ box rows
+  }
   thread_local layout::Parts gp;
   v.parts(R, C, gp);
   if (v.rows_contiguous() && layout::rows_contiguous(t)) {
@@ -259,6 +271,14 @@ void tstore(const Ctx& c, const Call& call) {
   const formats::DType gd = core_dtype(g.dtype);
   const size_t es = elem_size(g.dtype), ts = esize(t);
   const int R = t.valid_row, C = t.valid_col;
+  if (!call.atomic && cv.identity() && v.plain_2d()) {  // row r at r * stride[3]: no offset tables
+    const auto row = [&](int r) { return g.data + int64_t(r) * g.stride[3] * int64_t(es); };
+    if (layout::rows_contiguous(t)) {
+      for (int r = 0; r < R; ++r) std::memcpy(row(r), t.data + size_t(r) * t.cols * ts, C * es);
+      return;
+    }
+    if (rows_box_rows(t, 0, 0, R, C, false, row)) return;  // NZ / ZZ box rows into ND rows
+  }
   thread_local layout::Parts gp;
   v.parts(R, C, gp);
   if (!call.atomic && cv.identity() && v.rows_contiguous() && layout::rows_contiguous(t)) {
