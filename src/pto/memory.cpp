@@ -94,7 +94,8 @@ struct View2D {
   }
   // A 2-D ND view with unit column stride: element (r, c) at r * stride[3] + c.
   bool plain_2d() const {
-    return g.layout == GmLayout::ND && g.shape[0] == 1 && g.shape[1] == 1 && g.shape[2] == 1 && g.stride[4] == 1;
+    return g.layout == GmLayout::ND && g.shape[0] == 1 && g.shape[1] == 1 && g.shape[2] == 1 &&
+           g.stride[4] == 1;
   }
   // Row r's elements are at row[r] + c: one block per row.
   bool rows_contiguous() const {
