@@ -526,6 +526,28 @@ TEST(PtoReduceReject, RowDstLayout) {
                 "DN (ColMajor) with Cols == 2");
 }
 
+// cpu (the vendor CPU simulator's legality): a row reduction writes dst(i, 0) of any layout, as
+// pto-isa's flash-attention CPU demo does into a 64 x 64 ColMajor tile; a2a3 and a5 still reject.
+TEST(PtoReduce, CpuRowDstAnyLayoutWritesColumnZero) {
+  HostTile src(Elem::f32, 8, 16, true), dst(Elem::f32, 8, 8, false), tmp(Elem::f32, 8, 16, true);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 16; ++c) src.set<float>(r, c, float((r * 7 + c * 5) % 23) - 11.0f);
+  std::fill(dst.bytes.begin(), dst.bytes.end(), uint8_t(0x7F));
+  const std::vector<uint8_t> before = dst.bytes;
+  execute({.instr = Instr::TROWMAX, .dst = &dst.d, .src0 = &src.d, .tmp = &tmp.d}, CPU, Ub{});
+  for (int r = 0; r < 8; ++r) {
+    float want = src.get<float>(r, 0);
+    for (int c = 1; c < 16; ++c) want = std::max(want, src.get<float>(r, c));
+    EXPECT_EQ(dst.get<float>(r, 0), want) << r;
+    for (int c = 1; c < 8; ++c)
+      EXPECT_EQ(std::memcmp(dst.at(r, c), before.data() + (c * 8 + r) * 4, 4), 0);
+  }
+  Tiles k{&dst, &tmp};
+  for (const Target* t : {&A2, &A5})
+    expect_reject({.instr = Instr::TROWMAX, .dst = &dst.d, .src0 = &src.d, .tmp = &tmp.d}, *t, k,
+                  "dst must be ND (RowMajor, NoneBox) or DN (ColMajor, NoneBox) with Cols == 1");
+}
+
 TEST(PtoReduceReject, RowSrcNotND) {
   HostTile src(Elem::f32, 8, 8, false), dst(Elem::f32, 8, 8, true), tmp(Elem::f32, 8, 8, true);
   Tiles k{&dst, &tmp};

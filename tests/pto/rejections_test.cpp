@@ -102,6 +102,21 @@ TEST(PtoReject, Mode1ValidColNotOne) {
                 k.mems());
 }
 
+// cpu: a ColMajor expanded operand of any width gives its column 0 (the vendor CPU simulator's
+// read; pto-isa's flash-attention demo passes the 64 x 64 ColMajor tile TROWMAX wrote).
+TEST(PtoReject, Mode1AnyWidthOnCpuReadsColumnZero) {
+  Legal k;
+  HostTile s2(Elem::f32, 16, 4, false, 16, 4);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 4; ++c) s2.set<float>(r, c, c == 0 ? float(r) : 1000.0f);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) k.full.set<float>(r, c, float(c));
+  row_expand(Op::SUB, k.dst.d, k.full.d, s2.d, nullptr, tilesim::pto::find_target("cpu"), Ub{});
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c)
+      ASSERT_EQ(k.dst.get<float>(r, c), float(c) - float(r)) << r << "," << c;
+}
+
 TEST(PtoReject, Mode2ValidColNotE) {
   Legal k;
   HostTile s2(Elem::f32, 16, 16, true, 16, 4);
