@@ -461,6 +461,55 @@ TEST(TpuBdcDifferential, ThreadsGiveTheSameBits) {
   tilesim::set_num_threads(0);
 }
 
+// Element-wise arithmetic runs consecutive planes as rows of one core call while every operand
+// steps by one fixed distance (src/tpu/bdc.cpp execute): start NPUs whose channels wrap to the
+// next slot (a run ends there), several N, NaN / Inf / subnormal codes from
+// random memory, binary, scalar and unary forms, in place, one and two threads; fast equals the
+// reference path byte for byte over the whole local memory.
+TEST(TpuBdcDifferential, PlaneRunsAcrossNpusAndSlots) {
+  struct Case {
+    const char* fn;
+    int dt;
+    int q;          // start NPU (every operand's: the rule), so channels wrap to slot 1 after 64 - q
+    bool in_place;  // dst over src0
+  };
+  const Case cases[] = {
+      {"tpu_bdc_fp_add", DT_FP32, 5, false},   {"tpu_bdc_fp_sub", DT_FP16, 63, false},
+      {"tpu_bdc_fp_mul_C", DT_FP32, 0, false}, {"tpu_bdc_fp_C_div", DT_FP16, 40, false},
+      {"tpu_bdc_abs", DT_FP32, 2, false},      {"tpu_bdc_fp_add", DT_BFP16, 9, true},
+      {"tpu_bdc_fp_exp", DT_FP32, 62, false},
+  };
+  const dim4 shapes[] = {shape4(2, 130, 3, 8), shape4(1, 64, 32, 32), shape4(3, 5, 1, 17)};
+  std::mt19937_64 rng(17);
+  Device fast("bm1684x"), ref("bm1684x");
+  ref.set_reference(true);
+  const uint32_t lms = fast.local_mem_size();
+  int runs = 0;
+  for (const Case& c : cases)
+    for (const dim4& shape : shapes)
+      for (int threads = 1; threads <= 2; ++threads) {
+        for (size_t i = 0; i < fast.memory().size(); i += 8) {
+          const uint64_t v = rng();
+          std::memcpy(&fast.memory()[i], &v, 8);
+        }
+        std::memcpy(ref.memory().data(), fast.memory().data(), fast.memory().size());
+        // dst, src0, src1 in separate 32 KiB regions of the NPUs (in place: dst over src0)
+        const local_addr_t base = local_addr_t(c.q) * lms;
+        BdcCall k = call(c.fn, base, base + (c.in_place ? 0 : 32768), base + 65536, c.dt);
+        k.shape = &shape;
+        k.c_bits = c.dt == DT_FP32 ? 0x3FC00000u : c.dt == DT_FP16 ? 0x3E00u : 0x3FC0u;
+        tilesim::set_num_threads(size_t(threads));
+        fast.bdc(k);
+        ref.bdc(k);
+        ASSERT_TRUE(std::equal(fast.memory().begin(), fast.memory().end(), ref.memory().begin()))
+            << c.fn << " dt " << c.dt << " shape " << shape.n << "x" << shape.c << "x" << shape.h << "x" << shape.w
+            << " threads " << threads;
+        ++runs;
+      }
+  tilesim::set_num_threads(0);
+  EXPECT_EQ(runs, 7 * 3 * 2);
+}
+
 // The integer forms with one dtype and shift 0 take a SIMD path (src/tpu/int_simd.cpp): against
 // the reference path (int64, then ops::cast) on every integer dtype, both saturation modes, edge
 // codes (MIN, MAX, -1, 0, 1) and random ones, rows with SIMD tails.
