@@ -1,8 +1,9 @@
 // The tiled GEMM kernel of tiled_gemm.cpp (also timed by bench/bench_pto_kernel.cpp): fp16 A
 // (M x K) and B (K x N) row-major in GM, fp32 C (M x N); a2a3's path, BM x BN blocks of C, a K
 // loop of BK-deep TMATMUL / TMATMUL_ACC steps. The default, 128 x 256 blocks with K steps of 64,
-// is the L0 tile of Ascend's own basic matmul for Atlas A2 (CATLASS): Left 16 KiB of L0A, Right
-// 32 KiB of L0B, Acc 128 KiB, all of L0C; see tiled_gemm.cpp.
+// is the L0 tile of Ascend's own basic matmul for Atlas A2 (CATLASS examples/00_basic_matmul:
+// L0TileShape 128 x 256 x 64 with ping-pong L0 buffers): Left 16 KiB of L0A, Right 32 KiB of L0B,
+// Acc 128 KiB, all of L0C; see tiled_gemm.cpp.
 #pragma once
 #include <pto/pto-inst.hpp>
 

@@ -66,8 +66,9 @@ struct CView {
 };
 // chain_*_views writing C through a view (same bits as on a row-major C); b_row as there (a small
 // one with N a multiple of the micro-tile width is read in place, not packed). b_row_f16 instead
-// of b_row: B row-major K x N as fp16 codes (decoded exactly; read in place when small, the
-// kernel converting as it loads: no fp32 copy of B).
+// of b_row: B row-major K x N as fp16 codes (non-NaN codes decoded exactly; a NaN code gives a
+// NaN, which `finish` makes the default NaN; read in place when small, the kernel converting as it
+// loads: no fp32 copy of B).
 void chain_f32_views_c(PanelView a, PanelView b, const float* b_row, CView c, size_t M, size_t N,
                        size_t K, bool zero_start, bool finish = false, const float* bias = nullptr,
                        const uint16_t* b_row_f16 = nullptr);

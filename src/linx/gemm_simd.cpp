@@ -175,9 +175,12 @@ HWY_INLINE V Step(V a, V b, V c) {
     return hn::Add(hn::Mul(a, b), c);  // wraps mod 2^32
 }
 
-// C tile (kMR x 2L: row r's first L columns at c + r * ldc, its next L at c + r * ldc + c1, so a
-// tile spanning two boxes of an NZ Acc tile is read in place) = chain over kc steps of the packed panels, starting
-// from the tile's current values, or from zero when `zero` (the first K block of a zero start).
+// nt C tiles (each MR x 2L: row r's first L columns at c + r * ldc, its next L at c + r * ldc +
+// c1, so a tile spanning two boxes of an NZ Acc tile is read in place; tile t at c + t * c_step,
+// its A at ap + t * a_step: a run of row panels over one B panel, one call) = chain over kc steps,
+// starting from the tile's current values, or from zero when `zero` (the first K block of a zero
+// start). B's row k is bp + k * ldb, 2L elements of T, or of fp16 codes (TB = hwy::float16_t)
+// decoded exactly as they load (non-NaN codes; any NaN result becomes the default NaN at `fin`).
 // A's element (r, k) is ap[k * kMR + r] (a packed panel, AK0 = 0) or, read in place from an NZ
 // view, ap[(k / AK0) * aS + r * AK0 + k % AK0] (no packing: broadcasts load from anywhere).
 // fin (the last K block of a float chain): + bias[j] (when fbias, the tile's first column's) then
@@ -246,9 +249,8 @@ HWY_NOINLINE void Micro(D d, const T* HWY_RESTRICT ap, size_t aS, const TB* HWY_
   }
 }
 
-// One micro-tile of mr rows (kMR; 4 or 8 for a short last panel, which is always packed) with A
-// packed (ak0 == 0) or in place from its view with line length ak0 (8, 16 or 32: the NZ K0 of 32-,
-// 16- and 8-bit tiles).
+// nt micro-tiles of mr rows (kMR; 4 or 8 for a short last panel) with A packed (ak0 == 0) or in
+// place from its view with line length ak0 (8, 16 or 32: the NZ K0 of 32-, 16- and 8-bit tiles).
 template <class D, class T, class TB>
 HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const TB* bp, size_t ldb,
                        size_t kc, T* c, size_t ldc, size_t c1, bool zero, bool fin, const T* fbias,

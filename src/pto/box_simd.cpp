@@ -67,15 +67,6 @@ HWY_INLINE void Transpose16x16(const uint8_t* HWY_RESTRICT sb, const Sink& sink)
 }
 #endif
 
-void TransposeBox16(uint8_t* HWY_RESTRICT db, const uint8_t* HWY_RESTRICT sb) {
-#if HWY_TARGET <= HWY_AVX2 && HWY_ARCH_X86
-  Transpose16x16(sb, [&](size_t c, V16 v) { hn::StoreU(v, D16(), reinterpret_cast<uint16_t*>(db) + c * 16); });
-#else
-  for (size_t i = 0; i < 16; ++i)
-    for (size_t j = 0; j < 16; ++j) std::memcpy(db + (j * 16 + i) * 2, sb + (i * 16 + j) * 2, 2);
-#endif
-}
-
 // out[c * ldo + i] = code (i, c) of a row-major 16 x 16 box of 16-bit codes: the box transposed
 // into 16 lines ldo elements apart (TMATMUL's fp16 Right operand as row-major rows).
 void Box16T(const uint8_t* HWY_RESTRICT sb, uint16_t* HWY_RESTRICT out, size_t ldo) {
@@ -85,6 +76,10 @@ void Box16T(const uint8_t* HWY_RESTRICT sb, uint16_t* HWY_RESTRICT out, size_t l
   for (size_t i = 0; i < 16; ++i)
     for (size_t c = 0; c < 16; ++c) std::memcpy(out + c * ldo + i, sb + (i * 16 + c) * 2, 2);
 #endif
+}
+
+void TransposeBox16(uint8_t* HWY_RESTRICT db, const uint8_t* HWY_RESTRICT sb) {
+  Box16T(sb, reinterpret_cast<uint16_t*>(db), 16);  // the box's lines back to back
 }
 
 // out[c * ldo + i] = the fp32 value of code (i, c) of a row-major 16 x 16 box of fp16 (bf16 when

@@ -74,11 +74,12 @@ std::optional<core::PanelView> fractal_view(const TileDesc& t, bool left, int sl
 }
 
 // A Right ZN tile of fp16 / bf16 (16 x 16 boxes, column-major inside) as its valid K x N region,
-// row-major, in a per-thread buffer: each box transposed (and, bf16, decoded to fp32) in registers
+// row-major, in a per-thread buffer: each box transposed (and decoded to fp32) in registers
 // (box_simd.cpp), which the core then reads in place (no decode pass in storage order and no
-// transpose into panels). fp16 rows stay fp16 codes (`f16`): the core's kernel decodes them as it
-// loads them, which costs it ~1 % and saves writing and reading an fp32 copy of B. Null for other
-// tiles.
+// transpose into panels). fp16 rows the core reads in place (N a multiple of 32, at most 64 KiB of
+// codes: chain_f32_views_c's b_row_f16) stay fp16 codes (`f16`): the core's kernel decodes them as
+// it loads them, which costs it ~1 % and saves writing and reading an fp32 copy of B. Null for
+// other tiles.
 struct RightRows {
   const void* p = nullptr;
   bool f16 = false;
@@ -88,22 +89,27 @@ RightRows right_rows(const TileDesc& t, int K, int N) {
   if ((t.dtype != Elem::f16 && t.dtype != Elem::bf16) || !zn || layout::inner_rows(t) != 16 ||
       layout::inner_cols(t) != 16 || t.rows % 16 != 0 || t.cols % 16 != 0)  // whole boxes only
     return {};
-  const bool f16 = t.dtype == Elem::f16;
+  const bool bf16 = t.dtype == Elem::bf16;
+  const bool f16 = !bf16 && N % 32 == 0 && size_t(K) * size_t(N) * 2 <= (size_t{64} << 10);
   thread_local std::vector<float> rows;
   thread_local std::vector<uint16_t> hrows;
-  f16 ? hrows.resize(size_t(K) * size_t(N)) : rows.resize(size_t(K) * size_t(N));
+  if (f16)
+    hrows.resize(size_t(K) * size_t(N));
+  else
+    rows.resize(size_t(K) * size_t(N));
   alignas(64) float edge[256];
   alignas(64) uint16_t hedge[256];
+  // Box (k0, c0) by stepping: box rows layout::index(t, 16, 0) apart, boxes index(t, 0, 16).
+  const size_t es = 2, box_row = layout::index(t, 16, 0) * es, box_col = layout::index(t, 0, 16) * es;
   for (int k0 = 0; k0 < K; k0 += 16)
     for (int c0 = 0; c0 < N; c0 += 16) {
-      // ZN: RowMajor blocks of 16 x 16 boxes of 2-byte codes (layout::index without its divisions)
-      const uint8_t* box = t.data + (size_t(k0 / 16) * size_t(t.cols / 16) + size_t(c0 / 16)) * 512;
+      const uint8_t* box = t.data + size_t(k0 / 16) * box_row + size_t(c0 / 16) * box_col;
       const size_t at = size_t(k0) * size_t(N) + size_t(c0);
       const bool whole = k0 + 16 <= K && c0 + 16 <= N;
       if (f16)
         box16x16_transposed(box, whole ? hrows.data() + at : hedge, whole ? size_t(N) : 16);
       else
-        box16x16_to_f32_transposed(box, true, whole ? rows.data() + at : edge,
+        box16x16_to_f32_transposed(box, bf16, whole ? rows.data() + at : edge,
                                    whole ? size_t(N) : 16);
       if (whole) continue;
       for (int k = 0; k < std::min(16, K - k0); ++k) {  // a box across the valid region's edge

@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "linx/gemm_core.hpp"
 #include "support.hpp"
@@ -218,4 +220,40 @@ TEST(LinxSpeedPaths, LiveByteCountFollowsEveryReleasePushAndEviction) {
   }
   EXPECT_GT(faults, 20);  // capacity, released and never-written sources among them
   EXPECT_LT(faults, 380);
+}
+
+// The core's fp16 B rows (chain_f32_views_c's b_row_f16): read in place and decoded in the kernel
+// (N a multiple of the micro-tile width, at most 64 KiB; K past one K block), or decoded into fp32
+// rows first (a partial panel, over 64 KiB), give the bits of the same chain on B decoded to fp32
+// rows, on every target, with every fp16 code of B (NaN results: the default NaN, `finish`).
+TEST(LinxSpeedPaths, Fp16BRowsEqualDecodedRowsOnEveryTarget) {
+  struct Shape {
+    size_t M, K, N;
+  };
+  const Shape shapes[] = {{24, 512, 64}, {13, 16, 2048}, {16, 16, 2048}, {7, 300, 40}, {30, 96, 400}};
+  std::mt19937 g(5);
+  size_t runs = 0;
+  uint32_t next_code = 0;  // B walks through every fp16 code, shape after shape, round after round
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (const Shape& s : shapes) {
+      std::vector<float> A(s.M * s.K), C1(s.M * s.N), C2(s.M * s.N), Bf(s.K * s.N);
+      std::vector<uint16_t> Bh(s.K * s.N);
+      for (float& a : A) a = float(int(g() % 9) - 4) * 0.125f;  // small exact values, some zero
+      for (uint16_t& b : Bh) b = uint16_t(next_code++);
+      core::decode(reinterpret_cast<const uint8_t*>(Bh.data()), DType::fp16, 0, Bh.size(), Bf.data());
+      for (size_t i = 0; i < C1.size(); ++i) C1[i] = C2[i] = float(int(g() % 5) - 2);
+      const core::PanelView av{A.data(), s.K, 0};
+      core::chain_f32_views_c(av, core::PanelView{}, Bf.data(), core::CView{C1.data(), s.N, 0, 0}, s.M, s.N, s.K,
+                              false, true, nullptr);
+      core::chain_f32_views_c(av, core::PanelView{}, nullptr, core::CView{C2.data(), s.N, 0, 0}, s.M, s.N, s.K,
+                              false, true, nullptr, Bh.data());
+      ASSERT_EQ(0, std::memcmp(C1.data(), C2.data(), C1.size() * 4))
+          << hwy::TargetName(target) << " " << s.M << "x" << s.K << "x" << s.N;
+      ++runs;
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_GE(next_code, 65536u);  // every code at least once
+  EXPECT_EQ(runs % 5, 0u);
 }

@@ -176,6 +176,39 @@ TEST(PtoKernelMemory, NdRowsIntoAndOutOfBoxRows) {
     for (int c = 0; c < 35; ++c) ASSERT_EQ(float(hnz.at(r, c)), float((r * 50 + c) % 2000)) << r << "," << c;
 }
 
+// An ND view with a leading dimension (rows = shape[2] x shape[3], row (i, r) at i * stride[2] + r *
+// stride[3]) takes the general path (offset tables); a 2-D view the plain one (row r at r *
+// stride[3]): both into and out of a RowMajor Vec tile and an NZ Mat tile, every element where
+// the view says, nothing else in GM written.
+TEST(PtoKernelMemory, NdViewsWithLeadingDimsAndPlain2D) {
+  std::vector<float> gm(3 * 100), back(3 * 100, -5.0f), back2(3 * 100, -5.0f);
+  for (size_t i = 0; i < gm.size(); ++i) gm[i] = float(i);
+  // 2 blocks of 4 rows of 16: block i at 100 * i, row r at 20 * r (gaps between rows and blocks)
+  using G3 = GlobalTensor<float, Shape<1, 1, 2, 4, 16>, Stride<1, 1, 100, 20, 1>>;
+  using G2 = GlobalTensor<float, Shape<1, 1, 1, 8, 16>, Stride<1, 1, 1, 20, 1>>;
+  G3 v3(gm.data()), o3(back.data());
+  G2 v2(gm.data()), o2(back2.data());
+  const auto want = [](int r, int c) { return float((r / 4) * 100 + (r % 4) * 20 + c); };
+  Tile<TileType::Vec, float, 8, 16> vec;
+  TLOAD(vec, v3);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 16; ++c) ASSERT_EQ(vec.at(r, c), want(r, c)) << r << "," << c;
+  Tile<TileType::Mat, float, 16, 16, BLayout::ColMajor, 8, 16, SLayout::RowMajor, 512> nz;
+  TLOAD(nz, v3);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 16; ++c) ASSERT_EQ(nz.at(r, c), want(r, c)) << r << "," << c;
+  TSTORE(o3, nz);
+  for (int i = 0; i < 300; ++i) {
+    const int b = i / 100, r = (i % 100) / 20, c = i % 20;
+    ASSERT_EQ(back[i], b < 2 && r < 4 && c < 16 ? float(i) : -5.0f) << i;
+  }
+  TLOAD(vec, v2);  // the plain 2-D view: rows 20 apart
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 16; ++c) ASSERT_EQ(vec.at(r, c), float(r * 20 + c)) << r << "," << c;
+  TSTORE(o2, vec);
+  for (int i = 0; i < 300; ++i) ASSERT_EQ(back2[i], i < 160 && i % 20 < 16 ? float(i) : -5.0f) << i;
+}
+
 TEST(PtoKernelMemory, TstoreWritesTheValidRegionOnly) {
   std::vector<float> gm(40, -1.0f);
   Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, DYNAMIC, DYNAMIC> t(3, 5);
@@ -245,6 +278,20 @@ TEST(PtoKernelMove, TransExtractReshapeFillpad) {
   TEXTRACT(e, a, 4, 8);
   EXPECT_EQ(e.at(1, 2), a.at(5, 10));
   expect_error([&] { TEXTRACT(e, a, 7, 8); }, "leaves src's valid region");
+  // Between boxed tiles at a box offset (the box-by-box mover): Mat NZ 32 x 32 fp16 into Left NZ
+  // and Right ZN 16 x 16 at (16, 16), every element.
+  Tile<TileType::Mat, half, 32, 32, BLayout::ColMajor, 32, 32, SLayout::RowMajor, 512> mat;
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 32; ++c) mat.at(r, c) = half(float(r * 32 + c));
+  TileLeft<half, 16, 16> left;
+  TileRight<half, 16, 16> right;
+  TEXTRACT(left, mat, 16, 16);
+  TEXTRACT(right, mat, 16, 0);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) {
+      ASSERT_EQ(float(left.at(r, c)), float((16 + r) * 32 + 16 + c)) << r << "," << c;
+      ASSERT_EQ(float(right.at(r, c)), float((16 + r) * 32 + c)) << r << "," << c;
+    }
   Tile<TileType::Vec, float, 16, 8> rs;
   TRESHAPE(rs, a);
   EXPECT_EQ(rs.at(1, 0), a.at(0, 8));  // the same bytes
