@@ -5,6 +5,7 @@
 // count or vector width. Bit-identical to chain_*_reference (tests check it).
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #undef HWY_TARGET_INCLUDE
@@ -255,47 +256,35 @@ template <class D, class T, class TB>
 HWY_INLINE void MicroA(D d, size_t mr, size_t ak0, const T* ap, size_t aS, const TB* bp, size_t ldb,
                        size_t kc, T* c, size_t ldc, size_t c1, bool zero, bool fin, const T* fbias,
                        size_t nt = 1, size_t a_step = 0, size_t c_step = 0) {
+  // The kernel for (rows, A line length), both compile-time.
+  const auto run = [&](auto rows, auto line) {
+    return Micro<decltype(rows)::value, decltype(line)::value>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin,
+                                                               fbias, nt, a_step, c_step);
+  };
+  using Z0 = std::integral_constant<size_t, 0>;
+  using Z8 = std::integral_constant<size_t, 8>;
+  using Z16 = std::integral_constant<size_t, 16>;
+  using Z32 = std::integral_constant<size_t, 32>;
+  using R4 = std::integral_constant<size_t, 4>;
+  using R8 = std::integral_constant<size_t, 8>;
+  using RM = std::integral_constant<size_t, kMR>;
   if (mr == 4 || (mr == 8 && kMR != 8)) {  // a short last panel, packed or in place
     switch (ak0 + mr) {
-      case 4:
-        return Micro<4, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                           c_step);
-      case 12:
-        return Micro<4, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                           c_step);
-      case 20:
-        return Micro<4, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                            c_step);
-      case 36:
-        return Micro<4, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                            c_step);
-      case 8:
-        return Micro<8, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                           c_step);
-      case 16:
-        return Micro<8, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                           c_step);
-      case 24:
-        return Micro<8, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                            c_step);
-      default:
-        return Micro<8, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                            c_step);
+      case 4: return run(R4{}, Z0{});
+      case 12: return run(R4{}, Z8{});
+      case 20: return run(R4{}, Z16{});
+      case 36: return run(R4{}, Z32{});
+      case 8: return run(R8{}, Z0{});
+      case 16: return run(R8{}, Z8{});
+      case 24: return run(R8{}, Z16{});
+      default: return run(R8{}, Z32{});
     }
   }
   switch (ak0) {
-    case 0:
-      return Micro<kMR, 0>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                           c_step);
-    case 8:
-      return Micro<kMR, 8>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                           c_step);
-    case 16:
-      return Micro<kMR, 16>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                            c_step);
-    default:
-      return Micro<kMR, 32>(d, ap, aS, bp, ldb, kc, c, ldc, c1, zero, fin, fbias, nt, a_step,
-                            c_step);
+    case 0: return run(RM{}, Z0{});
+    case 8: return run(RM{}, Z8{});
+    case 16: return run(RM{}, Z16{});
+    default: return run(RM{}, Z32{});
   }
 }
 
