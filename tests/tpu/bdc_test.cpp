@@ -416,6 +416,15 @@ TEST(TpuBdcDifferential, EveryFunctionAgainstTheElementModel) {
 // (aligned destinations): many planes (several chunks), 1..4 threads, against the reference path
 // (one plain loop), in place, staged (a destination overlapping a source another way) and with
 // broadcast source strides.
+// Random bytes in all of a's local memory, the same in b's (a fast and a reference device).
+void same_random_memory(Device& a, Device& b, std::mt19937_64& rng) {
+  for (size_t i = 0; i < a.memory().size(); i += 8) {
+    const uint64_t v = rng();
+    std::memcpy(&a.memory()[i], &v, 8);
+  }
+  std::memcpy(b.memory().data(), a.memory().data(), a.memory().size());
+}
+
 TEST(TpuBdcDifferential, ThreadsGiveTheSameBits) {
   struct Case {
     const char* fn;
@@ -442,11 +451,7 @@ TEST(TpuBdcDifferential, ThreadsGiveTheSameBits) {
   const local_addr_t base = 5 * fast.local_mem_size();
   for (const Case& c : cases)
     for (int threads = 1; threads <= 4; ++threads) {
-      for (size_t i = 0; i < fast.memory().size(); i += 8) {
-        const uint64_t v = rng();
-        std::memcpy(&fast.memory()[i], &v, 8);
-      }
-      std::memcpy(ref.memory().data(), fast.memory().data(), fast.memory().size());
+      same_random_memory(fast, ref, rng);
       BdcCall k = call(c.fn, base + c.dst, base + c.a, base + c.b, c.dst_dt);
       k.src0_dtype = c.a_dt, k.src1_dtype = c.b_dt;
       k.shape = &shape;
@@ -488,11 +493,7 @@ TEST(TpuBdcDifferential, PlaneRunsAcrossNpusAndSlots) {
   for (const Case& c : cases)
     for (const dim4& shape : shapes)
       for (int threads = 1; threads <= 2; ++threads) {
-        for (size_t i = 0; i < fast.memory().size(); i += 8) {
-          const uint64_t v = rng();
-          std::memcpy(&fast.memory()[i], &v, 8);
-        }
-        std::memcpy(ref.memory().data(), fast.memory().data(), fast.memory().size());
+        same_random_memory(fast, ref, rng);
         // dst, src0, src1 in separate 32 KiB regions of the NPUs (in place: dst over src0)
         const local_addr_t base = local_addr_t(c.q) * lms;
         BdcCall k = call(c.fn, base, base + (c.in_place ? 0 : 32768), base + 65536, c.dt);
