@@ -16,3 +16,13 @@ def load(name):
 def test_row_softmax_gm_pto(capsys):
     assert load("row_softmax_gm_check").main() == 0
     assert "ok" in capsys.readouterr().out
+
+
+def test_tiled_gemm_pto(capsys):
+    assert load("tiled_gemm_check").main() == 0
+    assert "bits equal tilesim.pto.tmatmul: yes" in capsys.readouterr().out
+
+
+def test_flash_attention_pto(capsys):
+    assert load("flash_attention_check").main() == 0
+    assert "bit-identical: yes" in capsys.readouterr().out
