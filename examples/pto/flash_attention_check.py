@@ -24,10 +24,12 @@ def main():
     inputs = {"q": q, "k": k, "v": v, "o": np.zeros((S, D), np.float32)}
     threads = tilesim.num_threads()
     outs = []
-    for n in (1, 2):
-        tilesim.set_num_threads(n)
-        outs.append(tilesim.pto.run(text, inputs, target="a5")["o"])
-    tilesim.set_num_threads(threads)
+    try:
+        for n in (1, 2):
+            tilesim.set_num_threads(n)
+            outs.append(tilesim.pto.run(text, inputs, target="a5")["o"])
+    finally:
+        tilesim.set_num_threads(threads)
     o = outs[0].astype(np.float64)
     s = q.astype(np.float64) @ k.astype(np.float64).T / np.sqrt(D)
     p = np.exp(s - s.max(axis=1, keepdims=True))

@@ -422,7 +422,12 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             // A short last panel runs the 4- or 8-row kernel (its packed rows past h are zero).
             const size_t mr = panel_mr(ip);
             const bool fin = finish && k0 + kc == K;
-            const hwy::float16_t* const bph = bh_in_place ? BrowH + k0 * N + j0 : nullptr;
+            // The kernel with this panel's B: fp16 codes in place (float chains), or B in T.
+            const auto with_b = [&](auto&& kernel) {
+              if constexpr (hwy::IsFloat<T>())
+                if (bh_in_place) return kernel(BrowH + k0 * N + j0, N);
+              return kernel(bp, ldb);
+            };
             if (h == mr && w == NR && tiles_fit) {  // full tile: accumulate in place
               // The full kMR-row panels after it that read A the same way run in the same kernel
               // call (its tile loop: one call and one set-up per run, not per tile).
@@ -433,15 +438,9 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
                   ++run;
               const size_t a_step = in_place ? kMR * ak0 : K * kMR, c_step = kMR * cv.ldc;
               const T* const fb = bias ? bias + j0 : nullptr;
-              if constexpr (hwy::IsFloat<T>())
-                if (bph) {
-                  MicroA(d, mr, mk0, ap, av.S, bph, N, kc, dst, cv.ldc, c1, zero, fin, fb, run,
-                         a_step, c_step);
-                  ip += run - 1;
-                  continue;
-                }
-              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, dst, cv.ldc, c1, zero, fin, fb, run, a_step,
-                     c_step);
+              with_b([&](auto b, size_t ld) {
+                MicroA(d, mr, mk0, ap, av.S, b, ld, kc, dst, cv.ldc, c1, zero, fin, fb, run, a_step, c_step);
+              });
               ip += run - 1;
               continue;
             }
@@ -450,13 +449,9 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
             for (size_t r = 0; r < mr; ++r)
               for (size_t q = 0; q < NR; ++q)
                 c[r * NR + q] = (r < h && q < w && !zero) ? C[ViewIndex(cv, i0 + r, j0 + q)] : T(0);
-            if constexpr (hwy::IsFloat<T>())
-              if (bph)
-                MicroA(d, mr, mk0, ap, av.S, bph, N, kc, c, NR, L, false, false,
-                       static_cast<const T*>(nullptr));
-            if (!bph)
-              MicroA(d, mr, mk0, ap, av.S, bp, ldb, kc, c, NR, L, false, false,
-                     static_cast<const T*>(nullptr));
+            with_b([&](auto b, size_t ld) {
+              MicroA(d, mr, mk0, ap, av.S, b, ld, kc, c, NR, L, false, false, static_cast<const T*>(nullptr));
+            });
             if constexpr (hwy::IsFloat<T>())
               if (fin) FinishScalar(c, NR, h, w, bias ? bias + j0 : nullptr);
             for (size_t r = 0; r < h; ++r)

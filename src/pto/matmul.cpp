@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "linx/gemm_core.hpp"
@@ -91,36 +92,38 @@ RightRows right_rows(const TileDesc& t, int K, int N) {
     return {};
   const bool bf16 = t.dtype == Elem::bf16;
   const bool f16 = !bf16 && N % 32 == 0 && size_t(K) * size_t(N) * 2 <= (size_t{64} << 10);
-  thread_local std::vector<float> rows;
-  thread_local std::vector<uint16_t> hrows;
-  if (f16)
-    hrows.resize(size_t(K) * size_t(N));
-  else
-    rows.resize(size_t(K) * size_t(N));
-  alignas(64) float edge[256];
-  alignas(64) uint16_t hedge[256];
   // Box (k0, c0) by stepping: box rows layout::index(t, 16, 0) apart, boxes index(t, 0, 16).
   const size_t es = 2, box_row = layout::index(t, 16, 0) * es, box_col = layout::index(t, 0, 16) * es;
-  for (int k0 = 0; k0 < K; k0 += 16)
-    for (int c0 = 0; c0 < N; c0 += 16) {
-      const uint8_t* box = t.data + size_t(k0 / 16) * box_row + size_t(c0 / 16) * box_col;
-      const size_t at = size_t(k0) * size_t(N) + size_t(c0);
-      const bool whole = k0 + 16 <= K && c0 + 16 <= N;
-      if (f16)
-        box16x16_transposed(box, whole ? hrows.data() + at : hedge, whole ? size_t(N) : 16);
-      else
-        box16x16_to_f32_transposed(box, bf16, whole ? rows.data() + at : edge,
-                                   whole ? size_t(N) : 16);
-      if (whole) continue;
-      for (int k = 0; k < std::min(16, K - k0); ++k) {  // a box across the valid region's edge
-        const size_t n = size_t(std::min(16, N - c0));
-        if (f16)
-          std::memcpy(hrows.data() + at + size_t(k) * size_t(N), hedge + k * 16, n * 2);
-        else
-          std::memcpy(rows.data() + at + size_t(k) * size_t(N), edge + k * 16, n * 4);
+  // Every box through `box_to(box, out, ldo)` into the K x N rows `out` (fp16 codes or fp32); a
+  // box across the valid region's edge goes through a 16 x 16 staging box.
+  const auto fill = [&](auto* out, const auto& box_to) {
+    using E = std::remove_pointer_t<decltype(out)>;
+    alignas(64) E edge[256];
+    for (int k0 = 0; k0 < K; k0 += 16)
+      for (int c0 = 0; c0 < N; c0 += 16) {
+        const uint8_t* box = t.data + size_t(k0 / 16) * box_row + size_t(c0 / 16) * box_col;
+        E* const at = out + size_t(k0) * size_t(N) + size_t(c0);
+        if (k0 + 16 <= K && c0 + 16 <= N) {
+          box_to(box, at, size_t(N));
+          continue;
+        }
+        box_to(box, edge, 16);
+        for (int k = 0; k < std::min(16, K - k0); ++k)
+          std::memcpy(at + size_t(k) * size_t(N), edge + k * 16, size_t(std::min(16, N - c0)) * sizeof(E));
       }
-    }
-  return {f16 ? static_cast<const void*>(hrows.data()) : rows.data(), f16};
+    return static_cast<const void*>(out);
+  };
+  if (f16) {
+    thread_local std::vector<uint16_t> hrows;
+    hrows.resize(size_t(K) * size_t(N));
+    return {fill(hrows.data(), [](const uint8_t* b, uint16_t* o, size_t ld) { box16x16_transposed(b, o, ld); }),
+            true};
+  }
+  thread_local std::vector<float> rows;
+  rows.resize(size_t(K) * size_t(N));
+  return {fill(rows.data(),
+               [&](const uint8_t* b, float* o, size_t ld) { box16x16_to_f32_transposed(b, bf16, o, ld); }),
+          false};
 }
 
 // The Acc tile as the core's C view when the chain can accumulate in it directly: NZ with 16-wide

@@ -216,24 +216,20 @@ void tload(const Ctx& c, const Call& call) {
   if (t.valid_row != t.rows || t.valid_col != t.cols) fill_pad(t);
   const size_t es = esize(t);
   const int R = t.valid_row, C = t.valid_col;
-  if (v.plain_2d()) {  // row r at r * stride[3]: no offset tables
-    const auto row = [&](int r) { return g.data + int64_t(r) * g.stride[3] * int64_t(es); };
-    if (layout::rows_contiguous(t)) {
-      for (int r = 0; r < R; ++r) std::memcpy(t.data + size_t(r) * t.cols * es, row(r), C * es);
-      return;
-    }
-    if (rows_box_rows(t, 0, 0, R, C, true, row)) return;  // ND rows into NZ / ZZ box rows
-  }
+  // The view's offset tables; a plain 2-D view (row r at r * stride[3]) needs them only for the
+  // element mover at the end.
   thread_local layout::Parts gp;
-  v.parts(R, C, gp);
+  const bool plain = v.plain_2d();
+  if (!plain) v.parts(R, C, gp);
+  const auto row = [&](int r) {
+    return g.data + (plain ? int64_t(r) * g.stride[3] : gp.row[size_t(r)]) * int64_t(es);
+  };
   if (v.rows_contiguous() && layout::rows_contiguous(t)) {
-    for (int r = 0; r < R; ++r)
-      std::memcpy(t.data + size_t(r) * t.cols * es, g.data + gp.row[size_t(r)] * int64_t(es), C * es);
+    for (int r = 0; r < R; ++r) std::memcpy(t.data + size_t(r) * t.cols * es, row(r), C * es);
     return;
   }
-  if (v.rows_contiguous() &&
-      rows_box_rows(t, 0, 0, R, C, true, [&](int r) { return g.data + gp.row[size_t(r)] * int64_t(es); }))
-    return;  // ND rows into NZ / ZZ box rows
+  if (v.rows_contiguous() && rows_box_rows(t, 0, 0, R, C, true, row)) return;  // ND rows into NZ / ZZ box rows
+  if (plain) v.parts(R, C, gp);
   // DN columns into ZN box columns: a ZN R x C tile is the NZ C x R tile of its transpose (same
   // storage index; docs/pto-kernels.md#tile-layouts) and a DN view's columns are contiguous rows
   // of the transposed view, so the same box-row mover applies (the K operand of attention).
@@ -272,24 +268,20 @@ void tstore(const Ctx& c, const Call& call) {
   const formats::DType gd = core_dtype(g.dtype);
   const size_t es = elem_size(g.dtype), ts = esize(t);
   const int R = t.valid_row, C = t.valid_col;
-  if (!call.atomic && cv.identity() && v.plain_2d()) {  // row r at r * stride[3]: no offset tables
-    const auto row = [&](int r) { return g.data + int64_t(r) * g.stride[3] * int64_t(es); };
-    if (layout::rows_contiguous(t)) {
-      for (int r = 0; r < R; ++r) std::memcpy(row(r), t.data + size_t(r) * t.cols * ts, C * es);
-      return;
-    }
-    if (rows_box_rows(t, 0, 0, R, C, false, row)) return;  // NZ / ZZ box rows into ND rows
-  }
+  // As in tload: a plain 2-D view needs the offset tables only for the element movers below.
   thread_local layout::Parts gp;
-  v.parts(R, C, gp);
-  if (!call.atomic && cv.identity() && v.rows_contiguous() && layout::rows_contiguous(t)) {
-    for (int r = 0; r < R; ++r)
-      std::memcpy(g.data + gp.row[size_t(r)] * int64_t(es), t.data + size_t(r) * t.cols * ts, C * es);
+  const bool plain = v.plain_2d();
+  if (!plain) v.parts(R, C, gp);
+  const auto row = [&](int r) {
+    return g.data + (plain ? int64_t(r) * g.stride[3] : gp.row[size_t(r)]) * int64_t(es);
+  };
+  const bool moves = !call.atomic && cv.identity() && v.rows_contiguous();
+  if (moves && layout::rows_contiguous(t)) {
+    for (int r = 0; r < R; ++r) std::memcpy(row(r), t.data + size_t(r) * t.cols * ts, C * es);
     return;
   }
-  if (!call.atomic && cv.identity() && v.rows_contiguous() &&
-      rows_box_rows(t, 0, 0, R, C, false, [&](int r) { return g.data + gp.row[size_t(r)] * int64_t(es); }))
-    return;  // NZ / ZZ box rows into ND rows
+  if (moves && rows_box_rows(t, 0, 0, R, C, false, row)) return;  // NZ / ZZ box rows into ND rows
+  if (plain) v.parts(R, C, gp);
   const layout::Parts tp(t, 0, R, 0, C);
   if (!call.atomic && cv.identity())
     return layout::copy_region(g.data, gp, t.data, tp, R, C, es);
