@@ -76,10 +76,12 @@ inline void tile_ok(const Ctx& c, const TileDesc& t, std::string_view who) {
 // the message of the first that fails) only when it is false.
 inline bool plain_nd_vec(const Ctx& c, const TileDesc& t) noexcept {
   const size_t line = size_t(t.cols) * elem_size(t.dtype);
-  return (t.loc == kLocVec) & t.row_major & (t.slayout == kSLayoutNoneBox) & (t.rows > 0) &
-         (t.cols > 0) & (t.rows <= (1 << 24)) & (t.cols <= (1 << 24)) & (t.valid_row >= 0) &
-         (t.valid_row <= t.rows) & (t.valid_col >= 0) & (t.valid_col <= t.cols) &
-         (t.data != nullptr) & (t.capacity >= size_t(t.rows) * line) & (line % 32 == 0) &
+  // rows, cols in [1, 2^24] and valid in [0, rows] / [0, cols], each as one unsigned compare.
+  return (t.loc == kLocVec) & t.row_major & (t.slayout == kSLayoutNoneBox) &
+         (uint32_t(t.rows) - 1u < (1u << 24)) & (uint32_t(t.cols) - 1u < (1u << 24)) &
+         (uint32_t(t.valid_row) <= uint32_t(t.rows)) &
+         (uint32_t(t.valid_col) <= uint32_t(t.cols)) & (t.data != nullptr) &
+         (t.capacity >= size_t(t.rows) * line) & (line % 32 == 0) &
          ((t.ub_addr < 0) | ((t.ub != nullptr) & (t.ub == c.ub.base)));
 }
 // TileType::Vec.
@@ -99,6 +101,16 @@ inline uint16_t allowed(const Ctx& c) noexcept {
     case TargetKind::a5: return c.info.a5;
     default: return uint16_t(c.info.a2a3 | c.info.a5);
   }
+}
+// The whole rule set of a plain element-wise call as one test: every operand plain_nd_vec, of
+// dst's dtype (one the row allows), with dst's valid shape. The families run their predicates one
+// by one (for the message of the first that fails) only when it is false.
+template <class... S>
+inline bool plain_same(const Ctx& c, const TileDesc& dst, const S&... src) noexcept {
+  return plain_nd_vec(c, dst) & (unsigned(dst.dtype) < unsigned(kNumElems)) &
+         ((allowed(c) >> (unsigned(dst.dtype) & 15u)) & 1u) &
+         (... & (plain_nd_vec(c, src) & (src.dtype == dst.dtype) &
+                 (src.valid_row == dst.valid_row) & (src.valid_col == dst.valid_col)));
 }
 inline void dtype_allowed(const Ctx& c, const TileDesc& t, std::string_view who) {
   if (!(allowed(c) & (1u << unsigned(t.dtype)))) [[unlikely]]

@@ -43,23 +43,13 @@ constexpr Elem elem_of_value() {
   }
 }
 
+// A table, not a switch: the element-wise checks size every operand (issue 16 §5's fixed cost).
+inline constexpr uint8_t kElemSizes[kNumElems] = {2, 2, 4, 1, 2, 4, 1, 2, 4, 8, 8};
 constexpr size_t elem_size(Elem e) noexcept {
-  switch (e) {
-    case Elem::s8:
-    case Elem::u8:
-      return 1;
-    case Elem::f16:
-    case Elem::bf16:
-    case Elem::s16:
-    case Elem::u16:
-      return 2;
-    case Elem::s64:
-    case Elem::u64:
-      return 8;
-    default:
-      return 4;
-  }
+  return unsigned(e) < unsigned(kNumElems) ? kElemSizes[unsigned(e)] : 4;
 }
+static_assert(elem_size(Elem::f16) == 2 && elem_size(Elem::f32) == 4 && elem_size(Elem::s8) == 1 &&
+              elem_size(Elem::u32) == 4 && elem_size(Elem::s64) == 8 && elem_size(Elem::u64) == 8);
 constexpr bool elem_is_float(Elem e) noexcept {
   return e == Elem::f16 || e == Elem::bf16 || e == Elem::f32;
 }
