@@ -79,9 +79,8 @@ inline bool plain_nd_vec(const Ctx& c, const TileDesc& t) noexcept {
   // rows, cols in [1, 2^24] and valid in [0, rows] / [0, cols], each as one unsigned compare.
   return (t.loc == kLocVec) & t.row_major & (t.slayout == kSLayoutNoneBox) &
          (uint32_t(t.rows) - 1u < (1u << 24)) & (uint32_t(t.cols) - 1u < (1u << 24)) &
-         (uint32_t(t.valid_row) <= uint32_t(t.rows)) &
-         (uint32_t(t.valid_col) <= uint32_t(t.cols)) & (t.data != nullptr) &
-         (t.capacity >= size_t(t.rows) * line) & (line % 32 == 0) &
+         (uint32_t(t.valid_row) <= uint32_t(t.rows)) & (uint32_t(t.valid_col) <= uint32_t(t.cols)) &
+         (t.data != nullptr) & (t.capacity >= size_t(t.rows) * line) & (line % 32 == 0) &
          ((t.ub_addr < 0) | ((t.ub != nullptr) & (t.ub == c.ub.base)));
 }
 // TileType::Vec.
