@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -29,6 +30,10 @@ struct LinxProfile {
 const LinxProfile& linx_profile(std::string_view name);
 const LinxProfile& default_linx_profile();  // linx_v056, also the rules of the direct gemm()
 
+// Tile storage, large blocks reused after a release (tile_pool.cpp says why).
+void* tile_alloc(size_t bytes);
+void tile_free(void* p, size_t bytes) noexcept;
+
 // A tile's bytes. Resizing leaves them uninitialised (default-init), for blocks that write every
 // byte themselves (a whole-tile TLOAD, ACCCVT's rows); the others construct them zero-filled.
 template <class T>
@@ -40,6 +45,11 @@ struct DefaultInitAllocator : std::allocator<T> {
   DefaultInitAllocator() = default;
   template <class U>
   DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  T* allocate(size_t n) {
+    if (n > size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+    return static_cast<T*>(tile_alloc(n * sizeof(T)));
+  }
+  void deallocate(T* p, size_t n) noexcept { tile_free(p, n * sizeof(T)); }
   template <class U>
   void construct(U* p) noexcept {
     ::new (static_cast<void*>(p)) U;

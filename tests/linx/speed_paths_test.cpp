@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "linx/gemm_core.hpp"
+#include "linx/machine_state.hpp"
 #include "support.hpp"
 
 using namespace tilesim::linx;
@@ -145,6 +146,40 @@ TEST(LinxSpeedPaths, ReleasedTilesHoldNoBytesAndTheirBuffersAreReusedSafely) {
     }
   }
   EXPECT_EQ(m.live_bytes(), 1024u);
+}
+
+// Tile buffers of 64 KiB and more are kept when released and handed out again for the same size
+// (tile_pool.cpp: a fresh 256 KiB block per push cost page faults); a reused block's old bytes
+// never show: a TLOAD that covers only part of the tile still reads as zero beyond its rows.
+TEST(LinxSpeedPaths, LargeTileBuffersAreReusedAndStartClean) {
+  constexpr size_t kBig = size_t{256} << 10;
+  void* p = tile_alloc(kBig);
+  std::memset(p, 0xAB, kBig);
+  tile_free(p, kBig);
+  void* q = tile_alloc(kBig);
+  EXPECT_EQ(q, p) << "a released 256 KiB block is the next 256 KiB block";
+  tile_free(q, kBig);
+
+  Machine m;
+  std::vector<uint8_t> full(kBig), part(1024);
+  for (size_t i = 0; i < full.size(); ++i) full[i] = static_cast<uint8_t>(i * 7 + 3);
+  for (size_t i = 0; i < part.size(); ++i) part[i] = static_cast<uint8_t>(i * 5 + 1);
+  m.write_mem(0x100000, full);
+  m.write_mem(0x200000, part);
+  m.set_reg("a0", 0x100000);
+  m.set_reg("a1", 0x200000);
+  m.set_reg("a2", 0x300000);
+  m.run(
+      "BSTART.TLOAD FP32\nB.DIM zero, 256, ->LB0\nB.DIM zero, 256, ->LB1\nB.IOR a0\nB.IOT last, "
+      "->T<256KB>\n"
+      "BSTART.TSTORE FP32\nB.DIM zero, 256, ->LB0\nB.DIM zero, 256, ->LB1\nB.IOR a2\nB.IOT T#1, "
+      "last\n"
+      "BSTART.TLOAD FP32\nB.DIM zero, 16, ->LB0\nB.DIM zero, 16, ->LB1\nB.IOR a1\nB.IOT last, "
+      "->T<256KB>\n");
+  EXPECT_EQ(m.read_mem(0x300000, kBig), full);
+  std::vector<uint8_t> want(kBig, 0);
+  std::memcpy(want.data(), part.data(), part.size());
+  EXPECT_EQ(m.tile_bytes('T', 1), want);
 }
 
 // The register transposes TMA's transposing layouts use (8 x 8 or 16 x 16 blocks plus element-wise
