@@ -401,7 +401,9 @@ void Chain(const PanelView& av, const PanelView& bv, const T* Brow, const CView&
     alignas(64) T c[kMR * 2 * (HWY_MAX_BYTES / sizeof(T))];
     for (size_t t = t0; t < t1; ++t) {
       const size_t tm = t / tiles_n, tn = t % tiles_n;
-      const size_t ip0 = tm * (kMC / kMR), ip1 = std::min(mp, ip0 + kMC / kMR);
+      // Bands of panels as even as the count allows (at most kMC / kMR panels each): parallel_for
+      // gives each thread a run of whole bands, so the threads' rows differ by a panel at most.
+      const size_t ip0 = tm * mp / tiles_m, ip1 = (tm + 1) * mp / tiles_m;
       const size_t jp0 = tn * ncp, jp1 = std::min(np, jp0 + ncp);
       for (size_t k0 = 0; k0 < K; k0 += kKC) {
         const size_t kc = std::min(kKC, K - k0);

@@ -4,12 +4,13 @@
 
 #include <gtest/gtest.h>
 
-#include "tilesim/error.hpp"
-
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "tilesim/error.hpp"
 
 namespace {
 struct ThreadsGuard {
@@ -19,7 +20,8 @@ struct ThreadsGuard {
 
 TEST(Parallel, CoversRangeExactlyOnce) {
   ThreadsGuard g;
-  for (size_t threads : {1u, 2u, 3u, 8u}) {
+  for (size_t threads :
+       {1u, 2u, 3u, 8u, 9u, 16u}) {  // up to 8 ranges on the stack, more on the heap
     tilesim::set_num_threads(threads);
     EXPECT_EQ(tilesim::num_threads(), threads);
     for (size_t n : {0u, 1u, 7u, 64u, 1000u, 100003u}) {
@@ -40,6 +42,34 @@ TEST(Parallel, CoversRangeExactlyOnce) {
         }
       }
     }
+  }
+}
+
+// Each thread first takes its own run of chunks, then the others' (parallel_for's affine chunks): a
+// thread stuck in its first chunk does not hold up the rest of its run. Chunk 0 (the caller's run
+// at 2 and 3 threads) waits until every other chunk is done, which only a thread taking the
+// caller's chunks 1..k can make happen.
+TEST(Parallel, ChunksOfAStuckThreadAreTakenByTheOthers) {
+  ThreadsGuard g;
+  for (size_t threads : {2u, 3u}) {
+    tilesim::set_num_threads(threads);
+    constexpr size_t kChunks = 12;
+    std::atomic<size_t> done{0};
+    std::atomic<bool> timed_out{false};
+    tilesim::parallel_for(kChunks, 1, [&](size_t b, size_t e) {
+      if (b == 0) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (done.load() < kChunks - 1)
+          if (std::chrono::steady_clock::now() > until) {
+            timed_out = true;
+            break;
+          }
+      }
+      done.fetch_add(e - b);
+    });
+    EXPECT_FALSE(timed_out.load())
+        << threads << " threads: chunks 1.." << kChunks - 1 << " were not all taken";
+    EXPECT_EQ(done.load(), kChunks);
   }
 }
 
