@@ -178,7 +178,8 @@ void Plane(const PlaneArgs& args) {
 
 template <class TC, class TV>
 void PlaneOf(const PlaneArgs& a) {
-  constexpr uint8_t kF = static_cast<uint8_t>(CmpKind::Float), kU = static_cast<uint8_t>(CmpKind::Unsigned),
+  constexpr uint8_t kF = static_cast<uint8_t>(CmpKind::Float),
+                    kU = static_cast<uint8_t>(CmpKind::Unsigned),
                     kS = static_cast<uint8_t>(CmpKind::Signed);
   if (a.kind == kF) return a.eq ? Plane<TC, TV, kF, true>(a) : Plane<TC, TV, kF, false>(a);
   if (a.kind == kU) return a.eq ? Plane<TC, TV, kU, true>(a) : Plane<TC, TV, kU, false>(a);
@@ -209,31 +210,35 @@ void RunPlane(const PlaneArgs& a, int cmp_bytes, int val_bytes) {
 namespace tilesim::tpu::isimd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE V AddSub(D d, V x, V y, const Args& g) {
+// One vector of x OP y with the flags fixed at compile time (the loops below are instantiated per
+// flag set, so no flag is tested per vector).
+template <bool kSub, bool kSat, class D, class V = hn::Vec<D>>
+HWY_INLINE V AddSub(D d, V x, V y) {
   using T = hn::TFromD<D>;
-  if (!g.saturate) return g.sub ? hn::Sub(x, y) : hn::Add(x, y);
-  if constexpr (sizeof(T) <= 2) {
-    return g.sub ? hn::SaturatedSub(x, y) : hn::SaturatedAdd(x, y);
+  if constexpr (!kSat) {
+    return kSub ? hn::Sub(x, y) : hn::Add(x, y);
+  } else if constexpr (sizeof(T) <= 2) {
+    return kSub ? hn::SaturatedSub(x, y) : hn::SaturatedAdd(x, y);
   } else if constexpr (hwy::IsSigned<T>()) {
-    const V z = hn::Zero(d);
-    const V r = g.sub ? hn::Sub(x, y) : hn::Add(x, y);
+    const V r = kSub ? hn::Sub(x, y) : hn::Add(x, y);
     // Overflow: add when x and y share a sign that r lacks; sub when x and y differ in sign and r
-    // differs from x. The exact result then lies beyond the bound on x's side.
-    const V t = g.sub ? hn::And(hn::Xor(x, y), hn::Xor(x, r)) : hn::And(hn::Xor(x, r), hn::Xor(y, r));
-    const V bound = hn::IfThenElse(hn::Lt(x, z), hn::Set(d, hwy::LimitsMin<T>()), hn::Set(d, hwy::LimitsMax<T>()));
-    return hn::IfThenElse(hn::Lt(t, z), bound, r);
+    // differs from x (t's sign bit). The exact result then lies beyond the bound on x's side:
+    // MAX ^ (x >> 31) is MAX for x >= 0 and MIN for x < 0.
+    const V t =
+        kSub ? hn::And(hn::Xor(x, y), hn::Xor(x, r)) : hn::And(hn::Xor(x, r), hn::Xor(y, r));
+    const V bound = hn::Xor(hn::ShiftRight<sizeof(T) * 8 - 1>(x), hn::Set(d, hwy::LimitsMax<T>()));
+    return hn::IfNegativeThenElse(t, bound, r);
   } else {
     // Unsigned: add overflows when the wrapped sum is below x, sub when y > x.
-    if (g.sub) return hn::IfThenElse(hn::Lt(x, y), hn::Zero(d), hn::Sub(x, y));
+    if constexpr (kSub) return hn::IfThenElse(hn::Lt(x, y), hn::Zero(d), hn::Sub(x, y));
     const V r = hn::Add(x, y);
     return hn::IfThenElse(hn::Lt(r, x), hn::Set(d, hwy::LimitsMax<T>()), r);
   }
 }
 
-template <class T>
-void Run(const Args& args) {
-  const Args g = args;  // a local copy, as in Plane: no reload of the flags per iteration
+template <class T, bool kSub, bool kSat>
+void RunFlags(const Args& args) {
+  const Args g = args;  // a local copy: the stores cannot alias it, so n is not reloaded
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
   const T* a = reinterpret_cast<const T*>(g.a);
@@ -243,10 +248,15 @@ void Run(const Args& args) {
   std::memcpy(&c, &g.c, sizeof(T));  // the low bytes of the code (little-endian host)
   const auto cv = hn::Set(d, c);
   size_t i = 0;
-  for (; i + N <= g.n; i += N) {
-    const auto x = hn::LoadU(d, a + i);
-    const auto y = b ? hn::LoadU(d, b + i) : cv;
-    hn::StoreU(g.c_first ? AddSub(d, y, x, g) : AddSub(d, x, y, g), d, out + i);
+  if (b != nullptr) {
+    for (; i + N <= g.n; i += N)
+      hn::StoreU(AddSub<kSub, kSat>(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
+  } else if (g.c_first) {
+    for (; i + N <= g.n; i += N)
+      hn::StoreU(AddSub<kSub, kSat>(d, cv, hn::LoadU(d, a + i)), d, out + i);
+  } else {
+    for (; i + N <= g.n; i += N)
+      hn::StoreU(AddSub<kSub, kSat>(d, hn::LoadU(d, a + i), cv), d, out + i);
   }
   for (; i < g.n; ++i) {
     T x, y = c;
@@ -257,15 +267,28 @@ void Run(const Args& args) {
   }
 }
 
+template <class T>
+void Run(const Args& g) {
+  if (g.sub) return g.saturate ? RunFlags<T, true, true>(g) : RunFlags<T, true, false>(g);
+  return g.saturate ? RunFlags<T, false, true>(g) : RunFlags<T, false, false>(g);
+}
+
 void Dispatch(const Args& g, int e, bool is_signed) {
   switch (e * 2 + (is_signed ? 1 : 0)) {
-    case 2: return Run<uint8_t>(g);
-    case 3: return Run<int8_t>(g);
-    case 4: return Run<uint16_t>(g);
-    case 5: return Run<int16_t>(g);
-    case 8: return Run<uint32_t>(g);
-    case 9: return Run<int32_t>(g);
-    default: return;
+    case 2:
+      return Run<uint8_t>(g);
+    case 3:
+      return Run<int8_t>(g);
+    case 4:
+      return Run<uint16_t>(g);
+    case 5:
+      return Run<int16_t>(g);
+    case 8:
+      return Run<uint32_t>(g);
+    case 9:
+      return Run<int32_t>(g);
+    default:
+      return;
   }
 }
 
@@ -286,12 +309,11 @@ namespace isimd {
 HWY_EXPORT(Dispatch);
 }  // namespace isimd
 
-void int_addsub_same_dtype(bool sub, int e, bool is_signed, const uint8_t* a, const uint8_t* b, uint32_t c,
-                           bool c_first, uint8_t* d, size_t n, bool saturate) {
+void int_addsub_same_dtype(bool sub, int e, bool is_signed, const uint8_t* a, const uint8_t* b,
+                           uint32_t c, bool c_first, uint8_t* d, size_t n, bool saturate) {
   const isimd::Args g{sub, saturate, c_first, a, b, c, d, n};
   HWY_DYNAMIC_DISPATCH(isimd::Dispatch)(g, e, is_signed);
 }
-
 
 }  // namespace tilesim::tpu
 #endif  // HWY_ONCE
