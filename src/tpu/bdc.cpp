@@ -885,20 +885,47 @@ void execute(Device& dev, const Plan& p) {
                        dense_plane(p.b) && (p.H == 1 || (p.dst.s.h == p.W && (!p.a.tensor || p.a.s.h == p.W) &&
                                                          (!p.b.tensor || p.b.s.h == p.W)));
   const auto rows_body = [&](size_t begin, size_t end) {
-    const auto at = [&](const Opnd& o, size_t k) {
-      return o.tensor ? plane(mem, stride, npu, o, static_cast<int64_t>(k) / p.C, static_cast<int64_t>(k) % p.C)
+    // Plane k's (n, c) and each operand's (npu, slot) stepped along with k (no divisions per
+    // plane: plane() divides twice per operand, ~7 ns a plane of 64 measured).
+    struct Pos {
+      const Opnd* o;
+      int64_t npu = 0, slot = 0;
+      void at_channel(int64_t c, int npu_num) {
+        const ChannelPos cp = o->bcast ? ChannelPos{o->q, 0} : channel_pos(o->q, c, npu_num);
+        npu = cp.npu, slot = cp.slot;
+      }
+      void next(int npu_num) {
+        if (o->bcast) return;
+        if (++npu == npu_num) npu = 0, ++slot;
+      }
+    };
+    Pos pos[3] = {{&p.dst}, {&p.a}, {&p.b}};
+    int64_t n = static_cast<int64_t>(begin) / p.C, c = static_cast<int64_t>(begin) % p.C;
+    for (Pos& q : pos) q.at_channel(c, npu);
+    const auto addr = [&](const Pos& q) -> uint8_t* {
+      const Opnd& o = *q.o;
+      return o.tensor ? mem + size_t(q.npu) * stride + o.r + (n * o.s.n + q.slot * o.s.c) * o.e
                       : nullptr;
     };
+    const auto step = [&] {
+      if (++c == p.C) {
+        c = 0, ++n;
+        for (Pos& q : pos) q.at_channel(0, npu);
+      } else {
+        for (Pos& q : pos) q.next(npu);
+      }
+    };
     for (size_t k = begin; k < end;) {
-      uint8_t* const d0 = at(p.dst, k);
-      const uint8_t* const a0 = at(p.a, k);
-      const uint8_t* const b0 = at(p.b, k);
+      uint8_t* const d0 = addr(pos[0]);
+      const uint8_t* const a0 = addr(pos[1]);
+      const uint8_t* const b0 = addr(pos[2]);
       ptrdiff_t dd = 0, da = 0, db = 0;
       size_t m = 1;
-      for (; k + m < end; ++m) {
-        const ptrdiff_t nd = at(p.dst, k + m) - (d0 + dd * ptrdiff_t(m - 1)),
-                        na = a0 ? at(p.a, k + m) - (a0 + da * ptrdiff_t(m - 1)) : 0,
-                        nb = b0 ? at(p.b, k + m) - (b0 + db * ptrdiff_t(m - 1)) : 0;
+      step();
+      for (; k + m < end; ++m, step()) {
+        const ptrdiff_t nd = addr(pos[0]) - (d0 + dd * ptrdiff_t(m - 1)),
+                        na = a0 ? addr(pos[1]) - (a0 + da * ptrdiff_t(m - 1)) : 0,
+                        nb = b0 ? addr(pos[2]) - (b0 + db * ptrdiff_t(m - 1)) : 0;
         if (m == 1) {
           if (nd <= 0 || na < 0 || nb < 0) break;  // (a source may repeat: npu_bcast)
           dd = nd, da = na, db = nb;
