@@ -112,10 +112,13 @@ void move_lines_es(TilePtr<kLoad> tile, MemPtr<kLoad> mem, size_t stride, const 
 }
 
 // Blocks of lines are independent: large tiles split them over the threads (each chunk at least
-// kChunk bytes of tile), so the bytes are the same for every thread count. A thread pool dispatch
-// costs 3-6 us on the 2-vCPU host; with 32 KB chunks a 256 x 256 fp32 TLOAD + TSTORE took 27.6-43.8
-// us on 2 threads against 9.9-12.6 us on one (Zen 5, 2026-12-06), so a chunk is a few hundred KB.
-constexpr size_t kChunk = size_t{512} << 10;
+// kChunk bytes of tile), so the bytes are the same for every thread count. The chunk is a
+// compromise between hosts, measured in the 512^3 words GEMM at 2 threads (its TLOADs are 256 KB):
+// on Zen 5 (2 vCPUs that behave like one core's two threads; a pool dispatch 3-6 us) 128 KB chunks
+// made it ~5% faster and a lone 256 x 256 fp32 TLOAD + TSTORE 1.6x slower than one chunk per tile;
+// on Zen 4 (2 cores, 2026-12-07) 128 KB made the words GEMM 1.80 -> 1.61 ms and the lone pair
+// 10.9 -> 6.9 us. 32 KB chunks were 3x slower on Zen 5.
+constexpr size_t kChunk = size_t{128} << 10;
 template <bool kLoad>
 void move_lines(TilePtr<kLoad> tile, MemPtr<kLoad> m, size_t stride, const Lines& ln, size_t es) {
   const size_t blocks = (ln.span + ln.k0 - 1) / ln.k0;
