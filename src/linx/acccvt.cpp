@@ -5,6 +5,7 @@
 
 #include "linx/block.hpp"
 #include "ops/cast.hpp"
+#include "tilesim/parallel.hpp"
 
 namespace tilesim::linx {
 using namespace blk;
@@ -86,7 +87,12 @@ Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long w
   uint8_t* t = bytes->data();
   std::memset(t + need, 0, size - need);
   if (lay == 27) {  // NZ2ND: row-major, ACC's (i, j) order: converted straight into the tile
-    ops::cast(acc.type, to, in, t, M * N, mode);
+    // In row chunks of >= 128 KB of ACC over the threads (as TMA's, src/linx/tma.cpp): each
+    // element's conversion is the same whichever thread runs it.
+    const size_t rows_per = std::max<size_t>(1, (size_t{128} << 10) / std::max<size_t>(1, N * 4));
+    parallel_for(M, rows_per, [&](size_t r0, size_t r1) {
+      ops::cast(acc.type, to, in + r0 * N, t + r0 * N * es, (r1 - r0) * N, mode);
+    });
   } else {
     std::vector<uint8_t> conv(M * N * es);
     ops::cast(acc.type, to, in, conv.data(), M * N, mode);
