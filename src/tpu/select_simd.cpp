@@ -178,8 +178,7 @@ void Plane(const PlaneArgs& args) {
 
 template <class TC, class TV>
 void PlaneOf(const PlaneArgs& a) {
-  constexpr uint8_t kF = static_cast<uint8_t>(CmpKind::Float),
-                    kU = static_cast<uint8_t>(CmpKind::Unsigned),
+  constexpr uint8_t kF = static_cast<uint8_t>(CmpKind::Float), kU = static_cast<uint8_t>(CmpKind::Unsigned),
                     kS = static_cast<uint8_t>(CmpKind::Signed);
   if (a.kind == kF) return a.eq ? Plane<TC, TV, kF, true>(a) : Plane<TC, TV, kF, false>(a);
   if (a.kind == kU) return a.eq ? Plane<TC, TV, kU, true>(a) : Plane<TC, TV, kU, false>(a);
@@ -275,20 +274,13 @@ void Run(const Args& g) {
 
 void Dispatch(const Args& g, int e, bool is_signed) {
   switch (e * 2 + (is_signed ? 1 : 0)) {
-    case 2:
-      return Run<uint8_t>(g);
-    case 3:
-      return Run<int8_t>(g);
-    case 4:
-      return Run<uint16_t>(g);
-    case 5:
-      return Run<int16_t>(g);
-    case 8:
-      return Run<uint32_t>(g);
-    case 9:
-      return Run<int32_t>(g);
-    default:
-      return;
+    case 2: return Run<uint8_t>(g);
+    case 3: return Run<int8_t>(g);
+    case 4: return Run<uint16_t>(g);
+    case 5: return Run<int16_t>(g);
+    case 8: return Run<uint32_t>(g);
+    case 9: return Run<int32_t>(g);
+    default: return;
   }
 }
 
@@ -309,8 +301,8 @@ namespace isimd {
 HWY_EXPORT(Dispatch);
 }  // namespace isimd
 
-void int_addsub_same_dtype(bool sub, int e, bool is_signed, const uint8_t* a, const uint8_t* b,
-                           uint32_t c, bool c_first, uint8_t* d, size_t n, bool saturate) {
+void int_addsub_same_dtype(bool sub, int e, bool is_signed, const uint8_t* a, const uint8_t* b, uint32_t c,
+                           bool c_first, uint8_t* d, size_t n, bool saturate) {
   const isimd::Args g{sub, saturate, c_first, a, b, c, d, n};
   HWY_DYNAMIC_DISPATCH(isimd::Dispatch)(g, e, is_signed);
 }
