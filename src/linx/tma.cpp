@@ -119,10 +119,22 @@ void move_lines_es(TilePtr<kLoad> tile, MemPtr<kLoad> mem, size_t stride, const 
 // on Zen 4 (2 cores, 2026-12-07) 128 KB made the words GEMM 1.80 -> 1.61 ms and the lone pair
 // 10.9 -> 6.9 us. 32 KB chunks were 3x slower on Zen 5.
 constexpr size_t kChunk = size_t{128} << 10;
+// A store whose memory rows overlap (a row stride below the row's bytes, 0 included: legal, the
+// bounds are all TSTORE checks) writes some bytes more than once, the last write winning; such a
+// store stays one chunk on one thread, so the same write wins at every thread count.
+template <bool kLoad>
+size_t chunk_grain(size_t items, size_t item_bytes, size_t stride, size_t mem_row_bytes) {
+  if (!kLoad && stride < mem_row_bytes) return std::max<size_t>(1, items);
+  return std::max<size_t>(1, kChunk / std::max<size_t>(1, item_bytes));
+}
+
 template <bool kLoad>
 void move_lines(TilePtr<kLoad> tile, MemPtr<kLoad> m, size_t stride, const Lines& ln, size_t es) {
   const size_t blocks = (ln.span + ln.k0 - 1) / ln.k0;
-  parallel_for(blocks, std::max<size_t>(1, kChunk / (ln.L * 32)), [&](size_t P0, size_t P1) {
+  // Memory rows: the lines themselves (span elements each) or, transposed, the element rows
+  // (lines elements each).
+  const size_t row_bytes = (ln.along_rows ? ln.span : ln.lines) * es;
+  parallel_for(blocks, chunk_grain<kLoad>(blocks, ln.L * 32, stride, row_bytes), [&](size_t P0, size_t P1) {
     switch (es) {
       case 1: return move_lines_es<1, kLoad>(tile, m, stride, ln, P0, P1);
       case 2: return move_lines_es<2, kLoad>(tile, m, stride, ln, P0, P1);
@@ -135,7 +147,7 @@ void move_lines(TilePtr<kLoad> tile, MemPtr<kLoad> m, size_t stride, const Lines
 // Row-major rows, split over the threads the same way.
 template <bool kLoad>
 void move_rows(TilePtr<kLoad> tile, size_t tile_stride, MemPtr<kLoad> m, size_t stride, size_t rows, size_t bytes) {
-  parallel_for(rows, std::max<size_t>(1, kChunk / std::max<size_t>(1, bytes)), [&](size_t r0, size_t r1) {
+  parallel_for(rows, chunk_grain<kLoad>(rows, bytes, stride, bytes), [&](size_t r0, size_t r1) {
     for (size_t i = r0; i < r1; ++i)
       if constexpr (kLoad) std::memcpy(tile + i * tile_stride, m + i * stride, bytes);
       else std::memcpy(m + i * stride, tile + i * tile_stride, bytes);

@@ -13,6 +13,7 @@
 #include "linx/gemm_core.hpp"
 #include "linx/machine_state.hpp"
 #include "support.hpp"
+#include "tilesim/parallel.hpp"
 
 using namespace tilesim::linx;
 using namespace linx_test;
@@ -180,6 +181,51 @@ TEST(LinxSpeedPaths, LargeTileBuffersAreReusedAndStartClean) {
   std::vector<uint8_t> want(kBig, 0);
   std::memcpy(want.data(), part.data(), part.size());
   EXPECT_EQ(m.tile_bytes('T', 1), want);
+}
+
+// TSTORE may give memory rows that overlap (a row stride below a row's bytes, 0 included: only the
+// bounds are checked), so some bytes are written more than once. TMA splits large tiles over the
+// threads (tma.cpp, 128 KB chunks), but such a store stays on one thread, so the same write wins
+// at every thread count; for NORM that is row-major order, the last row's bytes.
+TEST(LinxSpeedPaths, OverlappingStoreRowsGiveTheSameBytesAtEveryThreadCount) {
+  constexpr size_t kN = 256, kBig = kN * kN * 4;  // a 256 KB FP32 tile: two chunks or more
+  std::vector<uint8_t> src(kBig);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 13 + i / 1024);
+  const struct {
+    const char *load, *store;
+  } layouts[] = {{"NORM", "NORM"}, {"ND2NZ", "NZ2ND"}, {"ND2ZN", "ZN2ND"}};
+  int checked = 0;
+  for (const auto& l : layouts)
+    for (const size_t stride : {size_t{0}, size_t{4}, size_t{512}, size_t{1020}}) {
+      std::vector<uint8_t> first;
+      for (const size_t threads : {1, 2, 3}) {
+        tilesim::set_num_threads(threads);
+        Machine m;
+        m.write_mem(0x100000, src);
+        m.write_mem(0x400000, std::vector<uint8_t>(kBig + 4096, 0xEE));
+        m.set_reg("a0", 0x100000);
+        m.set_reg("a1", kN * 4);
+        m.set_reg("a2", 0x400000);
+        m.set_reg("a3", stride);
+        const std::string dims = "<LB0:256, LB1:256, LB2:256, FP32>";
+        m.run(std::string("TLOAD.") + l.load + " " + dims + ", [a0, a1], ->T<256KB>\nTSTORE." + l.store + " " +
+              dims + ", T#1, [a2, a3]");
+        const std::vector<uint8_t> got = m.read_mem(0x400000, kBig + 4096);
+        if (threads == 1) {
+          first = got;
+          if (std::string(l.store) == "NORM") {  // row-major order: each row over the ones before
+            std::vector<uint8_t> want(kBig + 4096, 0xEE);
+            for (size_t i = 0; i < kN; ++i) std::memcpy(want.data() + i * stride, src.data() + i * kN * 4, kN * 4);
+            EXPECT_EQ(got, want) << "NORM stride " << stride;
+          }
+        } else {
+          EXPECT_EQ(got, first) << l.store << " stride " << stride << " at " << threads << " threads";
+        }
+        ++checked;
+      }
+    }
+  tilesim::set_num_threads(0);
+  EXPECT_EQ(checked, 3 * 4 * 3);
 }
 
 // The register transposes TMA's transposing layouts use (8 x 8 or 16 x 16 blocks plus element-wise
