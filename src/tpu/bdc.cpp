@@ -605,9 +605,15 @@ SelectPlan reference_plan(const Device& dev, SelectOp op, const Plan& p, const v
 
 // Pointer to the first element of plane (n, c) of an operand; `stride` is Device::npu_stride(),
 // NPU k's local memory starting k * stride bytes into `mem` (docs/tpu.md#host-layout).
-inline uint8_t* plane(uint8_t* mem, size_t stride, int npu_num, const Opnd& o, int64_t n, int64_t c) {
-  const ChannelPos pos = o.bcast ? ChannelPos{o.q, 0} : channel_pos(o.q, c, npu_num);
+// Where channel c of an operand lives (an npu_bcast source: channel 0's place for every c).
+inline ChannelPos operand_channel(const Opnd& o, int64_t c, int npu_num) {
+  return o.bcast ? ChannelPos{o.q, 0} : channel_pos(o.q, c, npu_num);
+}
+inline uint8_t* plane_at(uint8_t* mem, size_t stride, const Opnd& o, int64_t n, ChannelPos pos) {
   return mem + size_t(pos.npu) * stride + o.r + (n * o.s.n + pos.slot * o.s.c) * o.e;
+}
+inline uint8_t* plane(uint8_t* mem, size_t stride, int npu_num, const Opnd& o, int64_t n, int64_t c) {
+  return plane_at(mem, stride, o, n, operand_channel(o, c, npu_num));
 }
 
 // An operand's plane as rows the element-op core takes: dense in w (a view into local memory) or
@@ -889,31 +895,22 @@ void execute(Device& dev, const Plan& p) {
     // plane: plane() divides twice per operand, ~7 ns a plane of 64 measured).
     struct Pos {
       const Opnd* o;
-      int64_t npu = 0, slot = 0;
-      void at_channel(int64_t c, int npu_num) {
-        const ChannelPos cp = o->bcast ? ChannelPos{o->q, 0} : channel_pos(o->q, c, npu_num);
-        npu = cp.npu, slot = cp.slot;
-      }
-      void next(int npu_num) {
-        if (o->bcast) return;
-        if (++npu == npu_num) npu = 0, ++slot;
-      }
+      ChannelPos at{};
     };
     Pos pos[3] = {{&p.dst}, {&p.a}, {&p.b}};
     int64_t n = static_cast<int64_t>(begin) / p.C, c = static_cast<int64_t>(begin) % p.C;
-    for (Pos& q : pos) q.at_channel(c, npu);
+    for (Pos& q : pos) q.at = operand_channel(*q.o, c, npu);
     const auto addr = [&](const Pos& q) -> uint8_t* {
-      const Opnd& o = *q.o;
-      return o.tensor ? mem + size_t(q.npu) * stride + o.r + (n * o.s.n + q.slot * o.s.c) * o.e
-                      : nullptr;
+      return q.o->tensor ? plane_at(mem, stride, *q.o, n, q.at) : nullptr;
     };
-    const auto step = [&] {
+    const auto step = [&] {  // channel_pos(q, c + 1) from channel_pos(q, c)
       if (++c == p.C) {
         c = 0, ++n;
-        for (Pos& q : pos) q.at_channel(0, npu);
-      } else {
-        for (Pos& q : pos) q.next(npu);
+        for (Pos& q : pos) q.at = operand_channel(*q.o, 0, npu);
+        return;
       }
+      for (Pos& q : pos)
+        if (!q.o->bcast && ++q.at.npu == npu) q.at.npu = 0, ++q.at.slot;
     };
     for (size_t k = begin; k < end;) {
       uint8_t* const d0 = addr(pos[0]);
