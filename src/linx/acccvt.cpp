@@ -87,9 +87,9 @@ Commit exec_acccvt(const Machine::State& s, std::span<const enc::Word> b, long w
   uint8_t* t = bytes->data();
   std::memset(t + need, 0, size - need);
   if (lay == 27) {  // NZ2ND: row-major, ACC's (i, j) order: converted straight into the tile
-    // In row chunks of >= 128 KB of ACC over the threads (as TMA's, src/linx/tma.cpp): each
-    // element's conversion is the same whichever thread runs it.
-    const size_t rows_per = std::max<size_t>(1, (size_t{128} << 10) / std::max<size_t>(1, N * 4));
+    // In row chunks of >= kThreadChunk bytes of ACC over the threads (as TMA's): each element's
+    // conversion is the same whichever thread runs it.
+    const size_t rows_per = std::max<size_t>(1, kThreadChunk / std::max<size_t>(1, N * 4));
     parallel_for(M, rows_per, [&](size_t r0, size_t r1) {
       ops::cast(acc.type, to, in + r0 * N, t + r0 * N * es, (r1 - r0) * N, mode);
     });

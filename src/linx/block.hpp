@@ -14,6 +14,15 @@ namespace tilesim::linx::blk {
 
 __extension__ typedef unsigned __int128 u128;  // address arithmetic without wrap-around
 
+// The least bytes of tile a thread takes when TMA and ACCCVT split a large tile over the threads
+// (parallel_for chunks; the bytes are the same for every thread count). A compromise between
+// hosts, measured in the 512^3 words GEMM at 2 threads (its TLOADs are 256 KB): on Zen 5 (2 vCPUs
+// that behave like one core's two threads; a pool dispatch 3-6 us) 128 KB chunks made it ~5%
+// faster and a lone 256 x 256 fp32 TLOAD + TSTORE 1.6x slower than one chunk per tile; on Zen 4
+// (2 cores, 2026-12-07) 128 KB made the words GEMM 1.80 -> 1.61 ms and the lone pair 10.9 -> 6.9
+// us. 32 KB chunks were 3x slower on Zen 5.
+inline constexpr size_t kThreadChunk = size_t{128} << 10;
+
 struct Ctx {
   std::string instr;
   long word;

@@ -112,20 +112,14 @@ void move_lines_es(TilePtr<kLoad> tile, MemPtr<kLoad> mem, size_t stride, const 
 }
 
 // Blocks of lines are independent: large tiles split them over the threads (each chunk at least
-// kChunk bytes of tile), so the bytes are the same for every thread count. The chunk is a
-// compromise between hosts, measured in the 512^3 words GEMM at 2 threads (its TLOADs are 256 KB):
-// on Zen 5 (2 vCPUs that behave like one core's two threads; a pool dispatch 3-6 us) 128 KB chunks
-// made it ~5% faster and a lone 256 x 256 fp32 TLOAD + TSTORE 1.6x slower than one chunk per tile;
-// on Zen 4 (2 cores, 2026-12-07) 128 KB made the words GEMM 1.80 -> 1.61 ms and the lone pair
-// 10.9 -> 6.9 us. 32 KB chunks were 3x slower on Zen 5.
-constexpr size_t kChunk = size_t{128} << 10;
+// kThreadChunk bytes of tile, block.hpp).
 // A store whose memory rows overlap (a row stride below the row's bytes, 0 included: legal, the
 // bounds are all TSTORE checks) writes some bytes more than once, the last write winning; such a
 // store stays one chunk on one thread, so the same write wins at every thread count.
 template <bool kLoad>
 size_t chunk_grain(size_t items, size_t item_bytes, size_t stride, size_t mem_row_bytes) {
   if (!kLoad && stride < mem_row_bytes) return std::max<size_t>(1, items);
-  return std::max<size_t>(1, kChunk / std::max<size_t>(1, item_bytes));
+  return std::max<size_t>(1, kThreadChunk / std::max<size_t>(1, item_bytes));
 }
 
 template <bool kLoad>
