@@ -74,15 +74,19 @@ void move_lines_es(TilePtr<kLoad> tile, MemPtr<kLoad> mem, size_t stride, const 
     else std::memcpy(m, t, n);
   };
   if (ln.along_rows) {
-    // 16 memory rows at a time, block by block: 16 sequential read streams and 512 contiguous tile
-    // bytes per block (visiting one block's L lines first strides memory by its row pitch, and one
-    // row's blocks strides the tile by 32 * L bytes: both map onto a few cache sets).
+    // Two blocks at a time, line by line: each memory row's 64 bytes are read once (one cache line
+    // when aligned) and the two blocks' tile lines are written in order. (16 rows at a time, block
+    // by block, wrote 512 tile bytes per block 32 * L apart: for L = 256 every block's writes fell
+    // into the same 8 L1 sets, 2.4x the time of the transposing path on a 256 x 256 fp32 tile.)
     const size_t full = std::min(P1, ln.span / ln.k0);
-    for (size_t q0 = 0; q0 < ln.lines; q0 += 16) {
-      const size_t q1 = std::min(ln.lines, q0 + 16);
-      for (size_t P = P0; P < full; ++P)
-        for (size_t q = q0; q < q1; ++q) mv(tile + (P * ln.L + q) * 32, mem + q * stride + P * 32, 32);
-    }
+    size_t P = P0;
+    for (; P + 2 <= full; P += 2)
+      for (size_t q = 0; q < ln.lines; ++q) {
+        mv(tile + (P * ln.L + q) * 32, mem + q * stride + P * 32, 32);
+        mv(tile + ((P + 1) * ln.L + q) * 32, mem + q * stride + P * 32 + 32, 32);
+      }
+    for (; P < full; ++P)
+      for (size_t q = 0; q < ln.lines; ++q) mv(tile + (P * ln.L + q) * 32, mem + q * stride + P * 32, 32);
     if (full < P1)  // the last, partial block
       for (size_t q = 0; q < ln.lines; ++q) mv(tile + (full * ln.L + q) * 32, mem + q * stride + full * 32, (ln.span - full * ln.k0) * ES);
     return;
