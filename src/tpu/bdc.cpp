@@ -650,6 +650,12 @@ struct Scratch {
 bool rows_form(Form f) {
   return f == Form::Binary || f == Form::BinaryC || f == Form::CBinary || f == Form::Unary || f == Form::Exp;
 }
+// The forms run_plane takes as any H rows of W elements with row strides (each row element-wise
+// on its own), so a run of dense planes can be its rows: integer arithmetic, compares, copy, cast.
+bool plane_rows_form(Form f) {
+  return f == Form::IntBinary || f == Form::IntBinaryC || f == Form::IntCBinary || f == Form::Compare ||
+         f == Form::CompareC || f == Form::Copy || f == Form::Cast;
+}
 void run_rows(const Plan& p, const ops::Rows2& g) {
   const Form f = p.row->form;
   if (f == Form::Binary)
@@ -660,13 +666,13 @@ void run_rows(const Plan& p, const ops::Rows2& g) {
     ops::unary_rows(p.row->op, p.dst.fmt, g, p.path);
 }
 
-// One plane: H rows of W elements, through the element-op core. When every row follows the
-// previous one in each operand (the aligned layout, dense outputs) the plane is one row of H*W:
-// one call of each core kernel per plane instead of one per row.
-void run_plane(const Plan& p, RowsView a, RowsView b, uint8_t* d, size_t ds, Scratch& s) {
+// One plane: H rows of W elements (the plan's H and W, or a run of dense planes as H rows of
+// H*W: execute's rows_body), through the element-op core. When every row follows the previous
+// one in each operand (the aligned layout, dense outputs) the plane is one row of H*W: one call
+// of each core kernel per plane instead of one per row.
+void run_plane(const Plan& p, size_t H, size_t W, RowsView a, RowsView b, uint8_t* d, size_t ds, Scratch& s) {
   const Form f = p.row->form;
   const Op op = p.row->op;
-  size_t H = static_cast<size_t>(p.H), W = static_cast<size_t>(p.W);
   const bool flat = H > 1 && ds == W * static_cast<size_t>(p.dst.e) &&
                     (!a.p || a.stride == W * static_cast<size_t>(p.a.e)) &&
                     (!b.p || b.stride == W * static_cast<size_t>(p.b.e));
@@ -885,9 +891,12 @@ void execute(Device& dev, const Plan& p) {
   // operand) takes runs of planes as rows of one core call: planes k, k + 1, ... whose destination
   // and sources each step by one fixed positive distance (consecutive channels on consecutive
   // NPUs). The same elements in the same order as plane by plane, one call instead of one per
-  // plane (~15 ns each; a 64 K-element operand is 64 planes of 1 K).
+  // plane (~15 ns each; a 64 K-element operand is 64 planes of 1 K). The plane_rows_form forms
+  // (integer arithmetic, compares, copy, cast) take such a run as run_plane's rows: per plane they
+  // cost ~24 ns in the loop below (its plane() divisions), 1.5 us of a 64 K-element int_add.
   const auto dense_plane = [&](const Opnd& o) { return !o.tensor || o.s.w == 1 || p.W == 1; };
-  const bool by_rows = !sel && dense && !p.stage && rows_form(p.row->form) && ndst == 1 && dense_plane(p.a) &&
+  const bool by_rows = !sel && dense && !p.stage && (rows_form(p.row->form) || plane_rows_form(p.row->form)) &&
+                       ndst == 1 && dense_plane(p.a) &&
                        dense_plane(p.b) && (p.H == 1 || (p.dst.s.h == p.W && (!p.a.tensor || p.a.s.h == p.W) &&
                                                          (!p.b.tensor || p.b.s.h == p.W)));
   const auto rows_body = [&](size_t begin, size_t end) {
@@ -903,6 +912,7 @@ void execute(Device& dev, const Plan& p) {
     const auto addr = [&](const Pos& q) -> uint8_t* {
       return q.o->tensor ? plane_at(mem, stride, *q.o, n, q.at) : nullptr;
     };
+    Scratch scratch;  // plane_rows_form's buffers
     const auto step = [&] {  // channel_pos(q, c + 1) from channel_pos(q, c)
       if (++c == p.C) {
         c = 0, ++n;
@@ -930,10 +940,15 @@ void execute(Device& dev, const Plan& p) {
           break;
         }
       }
-      ops::Rows2 g;
-      g.a = a0, g.as = size_t(da), g.b = b0, g.bs = size_t(db), g.d = d0, g.ds = size_t(dd);
-      g.rows = m, g.n = static_cast<size_t>(HW);
-      run_rows(p, g);
+      if (plane_rows_form(p.row->form)) {
+        run_plane(p, m, static_cast<size_t>(HW), RowsView{a0, size_t(da)}, RowsView{b0, size_t(db)}, d0, size_t(dd),
+                  scratch);
+      } else {
+        ops::Rows2 g;
+        g.a = a0, g.as = size_t(da), g.b = b0, g.bs = size_t(db), g.d = d0, g.ds = size_t(dd);
+        g.rows = m, g.n = static_cast<size_t>(HW);
+        run_rows(p, g);
+      }
       k += m;
     }
   };
@@ -964,7 +979,7 @@ void execute(Device& dev, const Plan& p) {
       } else {
         const RowsView a = p.a.tensor ? view(plane(mem, stride, npu, p.a, n, c), p.a, p, s.ga) : RowsView{nullptr, 0};
         const RowsView b = p.b.tensor ? view(plane(mem, stride, npu, p.b, n, c), p.b, p, s.gb) : RowsView{nullptr, 0};
-        run_plane(p, a, b, out[0], os[0], s);
+        run_plane(p, static_cast<size_t>(p.H), static_cast<size_t>(p.W), a, b, out[0], os[0], s);
       }
       if (!dense && !p.stage)
         for (int d = 0; d < ndst; ++d) scatter(plane(mem, stride, npu, *dsts[d], n, c), *dsts[d], p, out[d]);
