@@ -755,10 +755,9 @@ void run_plane(const Plan& p, size_t H, size_t W, RowsView a, RowsView b, uint8_
       if (p.path == ops::Path::Fast && same && p.shift == 0 && (op == Op::add || op == Op::sub)) {
         // One dtype, no shift: the lanes' own saturating / wrapping add and sub (int_simd.cpp).
         const bool sgn = formats::info(p.dst.fmt).kind == formats::Kind::Signed;
-        for (size_t h = 0; h < H; ++h)
-          int_addsub_same_dtype(op == Op::sub, p.dst.e, sgn, a.p + h * a.stride,
-                                f == Form::IntBinary ? b.p + h * b.stride : nullptr, static_cast<uint32_t>(p.c_code),
-                                f == Form::IntCBinary, d + h * ds, W, p.saturation);
+        int_addsub_same_dtype(op == Op::sub, p.dst.e, sgn, a.p, a.stride, f == Form::IntBinary ? b.p : nullptr,
+                              b.stride, static_cast<uint32_t>(p.c_code), f == Form::IntCBinary, d, ds, H, W,
+                              p.saturation);
         return;
       }
       s.wa.resize(W), s.wb.resize(W), s.wd.resize(W);

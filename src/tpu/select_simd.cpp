@@ -59,6 +59,7 @@ struct Args {
   uint32_t c;
   uint8_t* d;
   size_t n;
+  size_t rows, as, bs, ds;  // rows of n elements, each operand's bytes from row to row
 };
 
 // One element, exactly as the generic path: the int64 result, then clamp or the low bits.
@@ -240,29 +241,34 @@ void RunFlags(const Args& args) {
   const Args g = args;  // a local copy: the stores cannot alias it, so n is not reloaded
   const hn::ScalableTag<T> d;
   const size_t N = hn::Lanes(d);
-  const T* a = reinterpret_cast<const T*>(g.a);
-  const T* b = reinterpret_cast<const T*>(g.b);
-  T* out = reinterpret_cast<T*>(g.d);
   T c;
   std::memcpy(&c, &g.c, sizeof(T));  // the low bytes of the code (little-endian host)
   const auto cv = hn::Set(d, c);
-  size_t i = 0;
-  if (b != nullptr) {
-    for (; i + N <= g.n; i += N)
-      hn::StoreU(AddSub<kSub, kSat>(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
-  } else if (g.c_first) {
-    for (; i + N <= g.n; i += N)
-      hn::StoreU(AddSub<kSub, kSat>(d, cv, hn::LoadU(d, a + i)), d, out + i);
-  } else {
-    for (; i + N <= g.n; i += N)
-      hn::StoreU(AddSub<kSub, kSat>(d, hn::LoadU(d, a + i), cv), d, out + i);
-  }
-  for (; i < g.n; ++i) {
-    T x, y = c;
-    std::memcpy(&x, g.a + i * sizeof(T), sizeof(T));
-    if (b) std::memcpy(&y, g.b + i * sizeof(T), sizeof(T));
-    const T r = one<T>(x, y, g);
-    std::memcpy(g.d + i * sizeof(T), &r, sizeof(T));
+  for (size_t row = 0; row < g.rows; ++row) {
+    const uint8_t* const ra = g.a + row * g.as;
+    const uint8_t* const rb = g.b ? g.b + row * g.bs : nullptr;
+    uint8_t* const rd = g.d + row * g.ds;
+    const T* a = reinterpret_cast<const T*>(ra);
+    const T* b = reinterpret_cast<const T*>(rb);
+    T* out = reinterpret_cast<T*>(rd);
+    size_t i = 0;
+    if (b != nullptr) {
+      for (; i + N <= g.n; i += N)
+        hn::StoreU(AddSub<kSub, kSat>(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
+    } else if (g.c_first) {
+      for (; i + N <= g.n; i += N)
+        hn::StoreU(AddSub<kSub, kSat>(d, cv, hn::LoadU(d, a + i)), d, out + i);
+    } else {
+      for (; i + N <= g.n; i += N)
+        hn::StoreU(AddSub<kSub, kSat>(d, hn::LoadU(d, a + i), cv), d, out + i);
+    }
+    for (; i < g.n; ++i) {
+      T x, y = c;
+      std::memcpy(&x, ra + i * sizeof(T), sizeof(T));
+      if (rb) std::memcpy(&y, rb + i * sizeof(T), sizeof(T));
+      const T r = one<T>(x, y, g);
+      std::memcpy(rd + i * sizeof(T), &r, sizeof(T));
+    }
   }
 }
 
@@ -301,9 +307,10 @@ namespace isimd {
 HWY_EXPORT(Dispatch);
 }  // namespace isimd
 
-void int_addsub_same_dtype(bool sub, int e, bool is_signed, const uint8_t* a, const uint8_t* b, uint32_t c,
-                           bool c_first, uint8_t* d, size_t n, bool saturate) {
-  const isimd::Args g{sub, saturate, c_first, a, b, c, d, n};
+void int_addsub_same_dtype(bool sub, int e, bool is_signed, const uint8_t* a, size_t as, const uint8_t* b,
+                           size_t bs, uint32_t c, bool c_first, uint8_t* d, size_t ds, size_t rows, size_t n,
+                           bool saturate) {
+  const isimd::Args g{sub, saturate, c_first, a, b, c, d, n, rows, as, bs, ds};
   HWY_DYNAMIC_DISPATCH(isimd::Dispatch)(g, e, is_signed);
 }
 
