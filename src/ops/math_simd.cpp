@@ -558,9 +558,10 @@ HWY_NOINLINE void F16ExpAvx3(const uint16_t* t, const uint16_t* src, uint16_t* d
 }
 
 // ln for fp16 inputs on fp32 lanes (AVX-512). x = 2^k z with z in [0.699, 1.398) (the bits of x
-// minus those of 0.699, as LnKernel below and ARM's logf); the top 4 fraction bits of that
+// minus those of 0.699, as LnKernel above and ARM's logf); the top 4 fraction bits of that
 // difference pick one of 16 sub-intervals, whose 1/c and ln(c) (fp32, from double) are one vpermps
-// each; r = z/c - 1 in one FMA (exact product, |r| < 0.0297); ln(1 + r) by its Taylor polynomial
+// each (not LnKernel's kLnInvc: its 1/c have up to 28 bits, so z * 1/c would not be exact in an
+// fp32 FMA); r = z/c - 1 in one FMA (exact product, |r| < 0.0297); ln(1 + r) by its Taylor polynomial
 // of degree 4 (truncation < r^4/5 < 2^-22.4 relative); y = (k ln2 + ln c) + ln(1 + r). The
 // sub-interval holding 1 has c = 1 (no table term), so results near x = 1, the smallest
 // (|ln x| >= 2^-11 for x != 1), keep their relative accuracy. Over every positive finite fp16 x
