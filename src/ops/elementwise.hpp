@@ -22,12 +22,12 @@ enum class Path : uint8_t { Fast, Reference };
 // Profile switches an op may have (spec 15 §4). Off by default; a model turns one on only where
 // its vendor page for that exact API says so.
 struct Switches {
-  bool ftz_in = false;   // subnormal inputs read as ±0 (floats)
-  bool ftz_out = false;  // subnormal results written as ±0 (floats)
+  bool ftz_in : 1 = false;   // subnormal inputs read as ±0 (floats)
+  bool ftz_out : 1 = false;  // subnormal results written as ±0 (floats)
   // Float-narrowing saturation (spec 15 §4; Ascend C's CTRL saturation, spec 40 §5): an fp16 or
   // bf16 result ±Inf is written as ±max of the type and a NaN result as +0 (saturate_code). No
   // effect on other dtypes.
-  bool saturate = false;
+  bool saturate : 1 = false;
 };
 
 // The saturation switch's rule on one code of t: fp16/bf16 ±Inf -> ±max, NaN -> +0; any other
