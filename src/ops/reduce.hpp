@@ -58,6 +58,14 @@ bool tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, siz
 bool column_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, bool pairs,
                  void* out);
 bool fold_rows(Op op, DType t, const void* x, size_t stride, size_t rows, size_t n, void* out);
+// fp16 tree sums on native fp16 lanes (AVX512-FP16, reduce_f16_native.cpp): same arguments and
+// bits as tree_sums above; false when the CPU lacks it, it is switched off, or w is not 32..512.
+// set_f16_native(false) makes tree_sums take the Highway kernels (tests run both).
+bool f16_native_supported() noexcept;
+bool f16_native_on() noexcept;
+void set_f16_native(bool on) noexcept;
+bool f16_native_tree_sums(const void* x, size_t stride, size_t rows, size_t n, size_t w,
+                          bool chain, bool sat, void* out);
 }  // namespace reduce_simd
 
 }  // namespace tilesim::ops

@@ -812,6 +812,8 @@ HWY_EXPORT(FoldRowsImpl);
 
 bool tree_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, size_t w, bool chain,
                bool sat, void* out) {
+  if (t == DType::fp16 && f16_native_tree_sums(x, stride, rows, n, w, chain, sat, out))
+    return true;
   return HWY_DYNAMIC_DISPATCH(TreeSumsImpl)(t, x, stride, rows, n, w, chain, sat, out);
 }
 bool column_sums(DType t, const void* x, size_t stride, size_t rows, size_t n, bool pairs,

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include "ops/reduce.hpp"
+
 namespace ops_test {
 
 template <class F>
@@ -14,6 +16,22 @@ void every_target(F&& f) {
     f();
   }
   hwy::SetSupportedTargetsForTest(0);
+}
+
+// every_target for the fp16 sum trees: on a CPU with AVX512-FP16 each target runs the body twice,
+// with the native fp16 trees (reduce_f16_native.cpp) and with them off, so both they and the
+// Highway fp16 kernels are held to the definitions.
+template <class F>
+void every_sum_path(F&& f) {
+  every_target([&] {
+    for (const bool native : {true, false}) {
+      if (native && !tilesim::ops::reduce_simd::f16_native_supported()) continue;
+      tilesim::ops::reduce_simd::set_f16_native(native);
+      SCOPED_TRACE(native ? "native fp16 sums" : "Highway fp16 sums");
+      f();
+    }
+  });
+  tilesim::ops::reduce_simd::set_f16_native(true);
 }
 
 }  // namespace ops_test

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -17,6 +18,7 @@ namespace {
 
 using namespace tilesim::ops;
 
+using ops_test::every_sum_path;
 using ops_test::every_target;
 
 size_t width(DType t) {
@@ -81,9 +83,9 @@ const DType kFloats[] = {DType::fp32, DType::fp16, DType::bf16};
 TEST(OpsReduceRows, TreeSumsFastEqualsReference) {
   std::mt19937_64 g(31);
   size_t runs = 0;
-  every_target([&] {
+  every_sum_path([&] {
     for (DType t : kFloats)
-      for (size_t w : {8, 16, 64, 128})
+      for (size_t w : {8, 16, 32, 64, 128, 512})
         for (size_t n : {1, 5, 8, 15, 16, 17, 63, 64, 65, 100, 128, 129, 200, 256, 300, 1024})
           for (size_t rows : {1, 3, 17, 40}) {
             const size_t cols = n + 7, esz = width(t);  // a row stride past the valid length
@@ -102,14 +104,38 @@ TEST(OpsReduceRows, TreeSumsFastEqualsReference) {
   EXPECT_GT(runs, 1000u);
 }
 
+// Every node rule on fp16 code pairs drawn from all 65536 codes (NaNs, ±Inf, subnormals, ±0 and
+// sums that overflow or round): groups of 32 whose first two elements are a and b and the rest +0,
+// so each root is the node a + b (then + +0), as the definition computes it, saturating or not.
+TEST(OpsReduceRows, Fp16NodesOnCodePairsFastEqualsReference) {
+  std::mt19937_64 g(35);
+  constexpr size_t kPairs = 1 << 16, w = 32;
+  std::vector<uint8_t> x(kPairs * w * 2, 0);
+  for (size_t i = 0; i < kPairs; ++i) {
+    const uint16_t a = uint16_t(i), b = uint16_t(g());  // every code once as a
+    std::memcpy(&x[i * w * 2], &a, 2);
+    std::memcpy(&x[i * w * 2 + 2], &b, 2);
+  }
+  every_sum_path([&] {
+    for (bool sat : {false, true})
+      for (int chain = 0; chain < 2; ++chain) {
+        const size_t rows = chain ? kPairs : 1, n = chain ? w : kPairs * w;
+        const size_t outs = chain ? rows : kPairs;
+        std::vector<uint8_t> fast(outs * 2, 0xAB), ref(outs * 2, 0xAB);
+        sums_both_paths(chain, DType::fp16, x, w * 2, rows, n, w, fast, ref, sat);
+        ASSERT_EQ(fast, ref) << "sat=" << sat << " chain=" << chain;
+      }
+  });
+}
+
 // Rows back to back (stride = n elements: the kernels' flat path, which the padded strides above
 // never take) and empty rows (n = 0: every chained row is +0, also right after a call that left
 // other results in the kernels' scratch).
 TEST(OpsReduceRows, FlatAndEmptyRowsFastEqualsReference) {
   std::mt19937_64 g(32);
-  every_target([&] {
+  every_sum_path([&] {
     for (DType t : kFloats)
-      for (size_t w : {16, 64, 128})
+      for (size_t w : {16, 32, 64, 128, 256})
         for (size_t n : {w, 2 * w, 8 * w})
           for (size_t rows : {2, 3, 17, 33})
             for (int chain = 0; chain < 2; ++chain)
@@ -197,7 +223,7 @@ TEST(OpsReduceRows, ColumnReduceFastEqualsReference) {
 // Sums that overflow fp16 at one node (+Inf, then NaN with -Inf) and an all-(-0) row: +0 from
 // the chain's leading +0, -0 from a bare tree (the definitions, spec 15 §3).
 TEST(OpsReduceRows, OverflowAndNegativeZeroKnownAnswers) {
-  every_target([&] {
+  every_sum_path([&] {
     std::vector<uint16_t> x(128, 0x8000);
     uint16_t r = 0;
     tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r);
@@ -223,7 +249,7 @@ TEST(OpsReduceRows, OverflowAndNegativeZeroKnownAnswers) {
 TEST(OpsReduceRows, SaturatingTreeSumsFastEqualsReference) {
   std::mt19937_64 g(34);
   size_t runs = 0;
-  every_target([&] {
+  every_sum_path([&] {
     for (DType t : {DType::fp16, DType::bf16})
       for (size_t w : {8, 16, 128})
         for (size_t n : {1, 16, 17, 128, 129, 1000, 4096})
@@ -264,7 +290,7 @@ TEST(OpsReduceRows, SaturatingTreeSumsFastEqualsReference) {
 TEST(OpsReduceRows, BoundedFp16TreeSumsFastEqualsReference) {
   std::mt19937_64 g(35);
   size_t runs = 0;
-  every_target([&] {
+  every_sum_path([&] {
     for (size_t w : {2, 8, 16, 64, 128, 256})
       for (size_t n : {1, 15, 16, 17, 128, 129, 1000, 4096})
         for (int kind = 0; kind < 3; ++kind)
@@ -300,7 +326,7 @@ TEST(OpsReduceRows, BoundedFp16TreeSumsFastEqualsReference) {
 // spec 40's saturating nodes: 65504 + 65504 -> 65504 (not +Inf), NaN + 1 -> +0, and the chain
 // saturates too; fp32 ignores the switch.
 TEST(OpsReduceRows, SaturatingKnownAnswers) {
-  every_target([&] {
+  every_sum_path([&] {
     std::vector<uint16_t> x(128, 0);
     x[0] = x[1] = 0x7BFF;
     uint16_t r = 0;
