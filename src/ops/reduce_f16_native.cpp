@@ -10,7 +10,9 @@
 // consecutive nodes is ConcatEven + ConcatOdd (lane k = in[2k] + in[2k+1]), a group's vectors are
 // paired down to one vector of nodes, and 32 groups' vectors are paired down to their 32 roots (a
 // binary counter over the stream of groups, as Stream there). A NaN result is made canonical once,
-// on the output; saturation (±Inf -> ±max, NaN -> +0) is applied to every node's result.
+// on the output; saturation (±Inf -> ±max, NaN -> +0) applies to every node's result (TreeSums
+// below: only recomputed when a result shows a node met it).
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -30,8 +32,9 @@ namespace tilesim::ops::reduce_simd {
 #if TILESIM_F16_NATIVE
 namespace {
 
-#define TILESIM_FP16_TARGET \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16"), always_inline)) inline
+#define TILESIM_FP16_TARGET                                                          \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512fp16"), \
+                 always_inline)) inline
 
 constexpr size_t kN = 32;                             // fp16 lanes of a 512-bit vector
 constexpr int kNanOrInf = 0x01 | 0x08 | 0x10 | 0x80;  // vfpclassph: QNaN, +Inf, -Inf, SNaN
@@ -51,28 +54,22 @@ TILESIM_FP16_TARGET __m512h Fix(__m512h r) {
   }
 }
 
+// Byte indices of vpermt2b picking the even (kEven) or odd (kEven + 2) fp16 lanes of two vectors.
+// vpermt2b (AVX512-VBMI) is one uop; vpermt2w is three on Intel cores (a Pair with it cost ~2x).
+alignas(64) constexpr uint8_t kEven[64] = {
+    0,  1,  4,   5,   8,   9,   12,  13,  16,  17,  20,  21,  24,  25,  28,  29,
+    32, 33, 36,  37,  40,  41,  44,  45,  48,  49,  52,  53,  56,  57,  60,  61,
+    64, 65, 68,  69,  72,  73,  76,  77,  80,  81,  84,  85,  88,  89,  92,  93,
+    96, 97, 100, 101, 104, 105, 108, 109, 112, 113, 116, 117, 120, 121, 124, 125};
+
 // One tree level: lo and hi hold 64 consecutive nodes; the result their 32 parents in order.
 template <bool kSat>
 TILESIM_FP16_TARGET __m512h Pair(__m512h lo, __m512h hi) {
-  const __m512i even =
-      _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32, 30, 28, 26,
-                       24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-  const __m512i odd = _mm512_add_epi16(even, _mm512_set1_epi16(1));
+  const __m512i even = _mm512_load_si512(kEven);
+  const __m512i odd = _mm512_add_epi8(even, _mm512_set1_epi8(2));
   const __m512i l = _mm512_castph_si512(lo), h = _mm512_castph_si512(hi);
-  return Fix<kSat>(_mm512_add_ph(_mm512_castsi512_ph(_mm512_permutex2var_epi16(l, even, h)),
-                                 _mm512_castsi512_ph(_mm512_permutex2var_epi16(l, odd, h))));
-}
-
-// The scalar node of the chains: fp16 add (vaddsh: the correctly rounded sum, as above).
-template <bool kSat>
-TILESIM_FP16_TARGET uint16_t Node(uint16_t a, uint16_t b) {
-  const __m128h s =
-      _mm_add_sh(_mm_castsi128_ph(_mm_cvtsi32_si128(a)), _mm_castsi128_ph(_mm_cvtsi32_si128(b)));
-  uint16_t c = uint16_t(_mm_cvtsi128_si32(_mm_castph_si128(s)));
-  if constexpr (kSat) {
-    if ((c & 0x7C00u) == 0x7C00u) c = (c & 0x3FFu) ? 0 : uint16_t(c - 1);
-  }
-  return c;
+  return Fix<kSat>(_mm512_add_ph(_mm512_castsi512_ph(_mm512_permutex2var_epi8(l, even, h)),
+                                 _mm512_castsi512_ph(_mm512_permutex2var_epi8(l, odd, h))));
 }
 
 // The binary counter: group vectors pushed in stream order come out as vectors of 32 roots.
@@ -108,23 +105,50 @@ struct Stream {
   }
 };
 
+// The group vector of the VPG vectors at p: its first log2(VPG) levels.
+template <bool kSat, size_t VPG>
+TILESIM_FP16_TARGET __m512h GroupVec(const uint16_t* p) {
+  __m512h u[VPG];
+  for (size_t k = 0; k < VPG; ++k) u[k] = _mm512_loadu_ph(p + k * kN);
+  for (size_t m = VPG; m > 1; m /= 2)
+    for (size_t k = 0; k < m / 2; ++k) u[k] = Pair<kSat>(u[2 * k], u[2 * k + 1]);
+  return u[0];
+}
+
+// The nodes of the 2^L whole groups back to back from p at pack level L (L = 5: their 32 roots),
+// depth first in registers: the binary counter's slots in memory and its carry branches cost a
+// 64 K-element tree ~40%.
+template <bool kSat, size_t VPG, size_t L>
+TILESIM_FP16_TARGET __m512h Flat(const uint16_t* p) {
+  if constexpr (L == 0) {
+    return GroupVec<kSat, VPG>(p);
+  } else {
+    const __m512h lo = Flat<kSat, VPG, L - 1>(p);
+    return Pair<kSat>(lo, Flat<kSat, VPG, L - 1>(p + (size_t{1} << (L - 1)) * VPG * kN));
+  }
+}
+
 // The roots of every group of VPG vectors (w = 32 * VPG) of every row, in order, into roots.
 template <bool kSat, size_t VPG>
 TILESIM_FP16_TARGET void Roots(const uint8_t* x, size_t stride, size_t rows, size_t n,
                                uint16_t* roots) {
   constexpr size_t w = VPG * kN;
   Stream<kSat> s;
+  if (n % w == 0 && (rows == 1 || stride == n * 2)) {  // whole groups back to back
+    const size_t G = rows * (n / w);
+    const auto* p = reinterpret_cast<const uint16_t*>(x);
+    size_t g = 0;
+    for (; g + kN <= G; g += kN, roots += kN)
+      _mm512_storeu_ph(roots, Flat<kSat, VPG, 5>(p + g * w));
+    s.roots = roots;
+    for (; g < G; ++g) s.Push(GroupVec<kSat, VPG>(p + g * w), 0);
+    return s.Finish();
+  }
   s.roots = roots;
   for (size_t r = 0; r < rows; ++r) {
     const auto* row = reinterpret_cast<const uint16_t*>(x + r * stride);
     size_t e0 = 0;
-    for (; e0 + w <= n; e0 += w) {  // whole groups
-      __m512h u[VPG];
-      for (size_t k = 0; k < VPG; ++k) u[k] = _mm512_loadu_ph(row + e0 + k * kN);
-      for (size_t m = VPG; m > 1; m /= 2)
-        for (size_t k = 0; k < m / 2; ++k) u[k] = Pair<kSat>(u[2 * k], u[2 * k + 1]);
-      s.Push(u[0], 0);
-    }
+    for (; e0 + w <= n; e0 += w) s.Push(GroupVec<kSat, VPG>(row + e0), 0);  // whole groups
     if (e0 < n) {  // the last group, +0 past the row's end
       __m512h u[VPG];
       for (size_t k = 0; k < VPG; ++k) {
@@ -154,40 +178,88 @@ TILESIM_FP16_TARGET void StoreCanonical(const uint16_t* in, size_t count, uint8_
   }
 }
 
+// Whether any of count codes is ±Inf or NaN.
+TILESIM_FP16_TARGET bool AnyNonFinite(const uint16_t* in, size_t count) {
+  __mmask32 any = 0;
+  for (size_t i = 0; i < count; i += kN) {
+    const size_t left = count - i;
+    const __mmask32 m = left >= kN ? ~__mmask32{0} : __mmask32((uint32_t{1} << left) - 1u);
+    const __m512h c = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, in + i));
+    any = _kor_mask32(any, _mm512_fpclass_ph_mask(c, kNanOrInf));
+  }
+  return any != 0;
+}
+
 template <bool kSat>
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16"))) bool TreeSums(
-    const void* xv, size_t stride, size_t rows, size_t n, size_t w, bool chain, void* out) {
+TILESIM_FP16_TARGET bool AllRoots(const uint8_t* x, size_t stride, size_t rows, size_t n, size_t w,
+                                  uint16_t* roots) {
+  switch (w) {  // the group's vectors fully unrolled
+    case 32:
+      Roots<kSat, 1>(x, stride, rows, n, roots);
+      return true;
+    case 64:
+      Roots<kSat, 2>(x, stride, rows, n, roots);
+      return true;
+    case 128:
+      Roots<kSat, 4>(x, stride, rows, n, roots);
+      return true;
+    case 256:
+      Roots<kSat, 8>(x, stride, rows, n, roots);
+      return true;
+    case 512:
+      Roots<kSat, 16>(x, stride, rows, n, roots);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The chain acc = ((+0 + r_0) + r_1) + ... of ng roots; a chain's latency is its cost. Plain:
+// vaddsh only. Saturating: the plain chain a block of 64 nodes at a time while it stays finite (a
+// finite acc met no ±Inf or NaN node, as in TreeSums below); from the first block that is not,
+// the rule at every node, in the vector registers: ±Inf -> ±max (the code minus one), NaN -> +0.
+TILESIM_FP16_TARGET uint16_t Chain(const uint16_t* rr, size_t ng, bool sat) {
+  __m128h acc = _mm_setzero_ph();
+  size_t j = 0;
+  if (!sat) {
+    for (; j < ng; ++j) acc = _mm_add_sh(acc, _mm_load_sh(rr + j));
+  } else {
+    for (; j < ng; j += 64) {
+      __m128h a = acc;
+      const size_t end = std::min(ng, j + 64);
+      for (size_t k = j; k < end; ++k) a = _mm_add_sh(a, _mm_load_sh(rr + k));
+      if (_mm_fpclass_sh_mask(a, kNanOrInf)) break;
+      acc = a;
+    }
+    // Here every root is finite (saturated trees) and so is acc, so a node is never NaN and
+    // the rule is a clamp of the code to sign | 0x7BFF (±Inf -> ±max; an unsigned minimum on
+    // the sign-magnitude codes): two integer ops after the add, not a class test and two masks.
+    const __m128i lim = _mm_set1_epi16(0x7BFF);
+    for (; j < ng; ++j) {
+      const __m128i s = _mm_castph_si128(_mm_add_sh(acc, _mm_load_sh(rr + j)));
+      const __m128i sl = _mm_ternarylogic_epi32(s, _mm_set1_epi16(int16_t(0x8000)), lim, 0xEA);
+      acc = _mm_castsi128_ph(_mm_min_epu16(s, sl));
+    }
+  }
+  return uint16_t(_mm_cvtsi128_si32(_mm_castph_si128(acc)));
+}
+
+// Saturation: a node that is ±Inf or NaN makes every node above it ±Inf or NaN (Inf + finite is
+// Inf, Inf - Inf and NaN + anything NaN), so when every root (every chain result) is finite no
+// node met the rule and the plain sums are the saturating ones. Only otherwise (rare) are the
+// trees (a chain) recomputed with the rule at every node: most saturating calls cost the plain
+// ones.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512fp16"))) bool TreeSums(
+    const void* xv, size_t stride, size_t rows, size_t n, size_t w, bool chain, bool sat,
+    void* out) {
   const size_t ng = (n + w - 1) / w, G = rows * ng;
   const auto* x = static_cast<const uint8_t*>(xv);
   thread_local std::vector<uint16_t> roots;
   roots.resize(G + kN);
-  switch (w) {  // the group's vectors fully unrolled
-    case 32:
-      Roots<kSat, 1>(x, stride, rows, n, roots.data());
-      break;
-    case 64:
-      Roots<kSat, 2>(x, stride, rows, n, roots.data());
-      break;
-    case 128:
-      Roots<kSat, 4>(x, stride, rows, n, roots.data());
-      break;
-    case 256:
-      Roots<kSat, 8>(x, stride, rows, n, roots.data());
-      break;
-    case 512:
-      Roots<kSat, 16>(x, stride, rows, n, roots.data());
-      break;
-    default:
-      return false;
-  }
-  if (chain) {  // +0, then each root in order, in place (row r's result to roots[r])
-    for (size_t r = 0; r < rows; ++r) {
-      const uint16_t* rr = roots.data() + r * ng;
-      uint16_t acc = 0;
-      for (size_t j = 0; j < ng; ++j) acc = Node<kSat>(acc, rr[j]);
-      roots[r] = acc;
-    }
-  }
+  if (!AllRoots<false>(x, stride, rows, n, w, roots.data())) return false;
+  if (sat && AnyNonFinite(roots.data(), G)) AllRoots<true>(x, stride, rows, n, w, roots.data());
+  if (chain)  // +0, then each root in order, in place (row r's result to roots[r])
+    for (size_t r = 0; r < rows; ++r) roots[r] = Chain(roots.data() + r * ng, ng, sat);
   StoreCanonical(roots.data(), chain ? rows : G, static_cast<uint8_t*>(out));
   return true;
 }
@@ -195,7 +267,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16"))) bool Tr
 bool Detect() noexcept {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512fp16") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vbmi");
 }
 
 }  // namespace
@@ -228,8 +301,7 @@ bool f16_native_tree_sums(const void* x, size_t stride, size_t rows, size_t n, s
                           bool sat, void* out) {
 #if TILESIM_F16_NATIVE
   if (!f16_native_on() || rows == 0 || n == 0) return false;
-  return sat ? TreeSums<true>(x, stride, rows, n, w, chain, out)
-             : TreeSums<false>(x, stride, rows, n, w, chain, out);
+  return TreeSums(x, stride, rows, n, w, chain, sat, out);
 #else
   (void)x, (void)stride, (void)rows, (void)n, (void)w, (void)chain, (void)sat, (void)out;
   return false;

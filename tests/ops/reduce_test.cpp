@@ -128,6 +128,34 @@ TEST(OpsReduceRows, Fp16NodesOnCodePairsFastEqualsReference) {
   });
 }
 
+// Long chains that overflow part way: 300 groups of 128 whose sums climb past fp16's max after
+// ~160 groups (a saturating chain then sits near ±max), then fall; the native kernels run such a
+// chain plain in blocks of 64 nodes and from the first non-finite block with the rule.
+TEST(OpsReduceRows, Fp16LongChainsOverflowingPartWayFastEqualsReference) {
+  std::mt19937_64 g(36);
+  constexpr size_t w = 128, ng = 300, n = w * ng;
+  every_sum_path([&] {
+    for (int shape = 0; shape < 3; ++shape) {
+      std::vector<uint8_t> x(n * 2);
+      for (size_t i = 0; i < n; ++i) {
+        const size_t grp = i / w;
+        float v = 2.5f + float(g() % 1000) * 1e-3f;  // ~380 a group
+        if (shape == 1 && grp >= 200) v = -v;          // back down after saturating
+        if (shape == 2 && grp % 97 == 96) v = -40.0f;  // dips
+        const uint16_t c = tilesim::formats::f32_to_f16(v);
+        std::memcpy(&x[2 * i], &c, 2);
+      }
+      for (bool sat : {false, true})
+        for (size_t rows : {size_t{1}, size_t{3}}) {
+          const size_t per = n / rows / w * w;  // rows of whole groups
+          std::vector<uint8_t> fast(rows * 2, 0xAB), ref(rows * 2, 0xAB);
+          sums_both_paths(true, DType::fp16, x, per * 2, rows, per, w, fast, ref, sat);
+          ASSERT_EQ(fast, ref) << "shape=" << shape << " sat=" << sat << " rows=" << rows;
+        }
+    }
+  });
+}
+
 // Rows back to back (stride = n elements: the kernels' flat path, which the padded strides above
 // never take) and empty rows (n = 0: every chained row is +0, also right after a call that left
 // other results in the kernels' scratch).
