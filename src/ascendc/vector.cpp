@@ -179,11 +179,14 @@ void run_vec(const Row& row, DType t, detail::Walk& w, const UbRef& dst, const U
   const char* name = row.name;
   const unsigned es = formats::info(t).storage_bits / 8;
   const bool bin = row.sources() == 2;
-  detail::WalkOperand o[3];
-  o[0] = {"dst", dst, es, st.dst_blk, st.dst_rep, row.reads_dst(), true, false};
-  o[1] = {bin ? "src0" : "src", a, es, st.src0_blk, st.src0_rep, true, false, false};
+  // Initialised in place: assigning temporaries made GCC copy them with 16-byte moves that
+  // straddle its 8-byte stores, a failed store forward waiting for the previous API's vector
+  // stores to drain (a quarter of run_vec in the softmax example, Intel host).
+  detail::WalkOperand o[3] = {
+      {"dst", dst, es, st.dst_blk, st.dst_rep, row.reads_dst(), true, false},
+      {bin ? "src0" : "src", a, es, st.src0_blk, st.src0_rep, true, false, false},
+      {"src1", bin ? *b : UbRef{}, es, st.src1_blk, st.src1_rep, true, false, false}};
   if (bin) {
-    o[2] = {"src1", *b, es, st.src1_blk, st.src1_rep, true, false, false};
     // The accumulate pattern (spec 41 §3): dst coincides with src1 only, a zero repeat stride.
     const bool acc_op = row.kind == Kind::BinaryRelu ||
                         (row.kind == Kind::Binary && (row.op == ops::Op::add || row.op == ops::Op::sub ||
