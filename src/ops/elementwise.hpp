@@ -110,6 +110,11 @@ bool narrow_f32(DType t, const float* in, uint16_t* out, size_t n, bool sat);
 bool fill(unsigned bytes, void* dst, uint64_t code, size_t n);
 bool fill_rows(unsigned bytes, void* dst, size_t ds, const void* codes, size_t cs, size_t rows,
                size_t n);
+// fp16 add/sub/mul on native fp16 lanes (AVX512-FP16, elementwise_f16_native.cpp; switched with
+// reduce_simd::set_f16_native): the same bits as binary above; false for other ops, when off or
+// unsupported, or when a source row overlaps its dst row other than exactly.
+bool f16_native_binary(Op op, const Rows2& g, bool b_scalar, uint64_t s, bool scalar_first,
+                       bool sat);
 }  // namespace simd
 
 }  // namespace tilesim::ops

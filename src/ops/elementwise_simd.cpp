@@ -991,6 +991,7 @@ HWY_EXPORT(NarrowImpl);
 
 bool binary(Op op, DType t, const Rows2& g, bool b_scalar, uint64_t s, bool scalar_first,
             bool sat) {
+  if (t == DType::fp16 && f16_native_binary(op, g, b_scalar, s, scalar_first, sat)) return true;
   return HWY_DYNAMIC_DISPATCH(BinaryImpl)(op, t, g, b_scalar, s, scalar_first, sat);
 }
 bool unary(Op op, DType t, const Rows2& g, bool sat) {

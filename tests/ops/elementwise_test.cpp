@@ -199,12 +199,13 @@ void fill(std::mt19937_64& g, DType t, std::vector<uint8_t>& buf, size_t n, bool
   }
 }
 
+using ops_test::every_fp16_path;
 using ops_test::every_target;
 
 TEST(OpsDifferential, FastEqualsReference) {
   std::mt19937_64 g(15);
   const size_t kN = 1000 + 13;  // odd length: vector bodies and scalar tails
-  every_target([&] {
+  every_fp16_path([&] {
     for (int oi = 0; oi < kNumOps; ++oi) {
       const Op op = Op(oi);
       if (op == Op::select || op == Op::copy) continue;
@@ -325,7 +326,7 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
   const size_t kN = 2 * 64 + 5;  // two AVX-512 pairs and a tail
   const Op kOps[] = {Op::add, Op::sub, Op::mul, Op::div, Op::max, Op::min,
                      Op::abs, Op::neg, Op::relu, Op::sqrt, Op::recip};
-  every_target([&] {
+  every_fp16_path([&] {
     for (DType t : {DType::fp32, DType::fp16, DType::bf16})
       for (Op op : kOps)
         for (size_t pos = 0; pos < kN; ++pos)
@@ -381,7 +382,7 @@ TEST(OpsDifferential, SparseNaNFastEqualsReference) {
 TEST(OpsDifferential, SparseNaNInPlaceRows) {
   const size_t kN = 2 * 16 + 16 + 5, kRows = 3;  // a pair, a single vector and a tail per row
   const size_t ds = kN * 4;
-  every_target([&] {
+  every_fp16_path([&] {
     for (Op op : {Op::add, Op::sub, Op::mul, Op::div})
       for (size_t pos = 0; pos < kRows * kN; ++pos) {
         std::vector<float> a(kRows * kN), b(kRows * kN);
@@ -437,7 +438,7 @@ TEST(OpsFill, RowsEveryWidthAndLength) {
 TEST(OpsDifferential, HalfSqrtRecipAllCodesEveryTarget) {
   std::vector<uint16_t> all(65536), fast(65536);
   for (uint32_t c = 0; c < 65536; ++c) all[c] = uint16_t(c);
-  every_target([&] {
+  every_fp16_path([&] {
     for (DType t : {DType::fp16, DType::bf16})
       for (Op op : {Op::sqrt, Op::recip}) {
         unary(op, t, all.data(), fast.data(), all.size(), Path::Fast);
@@ -499,7 +500,7 @@ TEST(OpsDifferential, HalfSqrtRecipSaturatingAllCodesEveryTarget) {
   for (uint32_t c = 0; c < 65536; ++c) all[c] = uint16_t(c);
   Switches sw;
   sw.saturate = true;
-  every_target([&] {
+  every_fp16_path([&] {
     for (DType t : {DType::fp16, DType::bf16})
       for (Op op : {Op::sqrt, Op::recip}) {
         Rows2 g;
@@ -525,7 +526,7 @@ TEST(OpsDifferential, HalfDivDenseEveryTarget) {
   while (sample.size() < 96) sample.push_back(uint16_t(g()));
   std::vector<uint16_t> all(65536), other(65536), fast(65536);
   for (uint32_t c = 0; c < 65536; ++c) all[c] = uint16_t(c);
-  every_target([&] {
+  every_fp16_path([&] {
     for (DType t : {DType::fp16, DType::bf16})
       for (uint16_t k : sample)
         for (bool k_divisor : {true, false}) {

@@ -18,16 +18,17 @@ void every_target(F&& f) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
-// every_target for the fp16 sum trees: on a CPU with AVX512-FP16 each target runs the body twice,
-// with the native fp16 trees (reduce_f16_native.cpp) and with them off, so both they and the
+// every_target for the fp16 kernels that have a native form: on a CPU with AVX512-FP16 each target
+// runs the body twice, with the native fp16 sum trees and add/sub/mul
+// (reduce_f16_native.cpp, elementwise_f16_native.cpp) and with them off, so both they and the
 // Highway fp16 kernels are held to the definitions.
 template <class F>
-void every_sum_path(F&& f) {
+void every_fp16_path(F&& f) {
   every_target([&] {
     for (const bool native : {true, false}) {
       if (native && !tilesim::ops::reduce_simd::f16_native_supported()) continue;
       tilesim::ops::reduce_simd::set_f16_native(native);
-      SCOPED_TRACE(native ? "native fp16 sums" : "Highway fp16 sums");
+      SCOPED_TRACE(native ? "native fp16" : "Highway fp16");
       f();
     }
   });

@@ -18,7 +18,7 @@ namespace {
 
 using namespace tilesim::ops;
 
-using ops_test::every_sum_path;
+using ops_test::every_fp16_path;
 using ops_test::every_target;
 
 size_t width(DType t) {
@@ -83,7 +83,7 @@ const DType kFloats[] = {DType::fp32, DType::fp16, DType::bf16};
 TEST(OpsReduceRows, TreeSumsFastEqualsReference) {
   std::mt19937_64 g(31);
   size_t runs = 0;
-  every_sum_path([&] {
+  every_fp16_path([&] {
     for (DType t : kFloats)
       for (size_t w : {8, 16, 32, 64, 128, 512})
         for (size_t n : {1, 5, 8, 15, 16, 17, 63, 64, 65, 100, 128, 129, 200, 256, 300, 1024})
@@ -116,7 +116,7 @@ TEST(OpsReduceRows, Fp16NodesOnCodePairsFastEqualsReference) {
     std::memcpy(&x[i * w * 2], &a, 2);
     std::memcpy(&x[i * w * 2 + 2], &b, 2);
   }
-  every_sum_path([&] {
+  every_fp16_path([&] {
     for (bool sat : {false, true})
       for (int chain = 0; chain < 2; ++chain) {
         const size_t rows = chain ? kPairs : 1, n = chain ? w : kPairs * w;
@@ -134,7 +134,7 @@ TEST(OpsReduceRows, Fp16NodesOnCodePairsFastEqualsReference) {
 TEST(OpsReduceRows, Fp16LongChainsOverflowingPartWayFastEqualsReference) {
   std::mt19937_64 g(36);
   constexpr size_t w = 128, ng = 300, n = w * ng;
-  every_sum_path([&] {
+  every_fp16_path([&] {
     for (int shape = 0; shape < 3; ++shape) {
       std::vector<uint8_t> x(n * 2);
       for (size_t i = 0; i < n; ++i) {
@@ -161,7 +161,7 @@ TEST(OpsReduceRows, Fp16LongChainsOverflowingPartWayFastEqualsReference) {
 // other results in the kernels' scratch).
 TEST(OpsReduceRows, FlatAndEmptyRowsFastEqualsReference) {
   std::mt19937_64 g(32);
-  every_sum_path([&] {
+  every_fp16_path([&] {
     for (DType t : kFloats)
       for (size_t w : {16, 32, 64, 128, 256})
         for (size_t n : {w, 2 * w, 8 * w})
@@ -251,7 +251,7 @@ TEST(OpsReduceRows, ColumnReduceFastEqualsReference) {
 // Sums that overflow fp16 at one node (+Inf, then NaN with -Inf) and an all-(-0) row: +0 from
 // the chain's leading +0, -0 from a bare tree (the definitions, spec 15 §3).
 TEST(OpsReduceRows, OverflowAndNegativeZeroKnownAnswers) {
-  every_sum_path([&] {
+  every_fp16_path([&] {
     std::vector<uint16_t> x(128, 0x8000);
     uint16_t r = 0;
     tree_sums(DType::fp16, x.data(), 0, 1, 128, 128, &r);
@@ -277,7 +277,7 @@ TEST(OpsReduceRows, OverflowAndNegativeZeroKnownAnswers) {
 TEST(OpsReduceRows, SaturatingTreeSumsFastEqualsReference) {
   std::mt19937_64 g(34);
   size_t runs = 0;
-  every_sum_path([&] {
+  every_fp16_path([&] {
     for (DType t : {DType::fp16, DType::bf16})
       for (size_t w : {8, 16, 128})
         for (size_t n : {1, 16, 17, 128, 129, 1000, 4096})
@@ -318,7 +318,7 @@ TEST(OpsReduceRows, SaturatingTreeSumsFastEqualsReference) {
 TEST(OpsReduceRows, BoundedFp16TreeSumsFastEqualsReference) {
   std::mt19937_64 g(35);
   size_t runs = 0;
-  every_sum_path([&] {
+  every_fp16_path([&] {
     for (size_t w : {2, 8, 16, 64, 128, 256})
       for (size_t n : {1, 15, 16, 17, 128, 129, 1000, 4096})
         for (int kind = 0; kind < 3; ++kind)
@@ -354,7 +354,7 @@ TEST(OpsReduceRows, BoundedFp16TreeSumsFastEqualsReference) {
 // spec 40's saturating nodes: 65504 + 65504 -> 65504 (not +Inf), NaN + 1 -> +0, and the chain
 // saturates too; fp32 ignores the switch.
 TEST(OpsReduceRows, SaturatingKnownAnswers) {
-  every_sum_path([&] {
+  every_fp16_path([&] {
     std::vector<uint16_t> x(128, 0);
     x[0] = x[1] = 0x7BFF;
     uint16_t r = 0;
