@@ -218,6 +218,15 @@ TEST(LinxSpeedPaths, OverlappingStoreRowsGiveTheSameBytesAtEveryThreadCount) {
             for (size_t i = 0; i < kN; ++i) std::memcpy(want.data() + i * stride, src.data() + i * kN * 4, kN * 4);
             EXPECT_EQ(got, want) << "NORM stride " << stride;
           }
+          if (std::string(l.store) == "NZ2ND") {
+            // Block by block: block P (columns 8P..8P+7, loaded by ND2NZ from the same columns of
+            // src) row by row, each 32-byte line over the ones before.
+            std::vector<uint8_t> want(kBig + 4096, 0xEE);
+            for (size_t P = 0; P < kN * 4 / 32; ++P)
+              for (size_t q = 0; q < kN; ++q)
+                std::memcpy(want.data() + q * stride + P * 32, src.data() + q * kN * 4 + P * 32, 32);
+            EXPECT_EQ(got, want) << "NZ2ND stride " << stride;
+          }
         } else {
           EXPECT_EQ(got, first) << l.store << " stride " << stride << " at " << threads << " threads";
         }
