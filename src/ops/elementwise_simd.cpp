@@ -346,6 +346,29 @@ HWY_INLINE void HalfStores(const HalfOut& h, uint16_t* o, size_t n, F&& f, One&&
   for (; i < n; ++i) o[i] = one(i);
 }
 
+// Division of exactly widened fp16/bf16 values for HalfBinary and HalfRoot (recip). AVX3: vdivps
+// bound those loops (one zmm per ~10 cycles), so q0 = x * rcp14(y) (relative error d <= 2^-13),
+// e = x - y * q0 (fused: exact, ~20 significant bits) and q1 = q0 + e * rcp14(y) (fused), whose
+// error is |d * 2^-14| + half an fp32 ulp < 0.57 * 2^-23 of x / y. A quotient of codes with p-bit
+// significands that is not a midpoint of T lies at least 1 / (Y * M) >= 2^-23 (fp16: Y < 2^11,
+// M < 2^12 the midpoint's significand; bf16 2^-17) of itself from every midpoint, and one that is
+// exactly representable comes out exact: q1 rounds to the same code of T as vdivps's result, for
+// every pair of finite non-zero codes whose quotient is a normal fp32. The other lanes (x or y
+// ±0, ±Inf or NaN; a bf16 quotient out of fp32's normal range) give q1 zero, infinite, NaN or
+// subnormal, and then the vector takes vdivps. docs/ops.md, "Intel host".
+template <class V>
+HWY_INLINE V HalfDiv(V x, V y) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (hn::MaxLanes(DF()) == 16) {
+    const __m512 a = x.raw, b = y.raw, r = _mm512_rcp14_ps(b), q0 = _mm512_mul_ps(a, r);
+    const __m512 q1 = _mm512_fmadd_ps(_mm512_fnmadd_ps(b, q0, a), r, q0);
+    // vfpclassps: QNaN 0x01, ±0 0x06, ±Inf 0x18, subnormal 0x20, SNaN 0x80.
+    if (HWY_LIKELY(_mm512_fpclass_ps_mask(q1, 0xBF) == 0)) return V{q1};
+  }
+#endif
+  return hn::Div(x, y);
+}
+
 template <Op op, Mode m, bool kBf16>
 HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs, float s, void* d,
                              size_t ds, size_t rows, size_t n, bool sat) {
@@ -362,9 +385,17 @@ HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs,
         h, o, n,
         [&](size_t i) HWY_ATTR {  // max/min make a NaN canonical here; HalfOut fixes it
           const auto vx = Widen<kBf16>(x + i);
-          if constexpr (m == kTT) return F32Op<op>(vx, Widen<kBf16>(y + i));
-          else if constexpr (m == kTS) return F32Op<op>(vx, vs);
-          else return F32Op<op>(vs, vx);
+          if constexpr (op == Op::div) {
+            if constexpr (m == kTT) return HalfDiv(vx, Widen<kBf16>(y + i));
+            else if constexpr (m == kTS) return HalfDiv(vx, vs);
+            else return HalfDiv(vs, vx);
+          } else if constexpr (m == kTT) {
+            return F32Op<op>(vx, Widen<kBf16>(y + i));
+          } else if constexpr (m == kTS) {
+            return F32Op<op>(vx, vs);
+          } else {
+            return F32Op<op>(vs, vx);
+          }
         },
         [&](size_t i) {
           const uint64_t yc = m == kTT ? y[i] : sc;
@@ -421,7 +452,7 @@ HWY_NOINLINE void HalfRoot(const void* a, size_t as, void* d, size_t ds, size_t 
         h, o, n,
         [&](size_t i) HWY_ATTR {
           const auto v = Widen<kBf16>(x + i);
-          return op == Op::sqrt ? HalfSqrt<kBf16>(v) : hn::Div(one, v);
+          return op == Op::sqrt ? HalfSqrt<kBf16>(v) : HalfDiv(one, v);
         },
         [&](size_t i) {
           const uint64_t c = eval(op, t, x[i]);
