@@ -15,40 +15,27 @@
 #include <cstring>
 
 #include "ops/elementwise.hpp"
+#include "ops/f16_native.hpp"
 #include "ops/reduce.hpp"
-
-// GCC 12 has the AVX512-FP16 intrinsics under a target attribute; clang 14's <immintrin.h> declares
-// them only when the whole file is compiled for AVX512-FP16, so clang builds (the fuzz preset)
-// take the Highway kernels.
-#if defined(__x86_64__) && !defined(__clang__) && __GNUC__ >= 12
-#define TILESIM_F16_NATIVE 1
-#include <immintrin.h>
-#else
-#define TILESIM_F16_NATIVE 0
-#endif
 
 namespace tilesim::ops::simd {
 
 #if TILESIM_F16_NATIVE
 namespace {
 
-#define TILESIM_FP16_FN __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512fp16")))
-#define TILESIM_FP16_INLINE TILESIM_FP16_FN __attribute__((always_inline)) inline
+using f16_native::Canonical;
+using f16_native::Head;
+using f16_native::Saturate;
 
 enum class Form { TT, TS, ST };  // tile op tile, tile op scalar, scalar op tile
 
-// The result codes: NaN canonical, or (sat) ±Inf -> ±max (the code minus one) and NaN -> +0.
+// The result codes: NaN canonical, or (sat) ±Inf -> ±max and NaN -> +0.
 template <bool kSat>
 TILESIM_FP16_INLINE __m512i Out(__m512h r) {
-  const __m512i b = _mm512_castph_si512(r);
-  const __mmask32 nan = _mm512_fpclass_ph_mask(r, 0x01 | 0x80);
-  if constexpr (kSat) {
-    const __mmask32 inf = _mm512_fpclass_ph_mask(r, 0x08 | 0x10);
-    return _mm512_maskz_mov_epi16(_knot_mask32(nan),
-                                  _mm512_mask_sub_epi16(b, inf, b, _mm512_set1_epi16(1)));
-  } else {
-    return _mm512_mask_mov_epi16(b, nan, _mm512_set1_epi16(0x7E00));
-  }
+  if constexpr (kSat)
+    return Saturate(r);
+  else
+    return Canonical(r);
 }
 
 template <Op op>
@@ -73,8 +60,7 @@ TILESIM_FP16_FN void Rows(const Rows2& g, uint16_t s) {
       y = reinterpret_cast<const uint16_t*>(static_cast<const uint8_t*>(g.b) + r * g.bs);
     auto* o = reinterpret_cast<uint16_t*>(static_cast<uint8_t*>(g.d) + r * g.ds);
     for (size_t i = 0; i < g.n; i += 32) {
-      const size_t left = g.n - i;
-      const __mmask32 m = left >= 32 ? ~__mmask32{0} : __mmask32((uint32_t{1} << left) - 1u);
+      const __mmask32 m = Head(g.n - i);
       const __m512h vx = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, x + i));
       __m512h v;
       if constexpr (f == Form::TT)

@@ -17,43 +17,26 @@
 #include <cstring>
 #include <vector>
 
+#include "ops/f16_native.hpp"
 #include "ops/reduce.hpp"
-
-// GCC 12 has the AVX512-FP16 intrinsics under a target attribute; clang 14's <immintrin.h> declares
-// them only when the whole file is compiled for AVX512-FP16, so clang builds (the fuzz preset)
-// take the Highway kernels.
-#if defined(__x86_64__) && !defined(__clang__) && __GNUC__ >= 12
-#define TILESIM_F16_NATIVE 1
-#include <immintrin.h>
-#else
-#define TILESIM_F16_NATIVE 0
-#endif
 
 namespace tilesim::ops::reduce_simd {
 
 #if TILESIM_F16_NATIVE
 namespace {
 
-#define TILESIM_FP16_TARGET                                                          \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512fp16"), \
-                 always_inline)) inline
+using f16_native::Canonical;
+using f16_native::Head;
+using f16_native::kN;
+using f16_native::kNanOrInf;
 
-constexpr size_t kN = 32;                             // fp16 lanes of a 512-bit vector
-constexpr int kNanOrInf = 0x01 | 0x08 | 0x10 | 0x80;  // vfpclassph: QNaN, +Inf, -Inf, SNaN
-constexpr int kNan = 0x01 | 0x80;
-
-// The node's result under the saturation rule: ±Inf -> ±max (the code minus one), NaN -> +0.
+// The node's result under the saturation rule (kSat): ±Inf -> ±max, NaN -> +0.
 template <bool kSat>
-TILESIM_FP16_TARGET __m512h Fix(__m512h r) {
-  if constexpr (!kSat) {
+TILESIM_FP16_INLINE __m512h Fix(__m512h r) {
+  if constexpr (!kSat)
     return r;
-  } else {
-    const __mmask32 inf = _mm512_fpclass_ph_mask(r, 0x08 | 0x10);
-    const __mmask32 nan = _mm512_fpclass_ph_mask(r, kNan);
-    __m512i b = _mm512_castph_si512(r);
-    b = _mm512_mask_sub_epi16(b, inf, b, _mm512_set1_epi16(1));
-    return _mm512_castsi512_ph(_mm512_maskz_mov_epi16(_knot_mask32(nan), b));
-  }
+  else
+    return _mm512_castsi512_ph(f16_native::Saturate(r));
 }
 
 // Byte indices of vpermt2b picking the even (kEven) or odd (kEven + 2) fp16 lanes of two vectors.
@@ -66,7 +49,7 @@ alignas(64) constexpr uint8_t kEven[64] = {
 
 // One tree level: lo and hi hold 64 consecutive nodes; the result their 32 parents in order.
 template <bool kSat>
-TILESIM_FP16_TARGET __m512h Pair(__m512h lo, __m512h hi) {
+TILESIM_FP16_INLINE __m512h Pair(__m512h lo, __m512h hi) {
   const __m512i even = _mm512_load_si512(kEven);
   const __m512i odd = _mm512_add_epi8(even, _mm512_set1_epi8(2));
   const __m512i l = _mm512_castph_si512(lo), h = _mm512_castph_si512(hi);
@@ -81,7 +64,7 @@ struct Stream {
   uint32_t busy = 0;
   uint16_t* roots;
 
-  TILESIM_FP16_TARGET void Push(__m512h v, unsigned l) {
+  TILESIM_FP16_INLINE void Push(__m512h v, unsigned l) {
     for (; l < 5 && ((busy >> l) & 1u); ++l) {
       v = Pair<kSat>(slot[l], v);
       busy &= ~(1u << l);
@@ -96,7 +79,7 @@ struct Stream {
   }
   // A pending node of level l pairs with a +0 node of level l (the tree of +0 lanes is +0): the
   // real roots are unchanged and the last vector is complete.
-  TILESIM_FP16_TARGET void Finish() {
+  TILESIM_FP16_INLINE void Finish() {
     while (busy) {
       unsigned l = 0;
       while (!((busy >> l) & 1u)) ++l;
@@ -109,7 +92,7 @@ struct Stream {
 
 // The group vector of the VPG vectors at p: its first log2(VPG) levels.
 template <bool kSat, size_t VPG>
-TILESIM_FP16_TARGET __m512h GroupVec(const uint16_t* p) {
+TILESIM_FP16_INLINE __m512h GroupVec(const uint16_t* p) {
   __m512h u[VPG];
   for (size_t k = 0; k < VPG; ++k) u[k] = _mm512_loadu_ph(p + k * kN);
   for (size_t m = VPG; m > 1; m /= 2)
@@ -121,7 +104,7 @@ TILESIM_FP16_TARGET __m512h GroupVec(const uint16_t* p) {
 // depth first in registers: the binary counter's slots in memory and its carry branches cost a
 // 64 K-element tree ~40%.
 template <bool kSat, size_t VPG, size_t L>
-TILESIM_FP16_TARGET __m512h Flat(const uint16_t* p) {
+TILESIM_FP16_INLINE __m512h Flat(const uint16_t* p) {
   if constexpr (L == 0) {
     return GroupVec<kSat, VPG>(p);
   } else {
@@ -132,7 +115,7 @@ TILESIM_FP16_TARGET __m512h Flat(const uint16_t* p) {
 
 // The roots of every group of VPG vectors (w = 32 * VPG) of every row, in order, into roots.
 template <bool kSat, size_t VPG>
-TILESIM_FP16_TARGET void Roots(const uint8_t* x, size_t stride, size_t rows, size_t n,
+TILESIM_FP16_INLINE void Roots(const uint8_t* x, size_t stride, size_t rows, size_t n,
                                uint16_t* roots) {
   constexpr size_t w = VPG * kN;
   Stream<kSat> s;
@@ -156,7 +139,7 @@ TILESIM_FP16_TARGET void Roots(const uint8_t* x, size_t stride, size_t rows, siz
       for (size_t k = 0; k < VPG; ++k) {
         const size_t e = e0 + k * kN;
         const size_t left = e < n ? n - e : 0;
-        const __mmask32 m = left >= kN ? ~__mmask32{0} : __mmask32((uint32_t{1} << left) - 1u);
+        const __mmask32 m = Head(left);
         u[k] = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, row + (left ? e : 0)));
       }
       for (size_t m = VPG; m > 1; m /= 2)
@@ -168,24 +151,19 @@ TILESIM_FP16_TARGET void Roots(const uint8_t* x, size_t stride, size_t rows, siz
 }
 
 // count codes from in to out, a NaN as the canonical 0x7E00.
-TILESIM_FP16_TARGET void StoreCanonical(const uint16_t* in, size_t count, uint8_t* out) {
-  const __m512i qnan = _mm512_set1_epi16(0x7E00);
-  size_t i = 0;
-  for (; i < count; i += kN) {
-    const size_t left = count - i;
-    const __mmask32 m = left >= kN ? ~__mmask32{0} : __mmask32((uint32_t{1} << left) - 1u);
-    const __m512i c = _mm512_maskz_loadu_epi16(m, in + i);
-    const __mmask32 nan = _mm512_fpclass_ph_mask(_mm512_castsi512_ph(c), kNan);
-    _mm512_mask_storeu_epi16(out + 2 * i, m, _mm512_mask_mov_epi16(c, nan, qnan));
+TILESIM_FP16_INLINE void StoreCanonical(const uint16_t* in, size_t count, uint8_t* out) {
+  for (size_t i = 0; i < count; i += kN) {
+    const __mmask32 m = Head(count - i);
+    const __m512h c = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, in + i));
+    _mm512_mask_storeu_epi16(out + 2 * i, m, Canonical(c));
   }
 }
 
 // Whether any of count codes is ±Inf or NaN.
-TILESIM_FP16_TARGET bool AnyNonFinite(const uint16_t* in, size_t count) {
+TILESIM_FP16_INLINE bool AnyNonFinite(const uint16_t* in, size_t count) {
   __mmask32 any = 0;
   for (size_t i = 0; i < count; i += kN) {
-    const size_t left = count - i;
-    const __mmask32 m = left >= kN ? ~__mmask32{0} : __mmask32((uint32_t{1} << left) - 1u);
+    const __mmask32 m = Head(count - i);
     const __m512h c = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, in + i));
     any = _kor_mask32(any, _mm512_fpclass_ph_mask(c, kNanOrInf));
   }
@@ -193,7 +171,7 @@ TILESIM_FP16_TARGET bool AnyNonFinite(const uint16_t* in, size_t count) {
 }
 
 template <bool kSat>
-TILESIM_FP16_TARGET bool AllRoots(const uint8_t* x, size_t stride, size_t rows, size_t n, size_t w,
+TILESIM_FP16_INLINE bool AllRoots(const uint8_t* x, size_t stride, size_t rows, size_t n, size_t w,
                                   uint16_t* roots) {
   switch (w) {  // the group's vectors fully unrolled
     case 32:
@@ -220,7 +198,7 @@ TILESIM_FP16_TARGET bool AllRoots(const uint8_t* x, size_t stride, size_t rows, 
 // vaddsh only. Saturating: the plain chain a block of 64 nodes at a time while it stays finite (a
 // finite acc met no ±Inf or NaN node, as in TreeSums below); from the first block that is not,
 // the rule at every node, in the vector registers: ±Inf -> ±max (the code minus one), NaN -> +0.
-TILESIM_FP16_TARGET uint16_t Chain(const uint16_t* rr, size_t ng, bool sat) {
+TILESIM_FP16_INLINE uint16_t Chain(const uint16_t* rr, size_t ng, bool sat) {
   __m128h acc = _mm_setzero_ph();
   size_t j = 0;
   if (!sat) {
@@ -251,7 +229,7 @@ TILESIM_FP16_TARGET uint16_t Chain(const uint16_t* rr, size_t ng, bool sat) {
 // node met the rule and the plain sums are the saturating ones. Only otherwise (rare) are the
 // trees (a chain) recomputed with the rule at every node: most saturating calls cost the plain
 // ones.
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vbmi,avx512fp16"))) bool TreeSums(
+TILESIM_FP16_FN bool TreeSums(
     const void* xv, size_t stride, size_t rows, size_t n, size_t w, bool chain, bool sat,
     void* out) {
   const size_t ng = (n + w - 1) / w, G = rows * ng;
