@@ -526,8 +526,7 @@ HWY_NOINLINE void F16ExpAvx3(const uint16_t* t, const uint16_t* src, uint16_t* d
   const F16ExpCore core;
   constexpr uint32_t kW = 8;
   const VU off = hn::Set(du, kW - 0x1000u), far_bits = hn::Set(du, 0x1FFFu & ~(2 * kW - 1));
-  const VU pos_end = hn::Set(du, 0x41300001u),  // 11.0f + 1
-      neg_base = hn::Set(du, 0x80000000u), neg_end = hn::Set(du, 0x41180001u);  // |-9.5f| + 1
+  const VF lo = hn::Set(df, -9.5f), hi = hn::Set(df, 11.0f);
   size_t i = 0;
   while (i + N <= n) {
     const auto c = hn::LoadU(d16, src + i);
@@ -536,22 +535,26 @@ HWY_NOINLINE void F16ExpAvx3(const uint16_t* t, const uint16_t* src, uint16_t* d
     const auto codes = hn::BitCast(d16, hn::DemoteTo(dh, hn::BitCast(df, yb)));  // RNE
     // x in [-9.5, 11] (on the bits; NaN: not) gives a normal fp16 result, which keeps 10 of y's
     // 23 fraction bits: far from a midpoint when the 13 dropped bits are not within kW of 0x1000.
-    const VU xb = hn::BitCast(du, x);
-    const auto in = hn::Or(hn::Lt(xb, pos_end), hn::Lt(hn::Sub(xb, neg_base), neg_end));
-    const auto far = hn::TestBit(hn::Add(yb, off), far_bits);
-    if (HWY_LIKELY(hn::AllTrue(du, hn::And(in, far)))) {
+    // The range as two compares, the second and the far test under the first's mask (no kand:
+    // TEXP fp16 256 x 256 17.7 -> 14.5 us on the Intel host).
+    const __mmask16 in = _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(x.raw, hi.raw, _CMP_LE_OQ), x.raw,
+                                                 lo.raw, _CMP_GE_OQ);
+    const __mmask16 ok = _mm512_mask_test_epi32_mask(in, _mm512_add_epi32(yb.raw, off.raw), far_bits.raw);
+    if (HWY_LIKELY(ok == 0xFFFF)) {
       hn::StoreU(codes, d16, dst + i);
       i += N;
       continue;
     }
-    if (!hn::AllTrue(du, in)) {  // this line and the next few, for any result (src unchanged)
+    if (in != 0xFFFF) {  // this line and the next few, for any result (src unchanged)
       const size_t end = std::min(i + 16 * N, n - (n - i) % N);
       F16ExpWide(t, src, dst, i, end, sat);
       i = end;
       continue;
     }
     hn::StoreU(codes, d16, dst + i);
-    F16Redo(t, hn::RebindMask(df, far), c, dst + i, sat);
+    MF far;
+    far.raw = ok;
+    F16Redo(t, far, c, dst + i, sat);
     i += N;
   }
   for (; i < n; ++i) dst[i] = F16Table(t, src[i], sat);
