@@ -88,7 +88,7 @@ void compare_bits(CmpMode mode, DType t, const UbRef& dst, const UbRef& a, const
   compare_dtype(api, t, mode);
   if (repeat < 0 || repeat > 255)
     raise(ErrorCode::Constraint, api, "repeatTime must be in [0, 255], got " + to_string(repeat), kDoc);
-  const unsigned es = fm::info(t).storage_bits / 8, lanes = 256 / es;
+  const unsigned es = fm::info(t).storage_bits / 8, lanes = detail::elems_in(256, es);
   detail::Walk w = detail::count_walk(lanes, static_cast<uint64_t>(repeat) * lanes);  // every lane (mask ignored)
   detail::WalkOperand s0, s1;
   s0.name = b ? "src0" : "src";
@@ -193,7 +193,7 @@ void compare_to_cmpmask(CmpMode mode, DType t, const UbRef& a, const UbRef& b, c
   if (t != DType::fp16 && t != DType::fp32)
     raise(ErrorCode::Unsupported, api,
           std::string("the CMPMASK form takes fp16 or fp32, got ") + fm::info(t).name, kDoc);
-  const unsigned es = fm::info(t).storage_bits / 8, lanes = 256 / es;
+  const unsigned es = fm::info(t).storage_bits / 8, lanes = detail::elems_in(256, es);
   MaskRegister after;
   const detail::Walk w = detail::repeat_walk(api, lanes, m, 1, core().mask, after);
   detail::WalkOperand o[2];
@@ -293,24 +293,25 @@ void select(SelMode mode, DType t, const UbRef& dst, const UbRef* sel, const UbR
           scalar_mode ? "VSEL_TENSOR_SCALAR_MODE takes a scalar src1 (the tensor overload does nothing on Atlas A2)"
                       : "a scalar src1 needs SELMODE::VSEL_TENSOR_SCALAR_MODE",
           kDoc);
-  const unsigned es = fm::info(t).storage_bits / 8, lanes = 256 / es;
+  const unsigned es = fm::info(t).storage_bits / 8, lanes = detail::elems_in(256, es);
   Core& c = core();
   MaskRegister after = c.mask;
-  detail::Walk w;
-  if (count_form) {
-    if (count < 0 || static_cast<uint64_t>(count) > dst.elems)
-      raise(ErrorCode::Bounds, api, "count must be in [0, dst's elements], got " + to_string(count), kDoc);
-    w = detail::count_walk(lanes, static_cast<uint64_t>(count));
-    after = MaskRegister{};
-  } else if (mask) {
-    MaskArg m = *mask;
-    m.set_mask = true;  // isSetMask is a reserved parameter: the library always sets the mask
-    w = detail::repeat_walk(api, lanes, m, repeat, c.mask, after);
-  } else {  // the no-mask forms: the caller's register and mode
+  const detail::Walk w = [&]() -> detail::Walk {  // built in place (reduce_repeat.cpp reduce_count)
+    if (count_form) {
+      if (count < 0 || static_cast<uint64_t>(count) > dst.elems)
+        raise(ErrorCode::Bounds, api, "count must be in [0, dst's elements], got " + to_string(count), kDoc);
+      after = MaskRegister{};
+      return detail::count_walk(lanes, static_cast<uint64_t>(count));
+    }
     MaskArg m;
-    m.set_mask = false;
-    w = detail::repeat_walk(api, lanes, m, repeat, c.mask, after);
-  }
+    if (mask) {
+      m = *mask;
+      m.set_mask = true;  // isSetMask is a reserved parameter: the library always sets the mask
+    } else {  // the no-mask forms: the caller's register and mode
+      m.set_mask = false;
+    }
+    return detail::repeat_walk(api, lanes, m, repeat, c.mask, after);
+  }();
   detail::WalkOperand o[3];
   o[0].name = "dst", o[0].ref = dst, o[0].esize = es, o[0].blk = st.dst_blk, o[0].rep = st.dst_rep;
   o[0].read = false, o[0].write = true;

@@ -268,7 +268,7 @@ void whole_reduce(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, cons
   const Num num{t, t == DType::fp16 && op == ReduceOp::Sum && c.half_saturation()};
   const unsigned es = num.es();
   MaskRegister after;
-  const detail::Walk w = detail::repeat_walk(api, 256 / es, m, repeat, c.mask, after);
+  const detail::Walk w = detail::repeat_walk(api, detail::elems_in(256, es), m, repeat, c.mask, after);
   const detail::WalkOperand s = source(src, es, src_blk, src_rep);
   detail::check_extent(api, w, s);
   // Slot unit (docs/ascendc.md#reductions): value-and-index orders 2 * sizeof(T), ONLY_INDEX 4 bytes.
@@ -354,7 +354,7 @@ void pair_reduce_sum(DType t, const UbRef& dst, const UbRef& src, const MaskArg&
   const Num num{t, t == DType::fp16 && c.half_saturation()};
   const unsigned es = num.es();
   MaskRegister after;
-  const detail::Walk w = detail::repeat_walk(api, 256 / es, m, repeat, c.mask, after);
+  const detail::Walk w = detail::repeat_walk(api, detail::elems_in(256, es), m, repeat, c.mask, after);
   const detail::WalkOperand s = source(src, es, src_blk, src_rep);
   detail::check_extent(api, w, s);
   // One repeat writes lanes / 2 results; dstRepStride counts 128-byte units.
@@ -500,15 +500,17 @@ void reduce_count(ReduceOp op, DType t, const UbRef& dst, const UbRef& src, cons
     raise(ErrorCode::Bounds, api,
           "count must be in [0, " + to_string(src.elems) + "] (src's elements), got " + to_string(count), kDoc);
   MaskRegister after = core().mask;
-  detail::Walk w;
-  if (op == ReduceOp::Sum && !set_mask) {  // the caller's mode and register drive the one vcadd
-    MaskArg m;
-    m.set_mask = false;
-    w = detail::repeat_walk(api, P, m, 1, core().mask, after);
-  } else {
-    w = detail::count_walk(P, static_cast<uint64_t>(count));
+  // Built in place (no copy of a just-written Walk: its 16-byte loads would wait on the narrower
+  // stores that wrote it).
+  const detail::Walk w = [&]() -> detail::Walk {
+    if (op == ReduceOp::Sum && !set_mask) {  // the caller's mode and register drive the one vcadd
+      MaskArg m;
+      m.set_mask = false;
+      return detail::repeat_walk(api, P, m, 1, core().mask, after);
+    }
     after = MaskRegister{};
-  }
+    return detail::count_walk(P, static_cast<uint64_t>(count));
+  }();
   high_level(op, t, dst, src, tmp, w, 8, cal_index, true, std::max<uint64_t>(static_cast<uint64_t>(count) / P, 1),
              api);
   core().mask = after;  // count forms leave normal mode, all ones (isSetMask = false: untouched)

@@ -179,13 +179,17 @@ void run_vec(const Row& row, DType t, detail::Walk& w, const UbRef& dst, const U
   const char* name = row.name;
   const unsigned es = formats::info(t).storage_bits / 8;
   const bool bin = row.sources() == 2;
-  // Initialised in place: assigning temporaries made GCC copy them with 16-byte moves that
-  // straddle its 8-byte stores, a failed store forward waiting for the previous API's vector
-  // stores to drain (a quarter of run_vec in the softmax example, Intel host).
+  // Initialised in place, and every field of the caller's UbRefs and strides read with its own
+  // 8-byte load (gpr): GCC otherwise copies pairs of fields with 16-byte loads, which the CPU
+  // cannot forward from the 8-byte stores that built those structs just before the call, so they
+  // waited for the previous API's vector stores to drain (half of run_vec's samples in the
+  // softmax example, Intel host).
+  using detail::gpr;
+  const auto ref = [](const UbRef& r) { return UbRef{gpr(r.addr), gpr(r.elems)}; };
   detail::WalkOperand o[3] = {
-      {"dst", dst, es, st.dst_blk, st.dst_rep, row.reads_dst(), true, false},
-      {bin ? "src0" : "src", a, es, st.src0_blk, st.src0_rep, true, false, false},
-      {"src1", bin ? *b : UbRef{}, es, st.src1_blk, st.src1_rep, true, false, false}};
+      {"dst", ref(dst), es, gpr(st.dst_blk), gpr(st.dst_rep), row.reads_dst(), true, false},
+      {bin ? "src0" : "src", ref(a), es, gpr(st.src0_blk), gpr(st.src0_rep), true, false, false},
+      {"src1", bin ? ref(*b) : UbRef{}, es, gpr(st.src1_blk), gpr(st.src1_rep), true, false, false}};
   if (bin) {
     // The accumulate pattern (spec 41 §3): dst coincides with src1 only, a zero repeat stride.
     const bool acc_op = row.kind == Kind::BinaryRelu ||
@@ -255,7 +259,7 @@ void vector_count(VecApi api, DType t, const UbRef& dst, const UbRef& a, const U
   count_within(name, count, bin ? "src0" : "src", a);
   if (bin) count_within(name, count, "src1", *b);
   const unsigned es = formats::info(t).storage_bits / 8;
-  detail::Walk w = detail::count_walk(256 / es, static_cast<uint64_t>(count));
+  detail::Walk w = detail::count_walk(detail::elems_in(256, es), static_cast<uint64_t>(count));
   const uint64_t rep = 8;
   run_vec(row, t, w, dst, a, b, scalar, round_en, RepeatStrides{1, 1, 1, rep, rep, rep});
   leave_normal_mode();
@@ -269,7 +273,7 @@ void vector_repeat(VecApi api, DType t, const UbRef& dst, const UbRef& a, const 
   check_round(row, t, round_en);
   const unsigned es = formats::info(t).storage_bits / 8;
   MaskRegister after;
-  detail::Walk w = detail::repeat_walk(row.name, 256 / es, mask, repeat, core().mask, after);
+  detail::Walk w = detail::repeat_walk(row.name, detail::elems_in(256, es), mask, repeat, core().mask, after);
   run_vec(row, t, w, dst, a, b, scalar, round_en, strides);
   core().mask = after;  // isSetMask = true leaves its mask in the register (spec 40 §1)
 }
@@ -486,7 +490,7 @@ void duplicate_repeat(DType t, const UbRef& dst, uint64_t value, const MaskArg& 
     raise(ErrorCode::Unsupported, "Duplicate",
           std::string("the mask/repeat form takes 16- and 32-bit types, got ") + formats::info(t).name, kDocVec);
   MaskRegister after;
-  detail::Walk w = detail::repeat_walk("Duplicate", 256 / es, mask, repeat, core().mask, after);
+  detail::Walk w = detail::repeat_walk("Duplicate", detail::elems_in(256, es), mask, repeat, core().mask, after);
   detail::WalkOperand o[1];
   o[0] = {"dst", dst, es, dst_blk, dst_rep, false, true, false};
   detail::check_operands("Duplicate", w, o, 1);

@@ -4,6 +4,7 @@
 // the execution order (repeats in order; within a repeat all reads before the writes; only active
 // lanes written). The APIs (vector.cpp) only say what a repeat computes on its staged lanes.
 #pragma once
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -12,6 +13,24 @@
 #include "tilesim/ascendc/vector.hpp"
 
 namespace tilesim::ascendc::detail {
+
+// v read with a load of its own into a general register. GCC copies adjacent 8-byte fields with
+// one 16-byte load, which the CPU cannot forward from the two 8-byte stores that wrote them: read
+// right after a caller built the struct, it waits until those stores — queued behind the previous
+// API's vector stores — reach L1.
+inline uint64_t gpr(const uint64_t& v) {
+  uint64_t x = v;
+#if defined(__GNUC__)
+  asm("" : "+r"(x));
+#endif
+  return x;
+}
+
+// Elements of es bytes (1, 2, 4 or 8) in `bytes`: a shift, not an integer divide (one cost
+// ~5% of a softmax block's API calls; docs/ascendc.md "Speed").
+inline unsigned elems_in(unsigned bytes, unsigned es) {
+  return bytes >> std::countr_zero(es);
+}
 
 // One operand of a call. Lane i of a repeat lies in datablock i / E at lane i % E, E = 32 / esize;
 // datablock b of repeat r starts at UB byte addr + (r * rep + b * blk) * 32.
