@@ -222,6 +222,15 @@ TEST(OpsReduceRows, FoldRowsFastEqualsReference) {
             fold_rows(op, t, x.data(), cols * esz, rows, n, ref.data(), Path::Reference);
             ASSERT_EQ(fast, ref) << tilesim::formats::name(t) << " " << info(op).name << " n=" << n
                                  << " rows=" << rows;
+            if (is_float_dtype(t) && rows > 2)
+              for (size_t r : {1, 2}) {  // the ±0 row and the NaN row alone: the one-row fold
+                std::vector<uint8_t> f1(esz), r1(esz);
+                const uint8_t* row = x.data() + r * cols * esz;
+                fold_rows(op, t, row, cols * esz, 1, n, f1.data());
+                fold_rows(op, t, row, cols * esz, 1, n, r1.data(), Path::Reference);
+                ASSERT_EQ(f1, r1) << tilesim::formats::name(t) << " " << info(op).name << " n=" << n
+                                  << " row " << r << " alone";
+              }
           }
       }
   });
