@@ -348,7 +348,9 @@ HWY_INLINE void HalfStores(const HalfOut& h, uint16_t* o, size_t n, F&& f, One&&
 
 // Division of exactly widened fp16/bf16 values for HalfBinary and HalfRoot (recip). AVX3: vdivps
 // bound those loops (one zmm per ~10 cycles), so q0 = x * rcp14(y) (relative error d <= 2^-13),
-// e = x - y * q0 (fused: exact, ~20 significant bits) and q1 = q0 + e * rcp14(y) (fused), whose
+// e = x - y * q0 (fused: exact, ~20 significant bits; for a bf16 dividend below ~2^-113 an fp32
+// subnormal rounded at 2^-149, which stays well inside the margin below as the exponents of y and
+// the midpoint sum to at least -149) and q1 = q0 + e * rcp14(y) (fused), whose
 // error is |d * 2^-14| + half an fp32 ulp < 0.57 * 2^-23 of x / y. A quotient of codes with p-bit
 // significands that is not a midpoint of T lies at least 1 / (Y * M) >= 2^-23 (fp16: Y < 2^11,
 // M < 2^12 the midpoint's significand; bf16 2^-17) of itself from every midpoint, and one that is

@@ -531,7 +531,7 @@ HWY_INLINE void FoldBlocks(D d, const void* xv, size_t stride, size_t rows, size
   HWY_ALIGN T tail[kMaxN], res[kMaxN];
   for (size_t r0 = 0; r0 < rows; r0 += N) {
     const size_t nr = rows - r0 < N ? rows - r0 : N;
-    for (size_t q = 0; q < (nr == 1 ? 1 : N); ++q) {
+    for (size_t q = 0; q < N; ++q) {
       if (q >= nr) {
         v[q] = neutral;
         continue;
