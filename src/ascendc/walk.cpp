@@ -33,13 +33,10 @@ uint64_t bits_at(const RepeatMask& m, unsigned first, unsigned count) {
   return v & all;
 }
 
-// esize is 1, 2, 4 or 8: a shift, not a division (an integer divide per call was ~45% of
-// check_extent's samples in the softmax example).
-unsigned esize_log2(const WalkOperand& o) {
-  return static_cast<unsigned>(std::countr_zero(o.esize));
-}
+// Shifts, not divisions (an integer divide per call was ~45% of check_extent's samples in the
+// softmax example).
 unsigned block_elems_of(const WalkOperand& o) {
-  return 32u >> esize_log2(o);
+  return elems_in(32, o.esize);
 }
 unsigned blocks_of(const Walk& w, const WalkOperand& o) {
   return (w.lanes * o.esize + 31) / 32;
@@ -208,7 +205,7 @@ void check_extent(const char* api, const Walk& w, const WalkOperand& o) {
       // Offsets grow with b too: the block of the highest active lane reaches furthest.
       const int top = top_lane(m, w.lanes);
       if (top < 0) continue;
-      const unsigned b = static_cast<unsigned>(top) >> (5 - esize_log2(o));  // top / E
+      const unsigned b = static_cast<unsigned>(top) >> std::countr_zero(E);  // top / E
       uint64_t end = (r * o.rep + b * o.blk) * E;
       end += o.write && !o.read ? static_cast<unsigned>(top) - b * E + 1 : E;
       need = std::max(need, end);

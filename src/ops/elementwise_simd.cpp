@@ -386,18 +386,14 @@ HWY_NOINLINE void HalfBinary(const void* a, size_t as, const void* b, size_t bs,
     HalfStores<kBf16>(
         h, o, n,
         [&](size_t i) HWY_ATTR {  // max/min make a NaN canonical here; HalfOut fixes it
+          const auto f = [](auto u, auto v) HWY_ATTR {
+            if constexpr (op == Op::div) return HalfDiv(u, v);
+            else return F32Op<op>(u, v);
+          };
           const auto vx = Widen<kBf16>(x + i);
-          if constexpr (op == Op::div) {
-            if constexpr (m == kTT) return HalfDiv(vx, Widen<kBf16>(y + i));
-            else if constexpr (m == kTS) return HalfDiv(vx, vs);
-            else return HalfDiv(vs, vx);
-          } else if constexpr (m == kTT) {
-            return F32Op<op>(vx, Widen<kBf16>(y + i));
-          } else if constexpr (m == kTS) {
-            return F32Op<op>(vx, vs);
-          } else {
-            return F32Op<op>(vs, vx);
-          }
+          if constexpr (m == kTT) return f(vx, Widen<kBf16>(y + i));
+          else if constexpr (m == kTS) return f(vx, vs);
+          else return f(vs, vx);
         },
         [&](size_t i) {
           const uint64_t yc = m == kTT ? y[i] : sc;

@@ -117,9 +117,9 @@ struct FarFromMidpoint {
 #endif
   }
 #if TILESIM_AVX3
-  // The same for the lanes of m; the others false.
+  // The same test under the mask m (vptestmq's own mask: the lanes outside m false).
   HWY_INLINE __mmask8 Masked(__mmask8 m, VD y) const {
-    return _mm512_mask_test_epi64_mask(m, _mm512_add_epi64(_mm512_castpd_si512(y.raw), off.raw), bits.raw);
+    return _mm512_mask_test_epi64_mask(m, hn::Add(hn::BitCast(DI(), y), off).raw, bits.raw);
   }
 #endif
 };
@@ -560,7 +560,7 @@ HWY_NOINLINE void F16ExpAvx3(const uint16_t* t, const uint16_t* src, uint16_t* d
     const VF x = hn::PromoteTo(df, hn::BitCast(dh, c));
     const VU yb = core(x);
     const auto codes = hn::BitCast(d16, hn::DemoteTo(dh, hn::BitCast(df, yb)));  // RNE
-    // x in [-9.5, 11] (on the bits; NaN: not) gives a normal fp16 result, which keeps 10 of y's
+    // x in [-9.5, 11] (NaN: not) gives a normal fp16 result, which keeps 10 of y's
     // 23 fraction bits: far from a midpoint when the 13 dropped bits are not within kW of 0x1000.
     // The range as two compares, the second and the far test under the first's mask (no kand:
     // TEXP fp16 256 x 256 17.7 -> 14.5 us on the Intel host).
